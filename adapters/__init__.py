@@ -1,0 +1,1 @@
+"""Platform adapters: each turns one platform's updates into service calls and back."""

@@ -1,0 +1,1419 @@
+"""The rules in motion: ``new_game``, ``legal_actions``, ``apply``, ``scenario``, ``join``.
+
+One legality source: ``legal_actions`` lists every action a player may take now, and
+``apply`` accepts exactly those (plus a listed ``Play`` with ``uno=True`` and a wild ``Play``
+with ``color=None``). Refusals are diagnosed afterwards, only to give a stable reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import product
+
+from engine.actions import (
+    ACTION_TYPES,
+    Accept,
+    Action,
+    CallUno,
+    CatchUno,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Leave,
+    NextRound,
+    Pass,
+    Play,
+    Timeout,
+)
+from engine.cards import ALL_CARDS, COLORS, Card, Color, Rank, full_deck
+from engine.errors import Code, IllegalAction
+from engine.events import (
+    CardPlayed,
+    CardsDrawn,
+    ChallengeResolved,
+    ColorChosen,
+    DeckReshuffled,
+    DirectionReversed,
+    Event,
+    GameWon,
+    HandsRotated,
+    HandsSwapped,
+    Passed,
+    PenaltyPassed,
+    PenaltyStacked,
+    PlayerJoined,
+    PlayerLeft,
+    RoundStarted,
+    RoundWon,
+    TurnSkipped,
+    TurnTimedOut,
+    UnoCalled,
+    UnoCaught,
+    UnoFalseAlarm,
+    UnoWindowClosed,
+)
+from engine.game import ACTIVE, Game, Phase
+from engine.rng import Rng
+from engine.rules import Rules
+
+__all__ = ["apply", "join", "legal_actions", "new_game", "new_game_events", "scenario"]
+
+PLAYING = Phase.PLAYING
+CHOOSING = Phase.CHOOSING_COLOR
+CHALLENGE = Phase.CHALLENGE
+ROUND_OVER = Phase.ROUND_OVER
+GAME_OVER = Phase.GAME_OVER
+
+W = Rank.WILD
+W4 = Rank.WILD_DRAW_FOUR
+D2 = Rank.DRAW_TWO
+SKIP = Rank.SKIP
+REV = Rank.REVERSE
+
+# Shared instances: legal_actions hands out the same objects every time, which keeps it fast
+# and lets apply find a listed action by identity.
+DRAW = Draw()
+PASS = Pass()
+ACCEPT = Accept()
+CHALLENGE_A = Challenge()
+CALL_UNO = CallUno()
+LEAVE = Leave()
+NEXT_ROUND = NextRound()
+CHOOSE = tuple(ChooseColor(c) for c in COLORS)
+_PLAYS: dict[tuple[Card, Color | None, str | None, tuple[Card, ...]], Play] = {}
+_CATCH: dict[str, CatchUno] = {}
+_ACTION_SET = frozenset(ACTION_TYPES)
+
+_POINTS = {
+    "standard": {c: (c.number if c.is_number else 50 if c.is_wild else 20) for c in ALL_CARDS},
+    "low": {
+        c: (c.number if c.is_number else 40 if c.rank is W4 else 20 if c.rank is W else 10)
+        for c in ALL_CARDS
+    },
+}
+MAX_SEATS_PER_DECK = 10
+
+
+def _play(card: Card, color: Color | None, target: str | None, together: tuple[Card, ...]) -> Play:
+    key = (card, color, target, together)
+    p = _PLAYS.get(key)
+    if p is None:
+        if len(_PLAYS) > 200_000:  # player ids in targets are unbounded; keep the memo small
+            _PLAYS.clear()
+        p = _PLAYS[key] = Play(card, color, target, together)
+    return p
+
+
+_SINGLE: dict[Card, tuple[Play, ...]] = {
+    c: tuple(_play(c, col, None, ()) for col in COLORS)
+    if c.is_wild
+    else (_play(c, None, None, ()),)
+    for c in ALL_CARDS
+}
+
+
+def _catch(target: str) -> CatchUno:
+    c = _CATCH.get(target)
+    if c is None:
+        if len(_CATCH) > 100_000:
+            _CATCH.clear()
+        c = _CATCH[target] = CatchUno(target)
+    return c
+
+
+def hand_points(game: Game, player: str) -> int:
+    """The value of ``player``'s hand under the game's card points."""
+    table = _POINTS[game.rules.card_points]
+    return sum(table[c] for c in game.hands[game.seat[player]])
+
+
+# ---------------------------------------------------------------------------- new games
+
+
+def _validate_seating(players: Sequence[str], rules: Rules) -> None:
+    if len(set(players)) != len(players):
+        raise ValueError("player ids must be unique")
+    for p in players:
+        if not isinstance(p, str) or not p:
+            raise ValueError("player ids must be non-empty strings")
+    n = len(players)
+    most = MAX_SEATS_PER_DECK * rules.decks
+    if n < 2 or n > most:
+        raise ValueError(f"a game needs 2 to {most} players with {rules.decks} deck(s), not {n}")
+    if rules.partners and n not in (4, 6):
+        raise ValueError("partners needs 4 or 6 players (teams of two sitting opposite)")
+    deck = 108 * rules.decks
+    spare = 4 * rules.decks + 1  # a start card that is not a Wild Draw Four must exist
+    if n * rules.hand_size > deck - spare:
+        raise ValueError(
+            f"{n} hands of {rules.hand_size} cards do not fit in {deck} cards; "
+            "deal fewer cards or use two decks"
+        )
+
+
+def _blank(players: Sequence[str], rules: Rules, seed: int) -> Game:
+    g = object.__new__(Game)
+    g.rules = rules
+    g.players_ = list(players)
+    g.seat = {p: i for i, p in enumerate(g.players_)}
+    g.hands = [[] for _ in g.players_]
+    g.draw_pile = []
+    g.discard = []
+    g.cur = 0
+    g.direction_ = 1
+    g.play_color = None
+    g.phase_ = PLAYING
+    g.pending = 0
+    g.pending_kind = None
+    g.pending_from = None
+    g.challenge = None
+    g.drawn = None
+    g.first_play = False
+    g.stalled = 0
+    g.exposed = ()
+    g.called = ()
+    g.after_color = None
+    g.deferred = None
+    g.dealer_id = g.players_[0]
+    g.round_no = 0
+    g.scores_ = dict.fromkeys(g.players_, 0)
+    n = len(g.players_)
+    g.teams = {p: i % (n // 2) for i, p in enumerate(g.players_)} if rules.partners else None
+    g.round_winner_ = None
+    g.winner_ = None
+    g.rng = Rng(seed)
+    g._cache = None
+    g._own = True
+    g._hmask = ALL_SEATS
+    return g
+
+
+def new_game_events(
+    players: Sequence[str], rules: Rules | None = None, seed: int = 0
+) -> tuple[Game, list[Event]]:
+    """Like ``new_game``, also returning the events of the first deal."""
+    rules = rules if rules is not None else Rules()
+    players = list(players)
+    _validate_seating(players, rules)
+    g = _blank(players, rules, seed)
+    ev: list[Event] = []
+    _start_round(g, ev)
+    return g, ev
+
+
+def new_game(players: Sequence[str], rules: Rules | None = None, seed: int = 0) -> Game:
+    """A new game with its first round dealt (dealer chosen, start card resolved).
+
+    Same players, rules and seed give the identical game every time.
+    """
+    return new_game_events(players, rules, seed)[0]
+
+
+def scenario(
+    hands: Mapping[str, Sequence[Card | str]],
+    discard: Sequence[Card | str],
+    draw_pile: Sequence[Card | str] = (),
+    current: str | None = None,
+    direction: int = 1,
+    color: Color | str | None = None,
+    rules: Rules | None = None,
+    seed: int = 0,
+) -> Game:
+    """A round set up by hand, for tests.
+
+    ``hands`` maps player id to card codes (dict order = seat order); ``discard`` lists
+    cards bottom to top; ``draw_pile`` lists the next cards to draw, first drawn first, and
+    is the whole draw pile. ``color`` is the colour in play when the top card is a wild (a
+    wild top without it asks ``current`` to name one). No start-card effect is applied and
+    nothing is reshuffled.
+    """
+    rules = rules if rules is not None else Rules()
+    players = list(hands)
+    if len(players) < 2:
+        raise ValueError("a scenario needs at least two players")
+    if len(set(players)) != len(players):
+        raise ValueError("player ids must be unique")
+    if rules.partners and len(players) not in (4, 6):
+        raise ValueError("partners needs 4 or 6 players")
+    if not discard:
+        raise ValueError("the discard pile needs a top card")
+    if direction not in (1, -1):
+        raise ValueError("direction is 1 or -1")
+    g = _blank(players, rules, seed)
+    g.hands = [[Card.parse(c) for c in hands[p]] for p in players]
+    g.discard = [Card.parse(c) for c in discard]
+    g.draw_pile = [Card.parse(c) for c in reversed(list(draw_pile))]
+    if current is None:
+        current = players[0]
+    if current not in g.seat:
+        raise ValueError(f"current player {current!r} is not in hands")
+    g.cur = g.seat[current]
+    g.direction_ = direction
+    g.round_no = 1
+    g.dealer_id = players[(g.cur - direction) % len(players)]
+    top = g.discard[-1]
+    if color is not None:
+        g.play_color = Color.parse(color)
+    elif top.is_wild:
+        g.play_color = None
+        g.phase_ = CHOOSING
+        g.after_color = "start"
+    else:
+        g.play_color = top.color
+    g.first_play = rules.first_play_number
+    return g
+
+
+def join(game: Game, player: str) -> tuple[Game, list[Event]]:
+    """Seat ``player`` between rounds (nobody joins mid-round); they play from the next deal.
+
+    A player who left keeps their score and gets it back on rejoining. Refused with
+    ``IllegalAction``: mid-round (``round_in_progress``), after the game, when seated
+    already, when the table is full, or with partners (teams are fixed).
+    """
+    g = game
+    if g.phase_ is GAME_OVER:
+        raise IllegalAction(Code.GAME_OVER, "the game is over")
+    if g.phase_ is not ROUND_OVER:
+        raise IllegalAction(Code.ROUND_IN_PROGRESS, "players join between rounds")
+    if not isinstance(player, str) or not player:
+        raise IllegalAction(Code.BAD_ACTION, "player ids are non-empty strings")
+    if player in g.seat:
+        raise IllegalAction(Code.ALREADY_SEATED, f"{player} is seated")
+    if g.teams is not None:
+        raise IllegalAction(Code.GAME_FULL, "partner teams are fixed for the game")
+    most = MAX_SEATS_PER_DECK * g.rules.decks
+    deck = 108 * g.rules.decks
+    if len(g.players_) >= most or (len(g.players_) + 1) * g.rules.hand_size > deck - (
+        4 * g.rules.decks + 1
+    ):
+        raise IllegalAction(Code.GAME_FULL, "the table is full")
+    ng = g._clone()
+    ng.players_ = [*g.players_, player]
+    ng.seat = {p: i for i, p in enumerate(ng.players_)}
+    ng.hands = [*(h[:] for h in ng.hands), []]
+    ng._hmask = ALL_SEATS
+    ng.scores_ = {**ng.scores_}
+    ng.scores_.setdefault(player, 0)
+    return ng, [PlayerJoined(player)]
+
+
+def _choose_dealer(g: Game) -> tuple[str, tuple[tuple[str, Card], ...]]:
+    """RULES.md "Dealer": everyone draws, the highest number deals (actions and wilds count
+    as 0); the tied highest draw again."""
+    deck = full_deck(g.rules.decks)
+    g.rng.shuffle(deck)
+    draws: list[tuple[str, Card]] = []
+    candidates = list(g.players_)
+    while True:
+        if len(deck) < len(candidates):
+            deck = full_deck(g.rules.decks)
+            g.rng.shuffle(deck)
+        values: dict[str, int] = {}
+        for p in candidates:
+            c = deck.pop()
+            draws.append((p, c))
+            values[p] = c.number if c.is_number else 0
+        best = max(values.values())
+        top = [p for p in candidates if values[p] == best]
+        if len(top) == 1:
+            return top[0], tuple(draws)
+        candidates = top
+
+
+def _start_round(g: Game, ev: list[Event]) -> None:
+    _own(g)
+    rules = g.rules
+    n = len(g.players_)
+    g.round_no += 1
+    draws: tuple[tuple[str, Card], ...] = ()
+    if g.round_no == 1:
+        if rules.dealer == "draw_high":
+            g.dealer_id, draws = _choose_dealer(g)
+        else:
+            g.dealer_id = g.players_[0]  # the table's creator is seated first
+    elif g.round_winner_ in g.seat:
+        g.dealer_id = g.round_winner_
+    elif g.dealer_id not in g.seat:
+        g.dealer_id = g.players_[0]
+    d = g.seat[g.dealer_id]
+    g.direction_ = 1
+    g.phase_ = PLAYING
+    g.pending = 0
+    g.pending_kind = None
+    g.pending_from = None
+    g.challenge = None
+    g.drawn = None
+    g.stalled = 0
+    g.exposed = ()
+    g.called = ()
+    g.after_color = None
+    g.deferred = None
+    g.round_winner_ = None
+    deck = full_deck(rules.decks)
+    g.rng.shuffle(deck)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    first = (d + 1) % n
+    for _ in range(rules.hand_size):
+        for i in range(n):
+            hands[(first + i) % n].append(deck.pop())
+    g.hands = hands
+    g._hmask = ALL_SEATS
+    dealt = {g.players_[i]: tuple(hands[i]) for i in range(n)}
+    start_ev: list[Event] = []
+    top = deck.pop()
+    while top.rank is W4:  # a Wild Draw Four never starts: back into the deck, reshuffle
+        deck.append(top)
+        g.rng.shuffle(deck)
+        start_ev.append(DeckReshuffled(len(deck), "start"))
+        top = deck.pop()
+    g.draw_pile = deck
+    g.discard = [top]
+    g.play_color = top.color
+    g.first_play = rules.first_play_number
+    first_id = g.players_[first]
+    two = n == 2 and rules.two_player == "official"
+    r = top.rank
+    if r is SKIP:
+        start_ev.append(TurnSkipped(first_id))
+        g.cur = (first + 1) % n
+    elif r is REV:
+        if two:  # two players: a Reverse acts as a Skip
+            start_ev.append(TurnSkipped(first_id))
+        else:  # the dealer plays first, then play goes the other way
+            g.direction_ = -1
+            start_ev.append(DirectionReversed(-1))
+        g.cur = d
+    elif r is D2:
+        _give(g, first, 2, "penalty", start_ev)
+        start_ev.append(TurnSkipped(first_id))
+        g.cur = (first + 1) % n
+    elif r is W:  # the first player names the colour, then plays
+        g.cur = first
+        g.phase_ = CHOOSING
+        g.after_color = "start"
+    else:
+        g.cur = first
+    ev.append(
+        RoundStarted(
+            round=g.round_no,
+            dealer=g.dealer_id,
+            players=tuple(g.players_),
+            top=top,
+            color=g.play_color,
+            direction=g.direction_,
+            current=g.players_[g.cur],
+            hand_size=rules.hand_size,
+            hands=dealt,
+            dealer_draws=draws,
+        )
+    )
+    ev.extend(start_ev)
+
+
+# ---------------------------------------------------------------------------- legality
+
+
+def _holds_color(hand: list[Card], color: Color | None) -> bool:
+    for c in hand:  # noqa: SIM110 - a plain loop is faster than any() on the hot path
+        if c.color is color:
+            return True
+    return False
+
+
+def _w4_ok(g: Game, hand: list[Card]) -> bool:
+    """Whether a Wild Draw Four is allowed at all (``no_bluff`` refuses an illegal one)."""
+    return g.rules.wild_draw_four != "no_bluff" or not _holds_color(hand, g.play_color)
+
+
+def _matches(g: Game, c: Card, hand: list[Card]) -> bool:
+    """A normal play (no penalty pending): wild, colour in play, or same number/symbol."""
+    if c.is_wild:
+        return c.rank is not W4 or _w4_ok(g, hand)
+    if c.color is g.play_color:
+        return True
+    top = g.discard[-1]
+    return c.rank is top.rank and not top.is_wild
+
+
+def _swap_kind(rules: Rules, rank: Rank) -> str | None:
+    """``target`` for a card that swaps with a chosen player, ``rotate`` for a 0."""
+    if rules.swap == "seven_zero":
+        if rank is Rank.SEVEN:
+            return "target"
+        if rank is Rank.ZERO:
+            return "rotate"
+    elif rules.swap == "five" and rank is Rank.FIVE:
+        return "target"
+    return None
+
+
+def _groups(g: Game, hand: list[Card], lead: Card) -> list[tuple[Card, ...]]:
+    """The ``together`` tuples ``lead`` may be played with under ``multi_play``."""
+    mode = g.rules.multi_play
+    out: list[tuple[Card, ...]] = [()]
+    if mode == "off":
+        return out
+    if mode == "identical" or lead.is_wild:
+        extra = hand.count(lead) - 1
+        out.extend((lead,) * k for k in range(1, extra + 1))
+        return out
+    counts: dict[Card, int] = {}
+    for c in hand:
+        if c.rank is lead.rank:
+            counts[c] = counts.get(c, 0) + 1
+    counts[lead] -= 1
+    kinds = sorted((c for c in counts if counts[c] > 0), key=lambda c: c.index)
+    for ks in product(*(range(counts[c] + 1) for c in kinds)):
+        if any(ks):
+            tog: list[Card] = []
+            for c, k in zip(kinds, ks, strict=True):
+                tog.extend((c,) * k)
+            out.append(tuple(tog))
+    return out
+
+
+def _emit_plays(
+    g: Game,
+    s: int,
+    hand: list[Card],
+    lead: Card,
+    groups: Sequence[tuple[Card, ...]],
+    out: list[Action],
+    *,
+    swaps: bool = True,
+) -> None:
+    """Expand ``lead`` with each group into Plays: wild colours, colour choice, targets."""
+    rules = g.rules
+    number_only = rules.last_card == "number_only"
+    swap = _swap_kind(rules, lead.rank) if swaps else None
+    for tog in groups:
+        empties = len(tog) + 1 == len(hand)
+        if empties and number_only and not lead.is_number:
+            continue
+        colors: Sequence[Color | None]
+        if lead.is_wild:
+            colors = COLORS
+        elif tog:
+            distinct: list[Color] = []
+            for c in (lead, *tog):
+                if c.color is not None and c.color not in distinct:
+                    distinct.append(c.color)
+            colors = distinct if len(distinct) > 1 else (None,)
+        else:
+            colors = (None,)
+        if swap == "target" and not empties:
+            targets: Sequence[str | None] = [p for i, p in enumerate(g.players_) if i != s]
+        else:
+            targets = (None,)
+        for col in colors:
+            for t in targets:
+                out.append(_play(lead, col, t, tog))
+
+
+def _distinct(hand: list[Card]) -> list[Card]:
+    return list(dict.fromkeys(hand))
+
+
+def _stack_plays(g: Game, s: int, out: list[Action]) -> None:
+    """What the victim of a pending penalty may play on it."""
+    rules = g.rules
+    st = rules.stacking
+    if st == "off":
+        return
+    hand = g.hands[s]
+    kind = g.pending_kind
+    number_only = rules.last_card == "number_only"
+    for c in _distinct(hand):
+        r = c.rank
+        if r is D2:
+            if kind is D2 or (kind is W4 and st == "any" and c.color is g.play_color):
+                _emit_plays(g, s, hand, c, _groups(g, hand, c), out)
+        elif r is W4:
+            if st in ("draw_four_on_two", "any") and _w4_ok(g, hand):
+                _emit_plays(g, s, hand, c, _groups(g, hand, c), out)
+        elif r is W:
+            if rules.wild_on_penalty and not (len(hand) == 1 and number_only):
+                _emit_plays(g, s, hand, c, ((),), out)
+        elif (
+            (r is SKIP or r is REV)
+            and rules.deflect
+            and kind is D2
+            and c.color is g.play_color
+            and len(hand) > 1
+            and (r is SKIP or (g.pending_from in g.seat and g.pending_from != g.players_[s]))
+        ):
+            out.append(_play(c, None, None, ()))
+
+
+def _turn_actions(g: Game, s: int, out: list[Action]) -> None:
+    ph = g.phase_
+    if ph is CHOOSING:
+        out.extend(CHOOSE)
+        return
+    if ph is CHALLENGE:
+        out.append(CHALLENGE_A)
+        out.append(ACCEPT)
+        _stack_plays(g, s, out)
+        return
+    if g.pending:
+        out.append(ACCEPT)
+        _stack_plays(g, s, out)
+        return
+    hand = g.hands[s]
+    drawn = g.drawn
+    if drawn is not None:
+        n0 = len(out)
+        _emit_plays(g, s, hand, drawn, ((),), out)
+        forced = (
+            g.rules.force_play
+            and len(out) > n0
+            and not (drawn.rank is W4 and _holds_color(hand, g.play_color))
+        )
+        if not forced:
+            out.append(PASS)
+        return
+    if g.first_play:
+        n0 = len(out)
+        for c in _distinct(hand):
+            if c.is_number and _matches(g, c, hand):
+                _emit_plays(g, s, hand, c, _groups(g, hand, c), out)
+        if len(out) == n0:
+            out.append(DRAW)  # no number to open with: draw 2 and lose the turn
+        return
+    rules = g.rules
+    multi = rules.multi_play
+    if rules.swap == "off" and multi != "same_rank":
+        # the common case, kept fast: nothing to choose but a colour (and identical pairs)
+        color = g.play_color
+        top = g.discard[-1]
+        trank = None if top.is_wild else top.rank
+        n_hand = len(hand)
+        number_only = rules.last_card == "number_only"
+        no_bluff = rules.wild_draw_four == "no_bluff"
+        pairs = multi == "identical" and n_hand > 1
+        for c in dict.fromkeys(hand):
+            if c.color is color or c.rank is trank:
+                pass
+            elif c.is_wild:
+                if no_bluff and c.rank is W4 and _holds_color(hand, color):
+                    continue
+            else:
+                continue
+            if not (number_only and n_hand == 1 and not c.is_number):
+                out.extend(_SINGLE[c])
+            if pairs:
+                m = hand.count(c)
+                if m > 1:
+                    _emit_plays(g, s, hand, c, [(c,) * x for x in range(1, m)], out)
+    else:
+        for c in _distinct(hand):
+            if _matches(g, c, hand):
+                _emit_plays(g, s, hand, c, _groups(g, hand, c), out)
+    out.append(DRAW)
+
+
+def _jump_ins(g: Game, s: int, out: list[Action]) -> None:
+    hand = g.hands[s]
+    top = g.discard[-1]
+    if top not in hand:
+        return
+    if g.pending:  # only an identical +2, or a +4 on a +4 where +4s stack, adds to it
+        stackable = (top.rank is D2 and g.pending_kind is D2) or (
+            top.rank is W4
+            and g.pending_kind is W4
+            and g.rules.stacking in ("draw_four_on_two", "any")
+        )
+        if not stackable:
+            return
+    if top.rank is W4 and not _w4_ok(g, hand):
+        return
+    _emit_plays(g, s, hand, top, ((),), out)
+
+
+def _legal(g: Game, p: str) -> list[Action]:
+    s = g.seat.get(p)
+    if s is None:
+        return []
+    ph = g.phase_
+    if ph is GAME_OVER:
+        return []
+    if ph is ROUND_OVER:
+        return [NEXT_ROUND, LEAVE]
+    out: list[Action] = []
+    if s == g.cur:
+        _turn_actions(g, s, out)
+    elif ph is PLAYING and g.rules.jump_in and not g.first_play:
+        _jump_ins(g, s, out)
+    n_cards = len(g.hands[s])
+    false_pen = g.rules.false_uno_penalty
+    if n_cards == 1:
+        if p not in g.called:
+            out.append(CALL_UNO)
+    elif false_pen:
+        out.append(CALL_UNO)
+    for t in g.exposed:
+        if t != p:
+            out.append(_catch(t))
+    if false_pen:
+        for t in g.players_:
+            if t != p and t not in g.exposed:
+                out.append(_catch(t))
+    out.append(LEAVE)
+    return out
+
+
+def legal_actions(game: Game, player: str) -> list[Action]:
+    """Every action ``player`` may take now, in turn or out of it (catching, challenging,
+    jumping in). Wild colours, swap targets and ``together`` combinations are expanded.
+    ``Timeout`` is never listed."""
+    cache = game._cache
+    if cache is not None and cache[0] == player:
+        return list(cache[1])
+    acts = _legal(game, player)
+    game._cache = (player, acts)
+    return list(acts)
+
+
+def _listed(game: Game, player: str) -> list[Action]:
+    cache = game._cache
+    if cache is not None and cache[0] == player:
+        return cache[1]
+    acts = _legal(game, player)
+    game._cache = (player, acts)
+    return acts
+
+
+# ---------------------------------------------------------------------------- apply
+
+
+def apply(game: Game, player: str, action: Action) -> tuple[Game, list[Event]]:
+    """Apply ``player``'s ``action``: the new game and what happened, in order.
+
+    Raises ``IllegalAction`` (and leaves ``game`` untouched) for anything not legal now.
+    """
+    kind = type(action)
+    if kind not in _ACTION_SET and not isinstance(action, ACTION_TYPES):
+        raise IllegalAction(Code.BAD_ACTION, f"not an action: {kind.__name__}")
+    if kind is Timeout:
+        return _timeout(game, player, action)  # type: ignore[arg-type]
+    acts = _listed(game, player)
+    for listed in acts:  # identity first: callers usually pass an object we listed
+        if listed is action:
+            break
+    else:
+        if action not in acts and not _accepted_unlisted(action, acts):
+            raise _diagnose(game, player, action)
+    g = game._clone()
+    ev: list[Event] = []
+    s = g.seat[player]
+    if type(action) is Play:
+        _do_play(g, s, action, ev)
+    elif isinstance(action, Draw):
+        _do_draw(g, s, ev)
+    elif isinstance(action, Pass):
+        g.drawn = None
+        ev.append(Passed(player))
+        g.cur = _nxt(g, s)
+    elif isinstance(action, Accept):
+        _do_accept(g, s, ev)
+    elif isinstance(action, Challenge):
+        _do_challenge(g, s, ev)
+    elif isinstance(action, ChooseColor):
+        g.play_color = action.color
+        ev.append(ColorChosen(player, action.color))
+        _after_color(g, ev)
+    elif isinstance(action, CallUno):
+        _do_call(g, s, ev)
+    elif isinstance(action, CatchUno):
+        _do_catch(g, s, action.target, ev)
+    elif isinstance(action, Leave):
+        _do_leave(g, s, ev)
+    elif isinstance(action, NextRound):
+        _start_round(g, ev)
+    return g, ev
+
+
+def _accepted_unlisted(action: Action, acts: list[Action]) -> bool:
+    """The two accepted forms never listed: ``uno=True``, and a wild with no colour yet."""
+    if not isinstance(action, Play):
+        return False
+    card, together, target = action.card, action.together, action.target
+    if action.uno and _play(card, action.color, target, together) in acts:
+        return True
+    if action.color is None and card.is_wild:
+        return any(_play(card, c, target, together) in acts for c in COLORS)
+    return False
+
+
+def _timeout(game: Game, player: str, action: Timeout) -> tuple[Game, list[Event]]:
+    window = action.window
+    if player not in game.seat:
+        raise IllegalAction(Code.NOT_A_PLAYER, f"{player} is not seated")
+    if window == "uno":
+        if player not in game.exposed:
+            raise IllegalAction(Code.NO_WINDOW, f"no catch window is open on {player}")
+        g = game._clone()
+        g.exposed = _without(g.exposed, player)
+        return g, [UnoWindowClosed(player)]
+    if window != "turn":
+        raise IllegalAction(Code.BAD_ACTION, f"unknown timeout window {window!r}")
+    if game.phase_ is GAME_OVER:
+        raise IllegalAction(Code.GAME_OVER, "the game is over")
+    if game.phase_ is ROUND_OVER:
+        raise IllegalAction(Code.ROUND_OVER, "no turn between rounds")
+    if game.current != player:
+        raise IllegalAction(Code.NOT_YOUR_TURN, f"it is {game.current}'s turn")
+    g = game._clone()
+    s = g.cur
+    ev: list[Event] = [TurnTimedOut(player, "turn")]
+    ph = g.phase_
+    if ph is CHOOSING:  # a colour not named in time is chosen at random
+        _own(g)
+        color = COLORS[g.rng.below(4)]
+        g.play_color = color
+        ev.append(ColorChosen(player, color, random=True))
+        _after_color(g, ev)
+    elif ph is CHALLENGE or g.pending:  # take the penalty
+        _do_accept(g, s, ev)
+    elif g.drawn is not None:
+        g.drawn = None
+        ev.append(Passed(player))
+        g.cur = _nxt(g, s)
+    elif g.first_play and DRAW in _listed(game, player):
+        _do_draw(g, s, ev)  # no number card to open with: the first-play penalty
+    else:  # draw one card for the player, then pass
+        _close(g, player)
+        g.first_play = False
+        got = _give(g, s, 1, "draw", ev)
+        if got:
+            g.stalled = 0
+        elif _stall(g, s, ev):
+            return g, ev
+        ev.append(Passed(player))
+        g.cur = _nxt(g, s)
+    return g, ev
+
+
+# ---------------------------------------------------------------------------- effects
+
+
+ALL_SEATS = (1 << 64) - 1
+
+
+def _without(t: tuple[str, ...], x: str) -> tuple[str, ...]:
+    return tuple(q for q in t if q != x) if x in t else t
+
+
+def _mhand(g: Game, s: int) -> list[Card]:
+    """Seat ``s``'s hand, made private to ``g`` before it is changed (copy-on-write).
+
+    ``g._hmask``: -1 while the list of hands itself is shared with the game ``g`` was
+    copied from, else a bitmask of the seats whose hand list ``g`` owns."""
+    m = g._hmask
+    if m < 0:
+        g.hands = g.hands[:]
+        m = 0
+    if not (m >> s) & 1:
+        h = g.hands[s] = g.hands[s][:]
+        g._hmask = m | (1 << s)
+        return h
+    g._hmask = m
+    return g.hands[s]
+
+
+def _own_hands(g: Game) -> None:
+    if g._hmask != ALL_SEATS:
+        g.hands = [h[:] for h in g.hands]
+        g._hmask = ALL_SEATS
+
+
+def _own(g: Game) -> Game:
+    """Give ``g`` its own draw pile and RNG before changing either.
+
+    ``Game._clone`` shares them (most actions draw nothing); every writer calls this."""
+    if not g._own:
+        g.draw_pile = g.draw_pile[:]
+        g.rng = Rng(g.rng.state)
+        g._own = True
+    return g
+
+
+def _nxt(g: Game, s: int, steps: int = 1) -> int:
+    return (s + g.direction_ * steps) % len(g.players_)
+
+
+def _close(g: Game, actor: str) -> None:
+    """A turn action by ``actor`` closes every other player's catch window."""
+    if g.exposed:
+        g.exposed = tuple(q for q in g.exposed if q == actor)
+
+
+def _fix_uno(g: Game, pid: str, size: int) -> None:
+    """A hand that no longer holds exactly one card is neither exposed nor called."""
+    if size != 1:
+        g.exposed = _without(g.exposed, pid)
+        g.called = _without(g.called, pid)
+
+
+def _take(g: Game, ev: list[Event]) -> Card | None:
+    _own(g)
+    if not g.draw_pile:
+        if len(g.discard) <= 1:
+            return None
+        pile = g.discard[:-1]  # the discard list is shared with earlier games: no pop
+        g.discard = [g.discard[-1]]
+        g.rng.shuffle(pile)
+        g.draw_pile = pile
+        ev.append(DeckReshuffled(len(pile)))
+    return g.draw_pile.pop()
+
+
+def _give(g: Game, s: int, n: int, reason: str, ev: list[Event]) -> int:
+    """Seat ``s`` draws up to ``n`` cards (fewer when both piles run out)."""
+    if n <= 0:
+        return 0
+    got: list[Card] = []
+    for _ in range(n):
+        c = _take(g, ev)
+        if c is None:
+            break
+        got.append(c)
+    hand = _mhand(g, s)
+    hand.extend(got)
+    pid = g.players_[s]
+    _fix_uno(g, pid, len(hand))
+    ev.append(CardsDrawn(pid, len(got), tuple(got), reason))
+    return len(got)
+
+
+def _stall(g: Game, s: int, ev: list[Event]) -> bool:
+    """A draw found both piles empty. True when that ended the round (everyone passed)."""
+    g.stalled += 1
+    if g.stalled < len(g.players_):
+        return False
+    table = _POINTS[g.rules.card_points]
+    n = len(g.players_)
+    order = [(s + g.direction_ * i) % n for i in range(n)]
+    best = min(order, key=lambda i: sum(table[c] for c in g.hands[i]))
+    _end_round(g, best, "blocked", ev)
+    return True
+
+
+def _do_draw(g: Game, s: int, ev: list[Event]) -> None:
+    pid = g.players_[s]
+    _close(g, pid)
+    if g.first_play:  # first_play_number: no number card to open with
+        g.first_play = False
+        _give(g, s, 2, "first_play", ev)
+        ev.append(TurnSkipped(pid))
+        g.cur = _nxt(g, s)
+        return
+    hand = _mhand(g, s)
+    got: list[Card] = []
+    playable = False
+    until = g.rules.draw == "until_playable"
+    while True:
+        c = _take(g, ev)
+        if c is None:
+            break
+        got.append(c)
+        hand.append(c)
+        playable = _matches(g, c, hand)
+        if playable or not until:
+            break
+    _fix_uno(g, pid, len(hand))
+    ev.append(CardsDrawn(pid, len(got), tuple(got), "draw"))
+    if not got:
+        if _stall(g, s, ev):
+            return
+    else:
+        g.stalled = 0
+        if playable:
+            g.drawn = got[-1]
+            return
+    ev.append(Passed(pid))
+    g.cur = _nxt(g, s)
+
+
+def _clear_penalty(g: Game) -> None:
+    g.pending = 0
+    g.pending_kind = None
+    g.pending_from = None
+    g.challenge = None
+    g.phase_ = PLAYING
+
+
+def _do_accept(g: Game, s: int, ev: list[Event]) -> None:
+    pid = g.players_[s]
+    _close(g, pid)
+    total = g.pending
+    _clear_penalty(g)
+    _give(g, s, total, "penalty", ev)
+    ev.append(TurnSkipped(pid))
+    g.cur = _nxt(g, s)
+
+
+def _do_challenge(g: Game, s: int, ev: list[Event]) -> None:
+    pid = g.players_[s]
+    _close(g, pid)
+    assert g.challenge is not None
+    offender, legal = g.challenge
+    total = g.pending
+    _clear_penalty(g)
+    os = g.seat[offender]
+    shown = tuple(g.hands[os])
+    if not legal:  # guilty: the offender draws the whole penalty
+        ev.append(ChallengeResolved(pid, offender, True, total, offender, shown))
+        _give(g, os, total, "challenge", ev)
+        if g.rules.guilty_challenger == "plays":
+            g.cur = s
+        else:
+            ev.append(TurnSkipped(pid))
+            g.cur = _nxt(g, s)
+    else:  # innocent: the challenger draws the penalty + 2 and loses the turn
+        ev.append(ChallengeResolved(pid, offender, False, total + 2, pid, shown))
+        _give(g, s, total + 2, "challenge", ev)
+        ev.append(TurnSkipped(pid))
+        g.cur = _nxt(g, s)
+
+
+def _do_call(g: Game, s: int, ev: list[Event]) -> None:
+    pid = g.players_[s]
+    if len(g.hands[s]) == 1:
+        g.called = (*g.called, pid)
+        g.exposed = _without(g.exposed, pid)
+        ev.append(UnoCalled(pid))
+        return
+    pen = g.rules.false_uno_penalty
+    ev.append(UnoFalseAlarm(pid, pen))
+    _give(g, s, pen, "false_uno", ev)
+
+
+def _do_catch(g: Game, s: int, target: str, ev: list[Event]) -> None:
+    pid = g.players_[s]
+    if target in g.exposed:
+        g.exposed = _without(g.exposed, target)
+        pen = g.rules.uno_penalty
+        ev.append(UnoCaught(pid, target, pen))
+        _give(g, g.seat[target], pen, "uno", ev)
+        return
+    pen = g.rules.false_uno_penalty
+    ev.append(UnoFalseAlarm(pid, pen, target))
+    _give(g, s, pen, "false_uno", ev)
+
+
+def _do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
+    rules = g.rules
+    pid = g.players_[s]
+    jump = s != g.cur
+    if g.exposed:
+        _close(g, pid)
+    hand = _mhand(g, s)
+    lead = a.card
+    rank = lead.rank
+    together = a.together
+    k = 1 + len(together)
+    hand.remove(lead)
+    for c in together:
+        hand.remove(c)
+    w4_legal = rank is not W4 or not _holds_color(hand, g.play_color)
+    # under same_rank the card of the chosen colour goes on top
+    if together and a.color is not None and not lead.is_wild:
+        cards = [c for c in (lead, *together) if c.color is not a.color]
+        cards += [c for c in (lead, *together) if c.color is a.color]
+        g.discard = [*g.discard, *cards]
+    else:
+        g.discard = [*g.discard, lead, *together]
+    g.cur = s  # a jump-in: the players in between lose their turn
+    g.drawn = None
+    g.first_play = False
+    g.stalled = 0
+    facing = g.pending > 0
+    if facing:
+        kind = "deflect" if rank is SKIP or rank is REV else "pass" if rank is W else "stack"
+    else:
+        kind = "normal"
+    g.challenge = None
+    g.phase_ = PLAYING
+    if lead.is_wild:
+        new_color: Color | None = a.color
+    elif a.color is not None:
+        new_color = a.color
+    else:
+        new_color = g.discard[-1].color
+    ev.append(
+        CardPlayed(
+            pid,
+            lead,
+            together,
+            new_color,
+            a.target,
+            jump,
+            len(hand),
+        )
+    )
+    out = not hand
+    if out and rules.last_card == "play_and_draw" and not lead.is_number:
+        _give(g, s, 1, "last_card", ev)
+        out = not hand
+    if out:  # going out: a last +2/+4 is still drawn by the next player, and scored
+        if new_color is not None:
+            g.play_color = new_color
+        victim_draws = g.pending + (k * lead.draw if kind in ("stack", "normal") else 0)
+        _clear_penalty(g)
+        if victim_draws:
+            v = _nxt(g, s)
+            _give(g, v, victim_draws, "penalty", ev)
+        _end_round(g, s, "out", ev)
+        return
+    if len(hand) == 1:
+        g.called = _without(g.called, pid)
+        if a.uno:
+            g.called = (*g.called, pid)
+            g.exposed = _without(g.exposed, pid)
+            ev.append(UnoCalled(pid))
+        elif pid not in g.exposed:
+            g.exposed = (*g.exposed, pid)
+    swap = _swap_kind(rules, rank) if rules.swap != "off" else None
+    if swap is not None:
+        _do_swap(g, s, swap, a, ev)
+    if lead.is_wild and new_color is None:  # the player names the colour next
+        g.play_color = None
+        g.phase_ = CHOOSING
+        g.after_color = "effect"
+        g.deferred = (pid, rank, k, kind, w4_legal)
+        return
+    g.play_color = new_color
+    if kind == "normal" and lead.is_number and swap is None:  # the common case
+        g.cur = (s + g.direction_) % len(g.players_)
+        return
+    _resolve(g, s, rank, k, kind, w4_legal, ev)
+
+
+def _do_swap(g: Game, s: int, how: str, a: Play, ev: list[Event]) -> None:
+    pid = g.players_[s]
+    _own_hands(g)
+    if how == "target":
+        assert a.target is not None
+        t = g.seat[a.target]
+        g.hands[s], g.hands[t] = g.hands[t], g.hands[s]
+        changed = [s, t]
+        ev.append(HandsSwapped(pid, a.target))
+    else:
+        n = len(g.players_)
+        new: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(n):
+            new[_nxt(g, i)] = g.hands[i]
+        g.hands = new
+        changed = list(range(n))
+        ev.append(HandsRotated(pid, g.direction_))
+    for i in changed:  # a player left with one card by a swap must call UNO
+        q = g.players_[i]
+        g.exposed = _without(g.exposed, q)
+        g.called = _without(g.called, q)
+        if len(g.hands[i]) == 1:
+            if i == s and a.uno:
+                g.called = (*g.called, q)
+            else:
+                g.exposed = (*g.exposed, q)
+
+
+def _after_color(g: Game, ev: list[Event]) -> None:
+    how = g.after_color
+    g.after_color = None
+    g.phase_ = PLAYING
+    if how == "effect" and g.deferred is not None:
+        pid, rank, k, kind, w4_legal = g.deferred
+        g.deferred = None
+        _resolve(g, g.seat[pid], rank, k, kind, w4_legal, ev)
+
+
+def _resolve(
+    g: Game, s: int, rank: Rank, k: int, kind: str, w4_legal: bool, ev: list[Event]
+) -> None:
+    """The effect of the card(s) just played from seat ``s``; sets whose turn it is."""
+    rules = g.rules
+    n = len(g.players_)
+    pid = g.players_[s]
+    two = n == 2 and rules.two_player == "official"
+    if kind == "deflect":
+        total = g.pending
+        if rank is SKIP:
+            to = _nxt(g, s)
+            how = "skip"
+        else:
+            if not two:
+                g.direction_ = -g.direction_
+                ev.append(DirectionReversed(g.direction_))
+            assert g.pending_from is not None
+            to = g.seat[g.pending_from]
+            how = "reverse"
+        g.cur = to
+        ev.append(PenaltyPassed(pid, g.players_[to], total, how))
+        return
+    if kind == "pass":
+        to = _nxt(g, s)
+        g.cur = to
+        ev.append(PenaltyPassed(pid, g.players_[to], g.pending, "wild"))
+        return
+    if rank is D2 or rank is W4:
+        per = 2 if rank is D2 else 4
+        g.pending += k * per
+        g.pending_kind = rank
+        if rank is D2:
+            g.pending_from = pid
+        if kind == "stack":
+            ev.append(PenaltyStacked(pid, g.pending))
+        challengeable = rank is W4 and rules.wild_draw_four == "challenge"
+        v = _nxt(g, s)
+        if rules.stacking == "off" and not challengeable:  # drawn at once, victim skipped
+            total = g.pending
+            _clear_penalty(g)
+            _give(g, v, total, "penalty", ev)
+            ev.append(TurnSkipped(g.players_[v]))
+            g.cur = _nxt(g, v)
+        else:  # the victim decides: stack, challenge or accept
+            g.cur = v
+            if challengeable:
+                g.phase_ = CHALLENGE
+                g.challenge = (pid, w4_legal)
+        return
+    if rank is SKIP or (rank is REV and two):
+        for i in range(1, k + 1):
+            ev.append(TurnSkipped(g.players_[_nxt(g, s, i)]))
+        g.cur = _nxt(g, s, k + 1)
+        return
+    if rank is REV and k % 2 == 1:
+        g.direction_ = -g.direction_
+        ev.append(DirectionReversed(g.direction_))
+    g.cur = _nxt(g, s)
+
+
+def _add_score(g: Game, pid: str, pts: int) -> None:
+    g.scores_ = dict(g.scores_)  # shared with the game this one was copied from
+    if g.teams is None:
+        g.scores_[pid] = g.scores_.get(pid, 0) + pts
+        return
+    team = g.teams[pid]
+    for q, t in g.teams.items():
+        if t == team:
+            g.scores_[q] = g.scores_.get(q, 0) + pts
+
+
+def _end_round(g: Game, ws: int, reason: str, ev: list[Event], *, final: bool = False) -> None:
+    rules = g.rules
+    table = _POINTS[rules.card_points]
+    winner = g.players_[ws]
+    hp = {p: sum(table[c] for c in g.hands[i]) for i, p in enumerate(g.players_)}
+    teams = g.teams
+    losers = [
+        p for p in g.players_ if p != winner and (teams is None or teams[p] != teams[winner])
+    ]
+    gained = 0
+    if rules.scoring == "winner_takes":
+        gained = sum(hp[p] for p in losers)
+        _add_score(g, winner, gained)
+    else:
+        for p in losers:
+            _add_score(g, p, hp[p])
+    g.round_winner_ = winner
+    g.phase_ = ROUND_OVER
+    g.cur = ws
+    g.drawn = None
+    g.exposed = ()
+    g.called = ()
+    g.after_color = None
+    g.deferred = None
+    _clear_penalty(g)
+    g.phase_ = ROUND_OVER
+    ev.append(RoundWon(winner, g.round_no, gained, reason, hp, dict(g.scores_)))
+    seated = g.players_
+    champion: str | None = None
+    if final:
+        champion = winner
+    elif rules.scoring == "winner_takes":
+        if rules.target == 0 or g.scores_[winner] >= rules.target:
+            champion = winner
+    elif rules.target == 0 or any(g.scores_[p] >= rules.target for p in seated):
+        n = len(seated)
+        order = [seated[(ws + g.direction_ * i) % n] for i in range(n)]
+        champion = min(order, key=lambda p: g.scores_[p])  # min keeps the first of a tie
+    if champion is not None:
+        g.winner_ = champion
+        g.phase_ = GAME_OVER
+        ev.append(GameWon(champion, dict(g.scores_)))
+
+
+def _do_leave(g: Game, s: int, ev: list[Event]) -> None:
+    """RULES.md section 4: cards under the draw pile, turn passes, aimed penalty cancelled."""
+    pid = g.players_[s]
+    ev.append(PlayerLeft(pid))
+    _own(g)
+    _own_hands(g)
+    g.draw_pile[0:0] = g.hands[s]
+    g.hands[s] = []
+    g.exposed = _without(g.exposed, pid)
+    g.called = _without(g.called, pid)
+    next_id: str | None = None
+    if g.phase_ in ACTIVE:
+        if g.phase_ is CHOOSING and s == g.cur:
+            # a colour still to be named is chosen at random, and the card takes effect
+            color = COLORS[g.rng.below(4)]
+            g.play_color = color
+            ev.append(ColorChosen(pid, color, random=True))
+            _after_color(g, ev)
+        if g.phase_ is CHALLENGE and g.challenge is not None and g.challenge[0] == pid:
+            # they played the Wild Draw Four being challenged: the victim draws it
+            v = g.cur
+            total = g.pending
+            _clear_penalty(g)
+            _give(g, v, total, "penalty", ev)
+            ev.append(TurnSkipped(g.players_[v]))
+            g.cur = _nxt(g, v)
+        if g.pending_from == pid:
+            g.pending_from = None
+        if g.cur == s:  # their turn passes on; a penalty aimed at them is cancelled
+            if g.pending:
+                _clear_penalty(g)
+            g.drawn = None
+            g.cur = _nxt(g, s)
+        next_id = g.players_[g.cur]
+    players = [p for p in g.players_ if p != pid]
+    del g.hands[s]
+    g.players_ = players
+    g.seat = {p: i for i, p in enumerate(players)}
+    g.cur = g.seat[next_id] if next_id is not None else 0
+    # a game left with one player (or one team) ends: they win the round and the game
+    alone = len(players) == 1 or (g.teams is not None and len({g.teams[p] for p in players}) == 1)
+    if alone and g.phase_ is not GAME_OVER:
+        if g.phase_ in ACTIVE:
+            _end_round(g, g.cur, "last_player", ev, final=True)
+        else:
+            g.winner_ = players[0]
+            g.phase_ = GAME_OVER
+            ev.append(GameWon(players[0], dict(g.scores_)))
+
+
+# ---------------------------------------------------------------------------- refusals
+
+
+def _diagnose(g: Game, player: str, a: Action) -> IllegalAction:
+    """Why ``a`` is not legal: a stable code for the user, a sentence for the log."""
+    s = g.seat.get(player)
+    if s is None:
+        return IllegalAction(Code.NOT_A_PLAYER, f"{player} is not seated")
+    ph = g.phase_
+    if ph is GAME_OVER:
+        return IllegalAction(Code.GAME_OVER, "the game is over")
+    if isinstance(a, NextRound):
+        return IllegalAction(Code.ROUND_IN_PROGRESS, "the round is still being played")
+    if ph is ROUND_OVER:
+        return IllegalAction(Code.ROUND_OVER, "the round is over; deal the next one")
+    hand = g.hands[s]
+    mine = s == g.cur
+    if isinstance(a, CallUno):
+        if len(hand) == 1:
+            return IllegalAction(Code.ALREADY_CALLED, "UNO was called already")
+        return IllegalAction(Code.NOT_ONE_CARD, "UNO is called holding one card")
+    if isinstance(a, CatchUno):
+        if a.target == player:
+            return IllegalAction(Code.CANNOT_CATCH_SELF, "you cannot catch yourself")
+        return IllegalAction(Code.NOT_CATCHABLE, f"{a.target} cannot be caught now")
+    if isinstance(a, ChooseColor):
+        if mine and ph is CHOOSING:
+            return IllegalAction(Code.BAD_ACTION, "not a colour")
+        if ph is CHOOSING:
+            return IllegalAction(Code.NOT_YOUR_TURN, "another player names the colour")
+        return IllegalAction(Code.NO_COLOR_NEEDED, "no colour is asked for now")
+    if isinstance(a, Challenge):
+        return IllegalAction(Code.NOTHING_TO_CHALLENGE, "no Wild Draw Four to challenge")
+    if not mine and not isinstance(a, Play):
+        return IllegalAction(Code.NOT_YOUR_TURN, f"it is {g.players_[g.cur]}'s turn")
+    if isinstance(a, Accept):
+        return IllegalAction(Code.NOTHING_PENDING, "no penalty to accept")
+    if ph is CHOOSING:
+        if mine:
+            return IllegalAction(Code.CHOOSE_COLOR, "name the colour first")
+        return IllegalAction(Code.NOT_YOUR_TURN, "a colour is being named")
+    if isinstance(a, Pass):
+        if g.drawn is None:
+            return IllegalAction(Code.NOTHING_TO_PASS, "draw before passing")
+        return IllegalAction(Code.MUST_PLAY, "the drawn card must be played")
+    if isinstance(a, Draw):
+        if ph is CHALLENGE:
+            return IllegalAction(Code.CHALLENGE_OPEN, "challenge or accept the Wild Draw Four")
+        if g.pending:
+            return IllegalAction(Code.PENALTY_PENDING, "stack or accept the pending penalty")
+        if g.drawn is not None:
+            return IllegalAction(Code.ALREADY_DRAWN, "play the drawn card or pass")
+        if g.first_play:
+            return IllegalAction(Code.FIRST_PLAY_NUMBER, "open the round with a number card")
+        return IllegalAction(Code.BAD_ACTION, "drawing is not possible now")
+    if not isinstance(a, Play):
+        return IllegalAction(Code.BAD_ACTION, "not possible now")
+    return _diagnose_play(g, s, a)
+
+
+def _diagnose_play(g: Game, s: int, a: Play) -> IllegalAction:
+    rules = g.rules
+    hand = g.hands[s]
+    mine = s == g.cur
+    cards = a.cards
+    for c in set(cards):
+        if hand.count(c) < cards.count(c):
+            return IllegalAction(Code.CARD_NOT_IN_HAND, f"{c.code} is not in the hand")
+    top = g.discard[-1]
+    if not mine:
+        if not rules.jump_in:
+            return IllegalAction(Code.NOT_YOUR_TURN, f"it is {g.players_[g.cur]}'s turn")
+        if a.together:
+            return IllegalAction(Code.BAD_COMBINATION, "jump in with one card")
+        if a.card is not top:
+            return IllegalAction(Code.NOT_IDENTICAL, "jumping in needs the identical card")
+        if g.phase_ is not PLAYING or g.first_play or g.pending:
+            return IllegalAction(Code.NO_JUMP_IN, "no jumping in right now")
+    if mine and g.phase_ is CHALLENGE and a.card.rank not in (D2, W4, W):
+        return IllegalAction(Code.CHALLENGE_OPEN, "challenge or accept the Wild Draw Four")
+    if mine and g.pending and a.card.rank not in (D2, W4, W, SKIP, REV):
+        return IllegalAction(Code.PENALTY_PENDING, "stack or accept the pending penalty")
+    if mine and g.pending:
+        return IllegalAction(Code.CANNOT_STACK, f"{a.card.code} cannot go on this penalty")
+    if mine and g.drawn is not None and a.card is not g.drawn:
+        return IllegalAction(Code.MUST_PLAY_DRAWN, "only the drawn card may be played")
+    if a.together:
+        if rules.multi_play == "off":
+            return IllegalAction(Code.MULTI_PLAY_OFF, "one card at a time")
+        if (
+            g.drawn is not None
+            or any(c.rank is not a.card.rank for c in a.together)
+            or (rules.multi_play == "identical" and any(c is not a.card for c in a.together))
+        ):
+            return IllegalAction(Code.BAD_COMBINATION, "these cards cannot be played together")
+    if mine and g.first_play and not a.card.is_number:
+        return IllegalAction(Code.FIRST_PLAY_NUMBER, "open the round with a number card")
+    if a.card.rank is W4 and not _w4_ok(g, hand):
+        return IllegalAction(
+            Code.WILD_DRAW_FOUR_ILLEGAL, "a Wild Draw Four only without the colour in play"
+        )
+    if len(cards) == len(hand) and rules.last_card == "number_only" and not a.card.is_number:
+        return IllegalAction(Code.NOT_AS_LAST_CARD, "the last card must be a number card")
+    if not _matches(g, a.card, hand) and not (
+        a.together and any(_matches(g, c, hand) for c in a.together)
+    ):
+        return IllegalAction(Code.DOES_NOT_MATCH, f"{a.card.code} does not match")
+    if a.card.is_wild:
+        return IllegalAction(Code.CHOOSE_COLOR, "name a colour for the wild card")
+    if a.color is not None:
+        colors = {c.color for c in cards}
+        if len(colors) < 2 or a.color not in colors:
+            return IllegalAction(Code.NO_COLOR_NEEDED, "this play takes no colour")
+    elif a.together and len({c.color for c in cards}) > 1:
+        return IllegalAction(Code.CHOOSE_COLOR, "choose which played colour stays")
+    swap = _swap_kind(rules, a.card.rank)
+    if swap == "target" and len(cards) < len(hand):
+        if a.target is None or a.target not in g.seat or a.target == g.players_[s]:
+            return IllegalAction(Code.CHOOSE_TARGET, "choose a player to swap hands with")
+    elif a.target is not None:
+        return IllegalAction(Code.NO_TARGET_NEEDED, "this play swaps with nobody")
+    return IllegalAction(Code.DOES_NOT_MATCH, f"{a.card.code} cannot be played now")

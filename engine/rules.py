@@ -1,0 +1,131 @@
+"""Table rules: every house-rule flag of RULES.md section 2, and the presets of section 3.
+
+``Rules()`` is the official game. A table's rules are a preset plus overrides:
+``Rules.preset("house", swap="five")``. Values are validated (pydantic), and contradictory
+combinations are refused with a message a user can act on.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+__all__ = ["PRESETS", "Rules"]
+
+Stacking = Literal["off", "draw_two", "draw_four_on_two", "any"]
+MultiPlay = Literal["off", "identical", "same_rank"]
+Swap = Literal["off", "seven_zero", "five"]
+DrawMode = Literal["one", "until_playable"]
+WildDrawFour = Literal["challenge", "no_bluff", "free"]
+GuiltyChallenger = Literal["plays", "skipped"]
+LastCard = Literal["any", "number_only", "play_and_draw"]
+Scoring = Literal["winner_takes", "penalty"]
+CardPoints = Literal["standard", "low"]
+TwoPlayer = Literal["official", "plain"]
+Dealer = Literal["draw_high", "creator"]
+
+
+class Rules(BaseModel):
+    """Immutable table rules. Defaults are the official rules (RULES.md section 1).
+
+    Every field is a flag of RULES.md section 2 with exactly the meaning written there.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+
+    stacking: Stacking = "off"
+    deflect: bool = False
+    jump_in: bool = False
+    multi_play: MultiPlay = "off"
+    swap: Swap = "off"
+    draw: DrawMode = "one"
+    force_play: bool = False
+    wild_draw_four: WildDrawFour = "challenge"
+    guilty_challenger: GuiltyChallenger = "plays"
+    wild_on_penalty: bool = False
+    last_card: LastCard = "any"
+    first_play_number: bool = False
+    uno_penalty: int = Field(default=2, ge=0, le=8)
+    false_uno_penalty: int = Field(default=0, ge=0, le=8)
+    scoring: Scoring = "winner_takes"
+    card_points: CardPoints = "standard"
+    target: int = Field(default=500, ge=0, le=100_000)
+    partners: bool = False
+    two_player: TwoPlayer = "official"
+    decks: Literal[1, 2] = 1
+    hand_size: int = Field(default=7, ge=3, le=15)
+    dealer: Dealer = "draw_high"
+    turn_seconds: int = Field(default=60, ge=5, le=7 * 24 * 3600)
+    afk_strikes: int = Field(default=3, ge=0, le=20)
+    uno_window_seconds: int = Field(default=5, ge=0, le=600)
+    challenge_seconds: int = Field(default=20, ge=3, le=3600)
+
+    PRESET_NAMES: ClassVar[tuple[str, ...]] = ("official", "house", "party")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Rules:
+        if self.deflect and self.stacking == "off":
+            raise ValueError(
+                "deflect needs stacking: a Skip or Reverse can only pass on a pending +2 "
+                "when penalties stack (set stacking to draw_two, draw_four_on_two or any)"
+            )
+        if self.wild_on_penalty and self.stacking == "off":
+            raise ValueError(
+                "wild_on_penalty needs stacking: without stacking a penalty is drawn at once "
+                "and nothing can be played on it"
+            )
+        return self
+
+    @classmethod
+    def preset(cls, name: str = "official", **overrides: Any) -> Rules:
+        """The named preset (``official``, ``house``, ``party``) with overrides applied.
+
+        Overrides are validated like any other value; an unknown flag or preset, a bad
+        value or a contradiction raises ``ValueError`` (pydantic's ``ValidationError``).
+        """
+        base = PRESETS.get(name)
+        if base is None:
+            raise ValueError(
+                f"unknown preset {name!r}; choose one of {', '.join(cls.PRESET_NAMES)}"
+            )
+        unknown = sorted(set(overrides) - set(cls.model_fields))
+        if unknown:
+            raise ValueError(f"unknown rule flag(s): {', '.join(unknown)}")
+        return cls.model_validate({**base, **overrides})
+
+    def overrides(self, preset: str = "official") -> dict[str, Any]:
+        """The flags whose value differs from the named preset."""
+        base = Rules.preset(preset).model_dump()
+        return {k: v for k, v in self.model_dump().items() if base[k] != v}
+
+    def matching_preset(self) -> str | None:
+        """The name of the preset these rules equal exactly, if any."""
+        for name in self.PRESET_NAMES:
+            if Rules.preset(name) == self:
+                return name
+        return None
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values."""
+        return self.model_dump(mode="json")
+
+
+_HOUSE: dict[str, Any] = {
+    "stacking": "draw_four_on_two",
+    "deflect": True,
+    "jump_in": True,
+    "multi_play": "identical",
+    "wild_on_penalty": False,
+    "last_card": "number_only",
+    "uno_penalty": 2,
+}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "official": {},
+    "house": _HOUSE,
+    "party": {**_HOUSE, "swap": "seven_zero", "draw": "until_playable"},
+}
+
+# Re-exported so callers can catch validation failures without importing pydantic.
+RulesError = ValidationError
