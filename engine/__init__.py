@@ -54,6 +54,7 @@ from engine.play import (
     new_game,
     new_game_events,
     scenario,
+    set_rules,
 )
 from engine.rules import PRESETS, Rules
 from engine.view import View, view
@@ -116,5 +117,6 @@ __all__ = [
     "new_game_events",
     "redact",
     "scenario",
+    "set_rules",
     "view",
 ]

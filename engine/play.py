@@ -56,7 +56,15 @@ from engine.game import ACTIVE, Game, Phase
 from engine.rng import Rng
 from engine.rules import Rules
 
-__all__ = ["apply", "join", "legal_actions", "new_game", "new_game_events", "scenario"]
+__all__ = [
+    "apply",
+    "join",
+    "legal_actions",
+    "new_game",
+    "new_game_events",
+    "scenario",
+    "set_rules",
+]
 
 PLAYING = Phase.PLAYING
 CHOOSING = Phase.CHOOSING_COLOR
@@ -296,6 +304,22 @@ def join(game: Game, player: str) -> tuple[Game, list[Event]]:
     ng.scores_ = {**ng.scores_}
     ng.scores_.setdefault(player, 0)
     return ng, [PlayerJoined(player)]
+
+
+def set_rules(game: Game, rules: Rules) -> Game:
+    """The game with new rules for the rounds to come (between rounds only: a round's rules
+    never change). Refused mid-round (``round_in_progress``); ``ValueError`` when the
+    seated players do not fit the new rules or ``partners`` would change mid-game."""
+    if game.phase_ is GAME_OVER:
+        raise IllegalAction(Code.GAME_OVER, "the game is over")
+    if game.phase_ is not ROUND_OVER:
+        raise IllegalAction(Code.ROUND_IN_PROGRESS, "rules change between rounds only")
+    if rules.partners != game.rules.partners:
+        raise ValueError("partners cannot be switched during a game")
+    _validate_seating(game.players_, rules)
+    ng = game._clone()
+    ng.rules = rules
+    return ng
 
 
 def _choose_dealer(g: Game) -> tuple[str, tuple[tuple[str, Card], ...]]:

@@ -1,0 +1,78 @@
+"""Actions as plain JSON (the action log) and back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import (
+    Accept,
+    Action,
+    CallUno,
+    CatchUno,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Leave,
+    NextRound,
+    Pass,
+    Play,
+    Timeout,
+)
+
+__all__ = ["action_from_dict", "action_to_dict"]
+
+_SIMPLE: dict[str, type[Any]] = {
+    "Draw": Draw,
+    "Pass": Pass,
+    "Accept": Accept,
+    "Challenge": Challenge,
+    "CallUno": CallUno,
+    "Leave": Leave,
+    "NextRound": NextRound,
+}
+
+
+def action_to_dict(a: Action) -> dict[str, Any]:
+    name = type(a).__name__
+    if isinstance(a, Play):
+        d: dict[str, Any] = {"type": name, "card": a.card.code}
+        if a.color is not None:
+            d["color"] = a.color.value
+        if a.target is not None:
+            d["target"] = a.target
+        if a.together:
+            d["together"] = [c.code for c in a.together]
+        if a.uno:
+            d["uno"] = True
+        return d
+    if isinstance(a, ChooseColor):
+        return {"type": name, "color": a.color.value}
+    if isinstance(a, CatchUno):
+        return {"type": name, "target": a.target}
+    if isinstance(a, Timeout):
+        return {"type": name, "window": a.window}
+    return {"type": name}
+
+
+def action_from_dict(d: dict[str, Any]) -> Action:
+    """Raises ``ValueError`` (or ``KeyError``) on anything malformed."""
+    kind = d["type"]
+    if kind == "Play":
+        return Play(
+            d["card"],
+            color=d.get("color"),
+            target=d.get("target"),
+            together=tuple(d.get("together", ())),
+            uno=bool(d.get("uno", False)),
+        )
+    if kind == "ChooseColor":
+        return ChooseColor(d["color"])
+    if kind == "CatchUno":
+        return CatchUno(str(d["target"]))
+    if kind == "Timeout":
+        return Timeout(str(d.get("window", "turn")))
+    cls = _SIMPLE.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown action {kind!r}")
+    result: Action = cls()
+    return result

@@ -1,0 +1,181 @@
+"""The service's records: a table (lobby, game, settings), its seats, its timers."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine import Game, Rules, game_from_json, game_to_json
+
+__all__ = ["FINISHED", "LOBBY", "PLAYING", "STOPPED", "Deadline", "Seat", "Table"]
+
+LOBBY = "lobby"
+PLAYING = "playing"
+FINISHED = "finished"
+STOPPED = "stopped"
+OPEN_STATUSES = (LOBBY, PLAYING)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A member of a table: a person (``bot`` is ``None``) or a bot seat (its strategy)."""
+
+    id: str
+    name: str
+    bot: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A timer: ``kind`` is ``turn``, ``uno:<player>``, ``lobby``, ``bot`` or ``next_round``;
+    ``version`` the table's ``turn_version`` when it was armed; ``due`` a unix time."""
+
+    kind: str
+    due: float
+    version: int
+
+
+@dataclass(slots=True)
+class Table:
+    """One table. Treated as a value by the service: changes make a new ``Table``."""
+
+    key: str
+    scope: str
+    host: str
+    status: str = LOBBY
+    version: int = 0
+    turn_version: int = 0
+    game_no: int = 0
+    seats: tuple[Seat, ...] = ()
+    waiting: tuple[str, ...] = ()
+    preset: str = "official"
+    overrides: dict[str, Any] = field(default_factory=dict)
+    lang: str | None = None
+    seed: int = 0
+    game_json: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    strikes: dict[str, int] = field(default_factory=dict)
+    played: dict[str, int] = field(default_factory=dict)
+    created: float = 0.0
+    updated: float = 0.0
+    deadlines: tuple[Deadline, ...] = ()
+    _game: Game | None = None
+
+    # -- derived ---------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.preset(self.preset, **self.overrides)
+
+    @property
+    def game(self) -> Game | None:
+        """The engine game, parsed from JSON on first use (restores stay cheap)."""
+        if self._game is None and self.game_json is not None:
+            self._game = game_from_json(self.game_json)
+        return self._game
+
+    def seat(self, player: str) -> Seat | None:
+        for s in self.seats:
+            if s.id == player:
+                return s
+        return None
+
+    def name(self, player: str) -> str:
+        s = self.seat(player)
+        return s.name if s is not None else player
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {s.id: s.name for s in self.seats}
+
+    @property
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if s.bot is None]
+
+    def deadline(self, kind: str) -> Deadline | None:
+        for d in self.deadlines:
+            if d.kind == kind:
+                return d
+        return None
+
+    # -- changes -----------------------------------------------------------------------
+
+    def evolve(self, **changes: Any) -> Table:
+        """A copy with ``changes``; a new ``game`` also refreshes its JSON."""
+        game = changes.pop("game", None)
+        t = replace(self, **changes)
+        if game is not None:
+            t._game = game
+            t.game_json = None
+        return t
+
+    def with_no_game(self) -> Table:
+        t = replace(self)
+        t._game = None
+        t.game_json = None
+        return t
+
+    def game_text(self) -> str | None:
+        if self.game_json is None and self._game is not None:
+            self.game_json = game_to_json(self._game)
+        return self.game_json
+
+    # -- rows ----------------------------------------------------------------------------
+
+    def to_row(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "scope": self.scope,
+            "status": self.status,
+            "version": self.version,
+            "turn_version": self.turn_version,
+            "game_no": self.game_no,
+            "host": self.host,
+            "seats": json.dumps(
+                [{"id": s.id, "name": s.name, "bot": s.bot} for s in self.seats],
+                ensure_ascii=False,
+            ),
+            "waiting": json.dumps(list(self.waiting), ensure_ascii=False),
+            "preset": self.preset,
+            "overrides": json.dumps(self.overrides, ensure_ascii=False, sort_keys=True),
+            "lang": self.lang,
+            "seed": self.seed,
+            "game": self.game_text(),
+            "meta": json.dumps(self.meta, ensure_ascii=False, sort_keys=True),
+            "strikes": json.dumps(self.strikes, ensure_ascii=False),
+            "played": json.dumps(self.played, ensure_ascii=False),
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+    @classmethod
+    def from_row(cls, row: Any, deadlines: tuple[Deadline, ...] = ()) -> Table:
+        return cls(
+            key=row["key"],
+            scope=row["scope"],
+            host=row["host"],
+            status=row["status"],
+            version=int(row["version"]),
+            turn_version=int(row["turn_version"]),
+            game_no=int(row["game_no"]),
+            seats=tuple(
+                Seat(str(s["id"]), str(s["name"]), s.get("bot")) for s in json.loads(row["seats"])
+            ),
+            waiting=tuple(json.loads(row["waiting"])),
+            preset=row["preset"],
+            overrides=json.loads(row["overrides"]),
+            lang=row["lang"],
+            seed=int(row["seed"]),
+            game_json=row["game"],
+            meta=json.loads(row["meta"]),
+            strikes={str(k): int(v) for k, v in json.loads(row["strikes"]).items()},
+            played={str(k): int(v) for k, v in json.loads(row["played"]).items()},
+            created=float(row["created"]),
+            updated=float(row["updated"]),
+            deadlines=deadlines,
+        )

@@ -1,0 +1,138 @@
+"""The port: how the service shows outcomes, implemented by each platform adapter.
+
+The service knows nothing of Discord interactions or Telegram updates. It hands an adapter
+a ``TableInfo`` (the public state), events already redacted for their audience, and
+``Notice``s (a message id with parameters, translated by the adapter through
+``bot.render`` in the reader's language).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.model import Seat
+from engine import Event, Rules, View
+
+__all__ = ["Notice", "NullPort", "Port", "RecordingPort", "TableInfo"]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message to translate: ``code`` names it in the catalogues (``refuse.<code>``,
+    ``info.<code>``), ``params`` fill it. ``private`` notices go to one user only."""
+
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """What everyone at a table may see. ``view`` is the public engine view (no hands)."""
+
+    key: str
+    scope: str
+    version: int
+    status: str
+    host: str
+    seats: tuple[Seat, ...]
+    waiting: tuple[str, ...]
+    rules: Rules
+    preset: str
+    lang: str | None
+    view: View | None
+    meta: dict[str, Any]
+    game_no: int
+    deadline: float | None = None  # when the current turn times out (unix time)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {s.id: s.name for s in self.seats}
+
+    def name(self, player: str) -> str:
+        for s in self.seats:
+            if s.id == player:
+                return s.name
+        return player
+
+    def is_bot(self, player: str) -> bool:
+        return any(s.id == player and s.bot is not None for s in self.seats)
+
+
+class Port(Protocol):
+    """Implemented by each adapter. Calls arrive after the change they show is committed,
+    in version order per table; an adapter should queue slow work rather than block."""
+
+    async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
+        """Update the public table (one message, edited in place); ``events`` are public."""
+
+    async def show_hand(
+        self, table: TableInfo, player: str, view: View, events: Sequence[Event]
+    ) -> None:
+        """Show ``player`` their own hand privately; ``events`` are redacted for them."""
+
+    async def announce(self, table: TableInfo, notice: Notice) -> None:
+        """Say something to the whole table (a round won, a player removed for AFK...)."""
+
+    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        """Tell one user something privately (a refusal, a revealed hand...). ``origin`` is
+        what the adapter passed into the service call that led here (the interaction to
+        answer), or ``None`` when the service speaks on its own (timers, bots)."""
+
+    async def closed(self, table: TableInfo) -> None:
+        """The table was stopped, expired or finished: drop its buttons."""
+
+
+class NullPort:
+    """A port that shows nothing."""
+
+    async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
+        return None
+
+    async def show_hand(
+        self, table: TableInfo, player: str, view: View, events: Sequence[Event]
+    ) -> None:
+        return None
+
+    async def announce(self, table: TableInfo, notice: Notice) -> None:
+        return None
+
+    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        return None
+
+    async def closed(self, table: TableInfo) -> None:
+        return None
+
+
+@dataclass
+class RecordingPort:
+    """A port that records every call (tests, benchmarks)."""
+
+    calls: list[tuple[str, Any]] = field(default_factory=list)
+    keep: bool = True
+
+    async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
+        if self.keep:
+            self.calls.append(("table", (table, tuple(events))))
+
+    async def show_hand(
+        self, table: TableInfo, player: str, view: View, events: Sequence[Event]
+    ) -> None:
+        if self.keep:
+            self.calls.append(("hand", (table, player, view, tuple(events))))
+
+    async def announce(self, table: TableInfo, notice: Notice) -> None:
+        if self.keep:
+            self.calls.append(("announce", (table, notice)))
+
+    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        if self.keep:
+            self.calls.append(("tell", (table_key, user, notice, origin)))
+
+    async def closed(self, table: TableInfo) -> None:
+        if self.keep:
+            self.calls.append(("closed", table))
+
+    def of(self, kind: str) -> list[Any]:
+        return [args for k, args in self.calls if k == kind]

@@ -1,0 +1,890 @@
+"""The table service: the one path every action takes (ARCHITECTURE.md).
+
+1. An adapter calls a method with ``(table_key, player, action, seen_version)``.
+2. Under the table's lock the service checks the version, asks the engine, and builds
+   the new table.
+3. The new state, the action and the re-armed timers are committed to SQLite in one
+   transaction (``Store.write``) before anything is shown.
+4. Then the port shows it: the public table, private hands, announcements.
+Timers and bot seats come in through the same path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from bot import ai
+from bot.codec import action_to_dict
+from bot.config import Settings
+from bot.model import FINISHED, LOBBY, PLAYING, STOPPED, Deadline, Seat, Table
+from bot.port import Notice, Port, TableInfo
+from bot.store import ActionRecord, StatLine, StatUpdate, Store, WriteBatch
+from bot.timers import Timers
+from engine import (
+    Action,
+    CallUno,
+    CardPlayed,
+    CardsDrawn,
+    CatchUno,
+    ChallengeResolved,
+    Event,
+    GameWon,
+    HandsRotated,
+    HandsSwapped,
+    IllegalAction,
+    Leave,
+    NextRound,
+    Phase,
+    RoundStarted,
+    RoundWon,
+    Rules,
+    Timeout,
+    redact,
+)
+
+__all__ = ["GLOBAL", "Result", "Service"]
+
+log = logging.getLogger(__name__)
+
+GLOBAL = "*"  # the statistics scope of every game everywhere
+ACTIVE = (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
+# actions that leave the turn as it was: they do not make other players' buttons stale
+_KEEPS_TURN = (CallUno, CatchUno)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a service call did: ``ok``, or refused with ``code`` (also told to the user)."""
+
+    ok: bool
+    code: str | None = None
+    table: TableInfo | None = None
+    events: tuple[Event, ...] = ()
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+class Refused(Exception):
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(slots=True)
+class _Step:
+    """One change being built: the new table, what to log and show."""
+
+    table: Table
+    events: list[Event] = field(default_factory=list)
+    actions: list[ActionRecord] = field(default_factory=list)
+    stats: list[StatUpdate] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    tells: list[tuple[str, Notice]] = field(default_factory=list)
+    chat: list[tuple[str, str | None, dict[str, Any] | None, str | None]] = field(
+        default_factory=list
+    )
+    closed: bool = False
+
+
+class Service:
+    """Tables, their games and timers. ``await start()`` restores every open table."""
+
+    def __init__(
+        self,
+        store: Store,
+        port: Port,
+        settings: Settings | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed: int | None = None,
+        bot_delay: float | None = None,
+    ) -> None:
+        self.store = store
+        self.port = port
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
+        self._rng = random.Random(seed if seed is not None else secrets.randbits(64))
+        self._tables: dict[str, Table] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self.timers = Timers(self._fire, clock)
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    async def start(self, *, run_timers: bool = True) -> int:
+        """Load every open table and re-arm its deadlines (overdue ones fire at once)."""
+        tables = await self.store.load_open_tables()
+        for t in tables:
+            self._tables[t.key] = t
+            self.timers.set(t.key, t.deadlines)
+        if run_timers:
+            self.timers.start()
+        log.info("restored %d open tables", len(tables))
+        return len(tables)
+
+    async def stop(self) -> None:
+        await self.timers.stop()
+
+    def _lock(self, key: str) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    async def _get(self, key: str) -> Table | None:
+        t = self._tables.get(key)
+        if t is None:
+            t = await self.store.get_table(key)
+            if t is not None and t.status in (LOBBY, PLAYING):
+                self._tables[key] = t
+        return t
+
+    # -- reading --------------------------------------------------------------------------
+
+    def info(self, t: Table) -> TableInfo:
+        g = t.game
+        turn = t.deadline("turn")
+        return TableInfo(
+            key=t.key,
+            scope=t.scope,
+            version=t.version,
+            status=t.status,
+            host=t.host,
+            seats=t.seats,
+            waiting=t.waiting,
+            rules=t.rules,
+            preset=t.preset,
+            lang=t.lang,
+            view=engine.view(g, None) if g is not None else None,
+            meta=dict(t.meta),
+            game_no=t.game_no,
+            deadline=turn.due if turn is not None else None,
+        )
+
+    async def table(self, key: str) -> TableInfo | None:
+        t = await self._get(key)
+        return None if t is None else self.info(t)
+
+    async def hand(self, key: str, player: str) -> engine.View | None:
+        """``player``'s private view of the game at ``key`` (``None`` if not seated)."""
+        t = await self._get(key)
+        g = t.game if t is not None else None
+        if g is None or player not in g.players:
+            return None
+        return engine.view(g, player)
+
+    async def legal(self, key: str, player: str) -> list[Action]:
+        t = await self._get(key)
+        g = t.game if t is not None else None
+        if g is None or t is None or t.status != PLAYING:
+            return []
+        return engine.legal_actions(g, player)
+
+    def open_tables(self) -> list[str]:
+        return [k for k, t in self._tables.items() if t.status in (LOBBY, PLAYING)]
+
+    async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]:
+        return await self.store.leaderboard(scope, limit)
+
+    async def player_stats(self, scope: str, player: str) -> StatLine | None:
+        return await self.store.player_stats(scope, player)
+
+    async def user_lang(self, user: str) -> str | None:
+        return await self.store.user_lang(user)
+
+    async def chat_lang(self, scope: str) -> str | None:
+        return (await self.store.chat_settings(scope))[2]
+
+    # -- the one path ---------------------------------------------------------------------
+
+    async def _run(
+        self,
+        key: str,
+        user: str | None,
+        origin: Any,
+        build: Callable[[Table | None], _Step | None],
+    ) -> Result:
+        """Lock the table, build the change, commit it, show it. Refusals go to ``user``."""
+        async with self._lock(key):
+            t = await self._get(key)
+            try:
+                step = build(t)
+            except Refused as r:
+                log.info("refused %s for %s at %s: %s", r.code, user, key, r.params or "")
+                if user is not None:
+                    await self._tell(key, user, Notice(r.code, r.params), origin)
+                return Result(False, r.code, self.info(t) if t else None, params=r.params)
+            if step is None:
+                return Result(True, None, self.info(t) if t else None)
+            await self._commit(step)
+            await self._show(t, step, origin)
+            return Result(True, None, self.info(step.table), tuple(step.events))
+
+    async def _commit(self, step: _Step) -> None:
+        t = step.table
+        await self.store.write(
+            WriteBatch(
+                tables=[t],
+                actions=step.actions,
+                stats=step.stats,
+                chat_settings=step.chat,
+            )
+        )
+        if t.status in (LOBBY, PLAYING):
+            self._tables[t.key] = t
+        else:
+            self._tables.pop(t.key, None)
+        self.timers.set(t.key, t.deadlines)
+
+    async def _tell(self, key: str, user: str, notice: Notice, origin: Any) -> None:
+        try:
+            await self.port.tell(key, user, notice, origin)
+        except Exception:
+            log.exception("port.tell failed for %s at %s", user, key)
+
+    async def _show(self, before: Table | None, step: _Step, origin: Any) -> None:
+        t = step.table
+        info = self.info(t)
+        port = self.port
+        try:
+            public = [redact(e, None) for e in step.events]
+            await port.show_table(info, public)
+            g = t.game
+            if g is not None and step.events:
+                for p in self._hand_audience(before, t, step.events):
+                    mine = [redact(e, p) for e in step.events]
+                    await port.show_hand(info, p, engine.view(g, p), mine)
+            for n in step.notices:
+                await port.announce(info, n)
+            for user, n in step.tells:
+                await port.tell(t.key, user, n, origin)
+            if step.closed:
+                await port.closed(info)
+        except Exception:
+            log.exception("showing table %s failed", t.key)
+
+    @staticmethod
+    def _hand_audience(before: Table | None, t: Table, events: Sequence[Event]) -> list[str]:
+        """The people whose private hand display should change."""
+        g = t.game
+        assert g is not None
+        humans = {s.id for s in t.seats if s.bot is None}
+        touched: set[str] = set()
+        if g.current is not None:
+            touched.add(g.current)
+        old = before.game if before is not None else None
+        if old is not None and old.current is not None:
+            touched.add(old.current)
+        for e in events:
+            if isinstance(e, CardPlayed | CardsDrawn):
+                touched.add(e.player)
+            elif isinstance(e, HandsSwapped):
+                touched.update((e.player, e.target))
+            elif isinstance(e, HandsRotated | RoundStarted):
+                touched.update(g.players)
+            elif isinstance(e, ChallengeResolved):
+                touched.update((e.challenger, e.offender))
+        seated = set(g.players)
+        return [p for p in g.players if p in touched and p in humans and p in seated]
+
+    # -- lobby ----------------------------------------------------------------------------
+
+    async def create(
+        self,
+        key: str,
+        scope: str,
+        host: str,
+        host_name: str,
+        *,
+        lang: str | None = None,
+        preset: str | None = None,
+        overrides: dict[str, Any] | None = None,
+        seat_host: bool = True,
+        origin: Any = None,
+    ) -> Result:
+        """Open a lobby at ``key`` hosted by ``host`` (refused if a table is open there).
+        ``seat_host=False`` opens it without seating the host (an all-bot table)."""
+        c_preset, c_over, c_lang = await self.store.chat_settings(scope)
+        preset = preset or c_preset or self.settings.default_preset
+        over = dict(c_over or {}) if overrides is None else dict(overrides)
+        try:
+            Rules.preset(preset, **over)
+        except ValueError:
+            preset, over = self.settings.default_preset, {}
+        now = self.clock()
+
+        def build(t: Table | None) -> _Step:
+            if t is not None and t.status in (LOBBY, PLAYING):
+                raise Refused("table_exists")
+            nt = Table(
+                key=key,
+                scope=scope,
+                host=host,
+                status=LOBBY,
+                version=(t.version + 1) if t else 1,
+                turn_version=(t.version + 1) if t else 1,
+                game_no=(t.game_no if t else 0),
+                seats=(Seat(host, host_name),) if seat_host else (),
+                preset=preset,
+                overrides=over,
+                lang=lang or c_lang,
+                seed=self._rng.getrandbits(63),
+                meta={},
+                created=now,
+                updated=now,
+            )
+            return _Step(self._arm(nt))
+
+        return await self._run(key, host, origin, build)
+
+    async def join(self, key: str, player: str, name: str, *, origin: Any = None) -> Result:
+        """Sit down: in the lobby, or (mid-game) for the next round."""
+
+        def build(t: Table | None) -> _Step:
+            t = _open(t)
+            g = t.game
+            seated = t.seat(player) is not None and (
+                t.status == LOBBY or player in t.waiting or (g is not None and player in g.players)
+            )
+            if seated:
+                raise Refused("already_joined")
+            if self._count(t) >= _max_seats(t.rules):
+                raise Refused("table_full")
+            if t.status == PLAYING and t.rules.partners:
+                raise Refused("teams_fixed")
+            seats = (*tuple(s for s in t.seats if s.id != player), Seat(player, name))
+            if t.status == LOBBY:
+                return _Step(self._touch(t, seats=seats))
+            step = _Step(self._touch(t, seats=seats, waiting=(*t.waiting, player)))
+            step.tells.append((player, Notice("info.next_round")))
+            return step
+
+        return await self._run(key, player, origin, build)
+
+    def _count(self, t: Table) -> int:
+        if t.status == LOBBY:
+            return len(t.seats)
+        g = t.game
+        return (len(g.players) if g is not None else 0) + len(t.waiting)
+
+    async def add_bot(
+        self,
+        key: str,
+        by: str,
+        strategy: str = "smart",
+        *,
+        admin: bool = False,
+        origin: Any = None,
+    ) -> Result:
+        """Add a bot seat (host or admin; lobby, or for the next round)."""
+        if strategy not in ai.STRATEGIES:
+            strategy = "smart"
+
+        def build(t: Table | None) -> _Step:
+            t = _open(t)
+            _host_or_admin(t, by, admin)
+            if self._count(t) >= _max_seats(t.rules):
+                raise Refused("table_full")
+            if t.status == PLAYING and t.rules.partners:
+                raise Refused("teams_fixed")
+            used = {s.id for s in t.seats}
+            n = 1
+            while f"bot:{t.key}:{n}" in used:
+                n += 1
+            seat = Seat(f"bot:{t.key}:{n}", f"Bot {n}", strategy)
+            if t.status == LOBBY:
+                return _Step(self._touch(t, seats=(*t.seats, seat)))
+            return _Step(self._touch(t, seats=(*t.seats, seat), waiting=(*t.waiting, seat.id)))
+
+        return await self._run(key, by, origin, build)
+
+    async def leave(self, key: str, player: str, *, origin: Any = None) -> Result:
+        """Leave the table (mid-game: the engine's Leave policy)."""
+        return await self._remove(key, player, player, admin=False, origin=origin)
+
+    async def kick(
+        self, key: str, by: str, target: str, *, admin: bool = False, origin: Any = None
+    ) -> Result:
+        """Remove ``target`` (the host, or a chat admin as the adapter reports)."""
+        return await self._remove(key, by, target, admin=admin, origin=origin)
+
+    async def _remove(self, key: str, by: str, target: str, *, admin: bool, origin: Any) -> Result:
+        def build(t: Table | None) -> _Step:
+            t = _open(t)
+            if by != target:
+                _host_or_admin(t, by, admin)
+            seat = t.seat(target)
+            g = t.game
+            in_game = g is not None and t.status == PLAYING and target in g.players
+            if seat is None or (t.status == PLAYING and not in_game and target not in t.waiting):
+                raise Refused("not_seated")
+            notice = Notice("info.left" if by == target else "info.kicked", {"player": target})
+            if t.status == LOBBY or not in_game:
+                seats = tuple(s for s in t.seats if s.id != target)
+                waiting = tuple(p for p in t.waiting if p != target)
+                nt = self._touch(t, seats=seats if t.status == LOBBY else t.seats, waiting=waiting)
+                step = _Step(nt)
+                step.notices.append(notice)
+                return self._after_membership(step)
+            step = _Step(t)
+            self._apply(step, target, Leave(), source="kick" if by != target else "player")
+            step.notices.append(notice)
+            return self._after_membership(step)
+
+        return await self._run(key, by, origin, build)
+
+    def _after_membership(self, step: _Step) -> _Step:
+        """A host who left hands the table on; a table with no person left closes."""
+        t = step.table
+        g = t.game
+        if t.status not in (LOBBY, PLAYING):
+            return step
+        if t.status == LOBBY:
+            present = [s for s in t.seats if s.bot is None]
+        else:
+            here = set(g.players if g is not None else ()) | set(t.waiting)
+            present = [s for s in t.seats if s.bot is None and s.id in here]
+        if not present:
+            step.table = self._arm(self._touch(t, status=STOPPED))
+            step.closed = True
+            step.notices.append(Notice("info.closed_empty"))
+            return step
+        if t.host not in {s.id for s in present} and present:
+            step.table = self._arm(self._touch(step.table, host=present[0].id))
+            step.notices.append(Notice("info.new_host", {"player": present[0].id}))
+        return step
+
+    async def configure(
+        self,
+        key: str,
+        by: str,
+        *,
+        preset: str | None = None,
+        overrides: dict[str, Any] | None = None,
+        admin: bool = False,
+        origin: Any = None,
+    ) -> Result:
+        """Change the table's rules: a preset, and/or flags (``overrides`` merged in; a flag
+        set to its preset value is dropped). Lobby, or between rounds; host or admin."""
+
+        def build(t: Table | None) -> _Step:
+            t = _open(t)
+            _host_or_admin(t, by, admin)
+            g = t.game
+            if t.status == PLAYING and (g is None or g.phase is not Phase.ROUND_OVER):
+                raise Refused("not_mid_round")
+            new_preset = preset or t.preset
+            over = dict(t.overrides) if preset is None else {}
+            over.update(overrides or {})
+            try:
+                rules = Rules.preset(new_preset, **over)
+            except ValueError as e:
+                raise Refused("bad_setting", detail=_first_error(e)) from None
+            base = Rules.preset(new_preset)
+            over = {
+                k: v for k, v in rules.model_dump(mode="json").items()
+                if getattr(base, k) != getattr(rules, k)
+            }  # fmt: skip
+            changes: dict[str, Any] = {"preset": new_preset, "overrides": over}
+            if g is not None and t.status == PLAYING:
+                try:
+                    changes["game"] = engine.set_rules(g, rules)
+                except (IllegalAction, ValueError) as e:
+                    raise Refused("bad_setting", detail=str(e)) from None
+            step = _Step(self._touch(t, **changes))
+            step.chat.append((t.scope, new_preset, over, None))
+            return step
+
+        return await self._run(key, by, origin, build)
+
+    async def set_chat_language(self, key: str, scope: str, lang: str) -> Result:
+        """The chat's language (and the open table's there, if any)."""
+
+        def build(t: Table | None) -> _Step | None:
+            if t is None or t.status not in (LOBBY, PLAYING):
+                return None
+            step = _Step(self._touch(t, lang=lang))
+            step.chat.append((scope, None, None, lang))
+            return step
+
+        res = await self._run(key, None, None, build)
+        if res.table is None or res.table.status not in (LOBBY, PLAYING):
+            await self.store.write(WriteBatch(chat_settings=[(scope, None, None, lang)]))
+        return res
+
+    async def set_user_language(self, user: str, lang: str | None) -> None:
+        await self.store.write(WriteBatch(user_settings=[(user, lang)]))
+
+    async def set_meta(self, key: str, **meta: Any) -> None:
+        """Adapter data kept with the table (message ids...). Not a game change."""
+        async with self._lock(key):
+            t = await self._get(key)
+            if t is None:
+                return
+            nt = t.evolve(meta={**t.meta, **meta})
+            await self.store.write(WriteBatch(tables=[nt]))
+            if nt.status in (LOBBY, PLAYING):
+                self._tables[key] = nt
+
+    async def start_game(
+        self, key: str, by: str, *, admin: bool = False, origin: Any = None
+    ) -> Result:
+        """Deal: the lobby's seats (2 to 10 per deck) become a game."""
+
+        def build(t: Table | None) -> _Step:
+            t = _open(t)
+            if t.status != LOBBY:
+                raise Refused("already_started")
+            _host_or_admin(t, by, admin)
+            rules = t.rules
+            ids = [s.id for s in t.seats]
+            if len(ids) < 2:
+                raise Refused("not_enough_players")
+            try:
+                g, events = engine.new_game_events(ids, rules, seed=t.seed)
+            except ValueError as e:
+                raise Refused("bad_setting", detail=str(e)) from None
+            nt = self._touch(
+                t, status=PLAYING, game=g, game_no=t.game_no + 1, played={}, strikes={}
+            )
+            nt.turn_version = nt.version
+            step = _Step(nt, events=list(events))
+            step.actions.append(self._record(nt, by, {"type": "Start"}))
+            step.table = self._arm(nt)
+            return step
+
+        return await self._run(key, by, origin, build)
+
+    async def stop_game(
+        self, key: str, by: str, *, admin: bool = False, origin: Any = None
+    ) -> Result:
+        """End the table now (host or admin); scores are not counted."""
+
+        def build(t: Table | None) -> _Step:
+            t = _open(t)
+            _host_or_admin(t, by, admin)
+            step = _Step(self._arm(self._touch(t, status=STOPPED)))
+            step.closed = True
+            step.notices.append(Notice("info.stopped", {"player": by}))
+            return step
+
+        return await self._run(key, by, origin, build)
+
+    # -- playing --------------------------------------------------------------------------
+
+    async def act(
+        self,
+        key: str,
+        player: str,
+        action: Action,
+        *,
+        seen_version: int | None = None,
+        origin: Any = None,
+    ) -> Result:
+        """A game action by a person. ``seen_version``: the table version their button was
+        drawn for; a button older than the turn is refused as ``stale``."""
+
+        def build(t: Table | None) -> _Step:
+            t = _open(t)
+            if t.status != PLAYING:
+                raise Refused("not_started")
+            g = t.game
+            assert g is not None
+            if player not in g.players:
+                raise Refused("not_a_player")
+            if seen_version is not None and (
+                seen_version > t.version
+                or (seen_version < t.turn_version and not isinstance(action, _KEEPS_TURN))
+            ):
+                raise Refused("stale")
+            step = _Step(t)
+            if isinstance(action, NextRound):
+                self._next_round(step, player)
+            else:
+                self._apply(step, player, action, source="player")
+            return step
+
+        return await self._run(key, player, origin, build)
+
+    def _apply(self, step: _Step, player: str, action: Action, *, source: str) -> None:
+        """Apply one engine action to ``step.table`` (raises ``Refused`` if illegal)."""
+        t = step.table
+        g = t.game
+        assert g is not None
+        try:
+            g2, events = engine.apply(g, player, action)
+        except IllegalAction as err:
+            raise Refused(err.code.value) from None
+        now = self.clock()
+        version = t.version + 1
+        turn_version = t.turn_version if isinstance(action, _KEEPS_TURN) else version
+        if isinstance(action, Timeout) and action.window == "uno":
+            turn_version = t.turn_version
+        strikes = dict(t.strikes)
+        if source == "player":
+            strikes.pop(player, None)
+        elif isinstance(action, Timeout) and action.window == "turn":
+            strikes[player] = strikes.get(player, 0) + 1
+        played = dict(t.played)
+        for e in events:
+            if isinstance(e, CardPlayed):
+                played[e.player] = played.get(e.player, 0) + 1 + len(e.together)
+        nt = t.evolve(
+            game=g2,
+            version=version,
+            turn_version=turn_version,
+            strikes=strikes,
+            played=played,
+            updated=now,
+        )
+        step.table = nt
+        step.events.extend(events)
+        step.actions.append(
+            ActionRecord(nt.key, nt.game_no, version, player, action_to_dict(action), now)
+        )
+        for e in events:
+            if isinstance(e, ChallengeResolved) and e.hand is not None:
+                step.tells.append(
+                    (
+                        e.challenger,
+                        Notice(
+                            "info.revealed",
+                            {"player": e.offender, "cards": [c.code for c in e.hand]},
+                        ),
+                    )
+                )
+            elif isinstance(e, RoundWon):
+                step.notices.append(
+                    Notice("info.round_won", {"player": e.player, "points": e.points})
+                )
+        # AFK: a player timed out afk_strikes times in a row leaves
+        limit = nt.rules.afk_strikes
+        if (
+            isinstance(action, Timeout)
+            and limit > 0
+            and strikes.get(player, 0) >= limit
+            and player in g2.players
+            and g2.phase in ACTIVE
+        ):
+            step.notices.append(Notice("info.afk_removed", {"player": player}))
+            self._apply(step, player, Leave(), source="afk")
+            return
+        if any(isinstance(e, GameWon) for e in events):
+            self._finish(step)
+        else:
+            step.table = self._arm(step.table)
+
+    def _next_round(self, step: _Step, by: str) -> None:
+        t = step.table
+        g = t.game
+        assert g is not None
+        if g.phase is not Phase.ROUND_OVER:
+            raise Refused("round_in_progress")
+        waiting: list[str] = []
+        for p in t.waiting:  # players who sat down during the round join now
+            try:
+                g, ev = engine.join(g, p)
+            except IllegalAction:
+                waiting.append(p)
+                continue
+            step.events.extend(ev)
+        step.table = t.evolve(game=g, waiting=tuple(waiting))
+        self._apply(step, by, NextRound(), source="player")
+
+    def _finish(self, step: _Step) -> None:
+        t = step.table
+        g = t.game
+        assert g is not None
+        winner = g.winner
+        names = t.names
+        for p, score in g.scores.items():
+            seat = t.seat(p)
+            if seat is None or seat.bot is not None:
+                continue  # bots keep no statistics
+            for scope in (t.scope, GLOBAL):
+                step.stats.append(
+                    StatUpdate(
+                        scope=scope,
+                        player=p,
+                        name=names.get(p, p),
+                        games=1,
+                        wins=1 if p == winner else 0,
+                        points=score,
+                        cards_played=t.played.get(p, 0),
+                    )
+                )
+        step.notices.append(Notice("info.game_won", {"player": winner}))
+        step.table = self._arm(self._touch(t, status=FINISHED))
+        step.closed = True
+
+    # -- timers and bots --------------------------------------------------------------------
+
+    def _arm(self, t: Table) -> Table:
+        """``t`` with its deadlines recomputed (kept as they were where nothing changed)."""
+        now = self.clock()
+        old = {d.kind: d for d in t.deadlines}
+        out: list[Deadline] = []
+        if t.status == LOBBY:
+            out.append(old.get("lobby") or Deadline("lobby", now + self.settings.lobby_seconds, 0))
+        elif t.status == PLAYING:
+            g = t.game
+            assert g is not None
+            rules = g.rules
+            if g.phase in ACTIVE:
+                prev = old.get("turn")
+                if prev is not None and prev.version == t.turn_version:
+                    out.append(prev)
+                else:
+                    secs = (
+                        rules.challenge_seconds
+                        if g.phase is Phase.CHALLENGE
+                        else rules.turn_seconds
+                    )
+                    out.append(Deadline("turn", now + secs, t.turn_version))
+                if rules.uno_window_seconds > 0:
+                    for p in g.exposed_players:
+                        kind = f"uno:{p}"
+                        out.append(
+                            old.get(kind) or Deadline(kind, now + rules.uno_window_seconds, 0)
+                        )
+                if self._bot_wants(t):
+                    prev = old.get("bot")
+                    if prev is not None and prev.version == t.version:
+                        out.append(prev)
+                    else:
+                        out.append(Deadline("bot", now + self.bot_delay, t.version))
+            elif g.phase is Phase.ROUND_OVER:
+                out.append(
+                    old.get("next_round")
+                    or Deadline("next_round", now + self.settings.round_pause_seconds, 0)
+                )
+        t.deadlines = tuple(out)
+        return t
+
+    def _bot_wants(self, t: Table) -> bool:
+        g = t.game
+        if g is None:
+            return False
+        for s in t.seats:
+            if s.bot is None or s.id not in g.players:
+                continue
+            if g.current == s.id or ai.out_of_turn(g, s.id, s.bot):
+                return True
+        return False
+
+    async def _fire(self, key: str, d: Deadline) -> None:
+        """A deadline is due: act on it if it still applies, through the one path."""
+
+        def build(t: Table | None) -> _Step | None:
+            if t is None or t.deadline(d.kind) != d:
+                return None  # the table moved on
+            if d.kind == "lobby":
+                if t.status != LOBBY:
+                    return None
+                step = _Step(self._arm(self._touch(t, status=STOPPED)))
+                step.notices.append(Notice("info.lobby_expired"))
+                step.closed = True
+                return step
+            if t.status != PLAYING:
+                return None
+            g = t.game
+            assert g is not None
+            step = _Step(t)
+            try:
+                if d.kind == "turn":
+                    if g.current is None or d.version != t.turn_version:
+                        return None
+                    self._apply(step, g.current, Timeout(), source="timer")
+                elif d.kind.startswith("uno:"):
+                    p = d.kind[4:]
+                    if p not in g.exposed_players:
+                        return None
+                    self._apply(step, p, Timeout(window="uno"), source="timer")
+                elif d.kind == "next_round":
+                    if g.phase is not Phase.ROUND_OVER:
+                        return None
+                    self._next_round(step, g.players[0])
+                elif d.kind == "bot":
+                    if d.version != t.version or not self._bot_move(step):
+                        return None
+                else:
+                    return None
+            except Refused as r:
+                log.warning("deadline %s at %s refused: %s", d.kind, key, r.code)
+                return None
+            return step
+
+        res = await self._run(key, None, None, build)
+        if res.ok and not res.events:
+            # nothing happened: drop the spent deadline so it cannot fire again
+            t = self._tables.get(key)
+            if t is not None and t.deadline(d.kind) == d:
+                self.timers.set(key, tuple(x for x in t.deadlines if x != d))
+
+    def _bot_move(self, step: _Step) -> bool:
+        t = step.table
+        g = t.game
+        assert g is not None
+        bots = [s for s in t.seats if s.bot is not None and s.id in g.players]
+        # the bot whose turn it is first, then any bot that would act out of turn
+        bots.sort(key=lambda s: s.id != g.current)
+        for s in bots:
+            assert s.bot is not None
+            if g.current != s.id and not ai.out_of_turn(g, s.id, s.bot):
+                continue
+            action = ai.choose(g, s.id, s.bot, self._rng)
+            if action is None:
+                continue
+            self._apply(step, s.id, action, source="bot")
+            return True
+        return False
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _touch(self, t: Table, **changes: Any) -> Table:
+        """A new version of ``t``."""
+        nt = t.evolve(version=t.version + 1, updated=self.clock(), **changes)
+        return nt
+
+    def _record(self, t: Table, player: str, action: dict[str, Any]) -> ActionRecord:
+        return ActionRecord(t.key, t.game_no, t.version, player, action, self.clock())
+
+
+def _open(t: Table | None) -> Table:
+    if t is None or t.status not in (LOBBY, PLAYING):
+        raise Refused("no_table")
+    return t
+
+
+def _host_or_admin(t: Table, by: str, admin: bool) -> None:
+    if by != t.host and not admin:
+        raise Refused("not_host")
+
+
+def _max_seats(rules: Rules) -> int:
+    return 10 * rules.decks
+
+
+def _first_error(e: ValueError) -> str:
+    errors = getattr(e, "errors", None)
+    if callable(errors):
+        try:
+            first = errors()[0]
+            loc = ".".join(str(x) for x in first.get("loc", ()))
+            msg = str(first.get("msg", e))
+            return f"{loc}: {msg}" if loc else msg
+        except Exception:  # fall back to the plain text
+            pass
+    return str(e).splitlines()[0]
+
+
+def iter_bots(t: Table) -> Iterable[Seat]:
+    return (s for s in t.seats if s.bot is not None)

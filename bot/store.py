@@ -1,0 +1,459 @@
+"""Persistence on SQLite through aiosqlite (ARCHITECTURE.md, "Persistence").
+
+One writer connection (WAL, ``synchronous=NORMAL``, foreign keys, busy timeout) and one
+reader connection. Writes are *group-committed*: every caller's batch waits in a queue,
+a single writer task runs everything queued in one ``BEGIN IMMEDIATE`` ... ``COMMIT`` and
+then resolves each caller's future. A caller is answered only after the transaction that
+holds its change has committed, so state and action always land together and nothing is
+shown before it is stored; under load, many actions share one commit.
+
+Migrations are the numbered files in ``bot/migrations``; ``PRAGMA user_version`` records
+how many were applied, and a database newer than the code is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol
+
+import aiosqlite
+
+from bot.model import OPEN_STATUSES, Deadline, Table
+
+__all__ = [
+    "ActionRecord",
+    "SchemaTooNew",
+    "SqliteStore",
+    "StatLine",
+    "StatUpdate",
+    "Store",
+    "WriteBatch",
+    "migrations",
+]
+
+log = logging.getLogger(__name__)
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer version of the bot."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    table_key: str
+    game_no: int
+    version: int
+    player: str
+    action: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class StatUpdate:
+    """Increments for one player in one scope."""
+
+    scope: str
+    player: str
+    name: str
+    games: int = 0
+    wins: int = 0
+    rounds_won: int = 0
+    points: int = 0
+    cards_played: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StatLine:
+    player: str
+    name: str
+    games: int
+    wins: int
+    rounds_won: int
+    points: int
+    cards_played: int
+
+
+@dataclass(slots=True)
+class WriteBatch:
+    """What one service step writes, all in one transaction."""
+
+    tables: list[Table] = field(default_factory=list)
+    actions: list[ActionRecord] = field(default_factory=list)
+    stats: list[StatUpdate] = field(default_factory=list)
+    chat_settings: list[tuple[str, str | None, dict[str, Any] | None, str | None]] = field(
+        default_factory=list
+    )
+    user_settings: list[tuple[str, str | None]] = field(default_factory=list)
+
+
+class Store(Protocol):
+    """What the service needs from storage (SQLite here; PostgreSQL could stand in)."""
+
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
+    async def write(self, batch: WriteBatch) -> None: ...
+    async def load_open_tables(self) -> list[Table]: ...
+    async def get_table(self, key: str) -> Table | None: ...
+    async def chat_settings(
+        self, scope: str
+    ) -> tuple[str | None, dict[str, Any] | None, str | None]: ...
+    async def user_lang(self, user: str) -> str | None: ...
+    async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]: ...
+    async def player_stats(self, scope: str, player: str) -> StatLine | None: ...
+    async def actions(self, key: str) -> list[ActionRecord]: ...
+
+
+def migrations() -> list[tuple[int, str]]:
+    """The numbered SQL migrations, in order: ``[(1, sql), (2, sql), ...]``."""
+    out = []
+    for entry in resources.files("bot.migrations").iterdir():
+        m = re.fullmatch(r"(\d{4})_[\w-]+\.sql", entry.name)
+        if m:
+            out.append((int(m.group(1)), entry.read_text(encoding="utf-8")))
+    out.sort()
+    for i, (n, _) in enumerate(out, 1):
+        if n != i:
+            raise RuntimeError(f"migration numbers must run 1, 2, 3 ...; found {n} at {i}")
+    return out
+
+
+_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA busy_timeout=5000",
+)
+
+_UPSERT_TABLE = """
+INSERT INTO tables (key, scope, status, version, turn_version, game_no, host, seats, waiting,
+    preset, overrides, lang, seed, game, meta, strikes, played, created, updated)
+VALUES (:key, :scope, :status, :version, :turn_version, :game_no, :host, :seats, :waiting,
+    :preset, :overrides, :lang, :seed, :game, :meta, :strikes, :played, :created, :updated)
+ON CONFLICT (key) DO UPDATE SET scope=excluded.scope, status=excluded.status,
+    version=excluded.version, turn_version=excluded.turn_version, game_no=excluded.game_no,
+    host=excluded.host, seats=excluded.seats, waiting=excluded.waiting,
+    preset=excluded.preset, overrides=excluded.overrides, lang=excluded.lang,
+    seed=excluded.seed, game=excluded.game, meta=excluded.meta, strikes=excluded.strikes,
+    played=excluded.played, created=excluded.created, updated=excluded.updated
+"""
+
+_UPSERT_STATS = """
+INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (scope, player) DO UPDATE SET name=excluded.name,
+    games=games+excluded.games, wins=wins+excluded.wins,
+    rounds_won=rounds_won+excluded.rounds_won, points=points+excluded.points,
+    cards_played=cards_played+excluded.cards_played
+"""
+
+
+class SqliteStore:
+    """The SQLite store. ``await store.open()`` before use, ``await store.close()`` after."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._w: aiosqlite.Connection | None = None
+        self._r: aiosqlite.Connection | None = None
+        self._queue: list[tuple[WriteBatch, asyncio.Future[None]]] = []
+        self._wake: asyncio.Event | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._closing = False
+        self.commits = 0  # transactions committed (for benchmarks)
+        self.batches = 0  # batches written
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    async def open(self) -> None:
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        w = await aiosqlite.connect(self.path, isolation_level=None)
+        w.row_factory = aiosqlite.Row
+        for p in _PRAGMAS:
+            await w.execute(p)
+        self._w = w
+        await self._migrate()
+        r = await aiosqlite.connect(self.path, isolation_level=None)
+        r.row_factory = aiosqlite.Row
+        await r.execute("PRAGMA busy_timeout=5000")
+        await r.execute("PRAGMA query_only=ON")
+        self._r = r
+        self._wake = asyncio.Event()
+        self._closing = False
+        self._writer = asyncio.create_task(self._write_loop(), name="uno-store-writer")
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._wake is not None:
+            self._wake.set()
+        if self._writer is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        for conn in (self._r, self._w):
+            if conn is not None:
+                await conn.close()
+        self._r = self._w = None
+
+    async def _migrate(self) -> None:
+        w = self._conn
+        steps = migrations()
+        async with w.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        have = int(row[0]) if row else 0
+        if have > len(steps):
+            raise SchemaTooNew(
+                f"the database {self.path} has schema version {have}, newer than this "
+                f"program's {len(steps)}: upgrade uno-bot, or restore an older database"
+            )
+        for n, sql in steps[have:]:
+            await w.execute("BEGIN IMMEDIATE")
+            try:
+                for stmt in _statements(sql):
+                    await w.execute(stmt)
+                await w.execute(f"PRAGMA user_version={n}")
+                await w.execute("COMMIT")
+            except BaseException:
+                await w.execute("ROLLBACK")
+                raise
+            log.info("database migrated to schema version %d", n)
+
+    @property
+    def _conn(self) -> aiosqlite.Connection:
+        if self._w is None:
+            raise RuntimeError("the store is not open")
+        return self._w
+
+    @property
+    def _reader(self) -> aiosqlite.Connection:
+        if self._r is None:
+            raise RuntimeError("the store is not open")
+        return self._r
+
+    # -- writing ------------------------------------------------------------------------
+
+    async def write(self, batch: WriteBatch) -> None:
+        """Store ``batch`` durably; returns once its transaction has committed."""
+        if self._wake is None or self._closing:
+            raise RuntimeError("the store is not open")
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.append((batch, fut))
+        self._wake.set()
+        await fut
+
+    async def _write_loop(self) -> None:
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                pending, self._queue = self._queue, []
+                try:
+                    await self._commit([b for b, _ in pending])
+                except BaseException as exc:  # every waiting caller learns of the failure
+                    for _, fut in pending:
+                        if not fut.done():
+                            fut.set_exception(exc)
+                    if isinstance(exc, asyncio.CancelledError):
+                        raise
+                    log.exception("store write failed")
+                else:
+                    for _, fut in pending:
+                        if not fut.done():
+                            fut.set_result(None)
+            if self._closing and not self._queue:
+                return
+
+    async def _commit(self, batches: Sequence[WriteBatch]) -> None:
+        w = self._conn
+        tables: dict[str, Table] = {}
+        actions: list[tuple[Any, ...]] = []
+        stats: list[tuple[Any, ...]] = []
+        chats: list[tuple[Any, ...]] = []
+        users: list[tuple[Any, ...]] = []
+        for b in batches:
+            for t in b.tables:
+                tables[t.key] = t  # the latest state of a table wins
+            actions.extend(
+                (a.table_key, a.game_no, a.version, a.player, json.dumps(a.action), a.at)
+                for a in b.actions
+            )
+            stats.extend(
+                (s.scope, s.player, s.name, s.games, s.wins, s.rounds_won, s.points,
+                 s.cards_played)
+                for s in b.stats
+            )  # fmt: skip
+            chats.extend(
+                (scope, preset, None if ov is None else json.dumps(ov), lang)
+                for scope, preset, ov, lang in b.chat_settings
+            )
+            users.extend(b.user_settings)
+        rows = [t.to_row() for t in tables.values()]
+        deadlines = [
+            (t.key, d.kind, d.due, d.version) for t in tables.values() for d in t.deadlines
+        ]
+        await w.execute("BEGIN IMMEDIATE")
+        try:
+            if rows:
+                await w.executemany(_UPSERT_TABLE, rows)
+                await w.executemany(
+                    "DELETE FROM deadlines WHERE table_key = ?", [(k,) for k in tables]
+                )
+            if deadlines:
+                await w.executemany("INSERT INTO deadlines VALUES (?, ?, ?, ?)", deadlines)
+            if actions:
+                await w.executemany(
+                    "INSERT INTO actions (table_key, game_no, version, player, action, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    actions,
+                )
+            if stats:
+                await w.executemany(_UPSERT_STATS, stats)
+            if chats:
+                await w.executemany(
+                    "INSERT INTO chat_settings (scope, preset, overrides, lang) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (scope) DO UPDATE SET "
+                    "preset=coalesce(excluded.preset, preset), "
+                    "overrides=coalesce(excluded.overrides, overrides), "
+                    "lang=coalesce(excluded.lang, lang)",
+                    chats,
+                )
+            if users:
+                await w.executemany(
+                    "INSERT INTO user_settings (user, lang) VALUES (?, ?) "
+                    "ON CONFLICT (user) DO UPDATE SET lang=excluded.lang",
+                    users,
+                )
+            await w.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await w.execute("ROLLBACK")
+            raise
+        self.commits += 1
+        self.batches += len(batches)
+
+    # -- reading ------------------------------------------------------------------------
+
+    async def _deadlines(self, keys: Iterable[str] | None = None) -> dict[str, list[Deadline]]:
+        out: dict[str, list[Deadline]] = {}
+        args: tuple[str, ...] = ()
+        if keys is None:
+            sql = "SELECT table_key, kind, due, version FROM deadlines"
+        else:
+            ks = list(keys)
+            if not ks:
+                return out
+            sql = (
+                "SELECT table_key, kind, due, version FROM deadlines WHERE table_key IN ("
+                + ",".join("?" * len(ks))
+                + ")"
+            )
+            args = tuple(ks)
+        async with self._reader.execute(sql, args) as cur:
+            async for key, kind, due, version in cur:
+                out.setdefault(key, []).append(Deadline(kind, float(due), int(version)))
+        return out
+
+    async def load_open_tables(self) -> list[Table]:
+        """Every table in the lobby or in play, with its deadlines (for a restart)."""
+        marks = ",".join("?" * len(OPEN_STATUSES))
+        async with self._reader.execute(
+            f"SELECT * FROM tables WHERE status IN ({marks})",  # constants only
+            OPEN_STATUSES,
+        ) as cur:
+            rows = await cur.fetchall()
+        dls = await self._deadlines()
+        return [Table.from_row(r, tuple(dls.get(r["key"], ()))) for r in rows]
+
+    async def get_table(self, key: str) -> Table | None:
+        async with self._reader.execute("SELECT * FROM tables WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        dls = await self._deadlines([key])
+        return Table.from_row(row, tuple(dls.get(key, ())))
+
+    async def chat_settings(
+        self, scope: str
+    ) -> tuple[str | None, dict[str, Any] | None, str | None]:
+        async with self._reader.execute(
+            "SELECT preset, overrides, lang FROM chat_settings WHERE scope = ?", (scope,)
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None, None, None
+        ov = json.loads(row["overrides"]) if row["overrides"] else None
+        return row["preset"], ov, row["lang"]
+
+    async def user_lang(self, user: str) -> str | None:
+        async with self._reader.execute(
+            "SELECT lang FROM user_settings WHERE user = ?", (user,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row["lang"]
+
+    async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]:
+        async with self._reader.execute(
+            "SELECT player, name, games, wins, rounds_won, points, cards_played FROM stats "
+            "WHERE scope = ? AND games > 0 ORDER BY wins DESC, points DESC, games ASC, "
+            "player ASC LIMIT ?",
+            (scope, limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [StatLine(*tuple(r)) for r in rows]
+
+    async def player_stats(self, scope: str, player: str) -> StatLine | None:
+        async with self._reader.execute(
+            "SELECT player, name, games, wins, rounds_won, points, cards_played FROM stats "
+            "WHERE scope = ? AND player = ?",
+            (scope, player),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else StatLine(*tuple(row))
+
+    async def actions(self, key: str) -> list[ActionRecord]:
+        async with self._reader.execute(
+            "SELECT table_key, game_no, version, player, action, at FROM actions "
+            "WHERE table_key = ? ORDER BY id",
+            (key,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            ActionRecord(r[0], int(r[1]), int(r[2]), r[3], json.loads(r[4]), float(r[5]))
+            for r in rows
+        ]
+
+    async def schema_version(self) -> int:
+        async with self._reader.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration into statements (``sqlite3.complete_statement`` knows where one
+    ends, whatever semicolons comments or literals hold)."""
+    out: list[str] = []
+    buf = ""
+    for line in sql.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip() and not all(
+        ln.strip().startswith("--") or not ln.strip() for ln in buf.splitlines()
+    ):
+        raise ValueError(f"incomplete SQL statement at the end of a migration: {buf!r}")
+    return out
+
+
+def now() -> float:
+    return time.time()
