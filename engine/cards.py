@@ -149,8 +149,8 @@ class Card:
         """
         if isinstance(code, Card):
             return code
-        if isinstance(code, str):
-            found = cls._by_code.get(code.strip().upper())
+        if isinstance(code, str):  # exactly the codes of RULES.md: no case or space folding
+            found = cls._by_code.get(code)
             if found is not None:
                 return found
         raise ValueError(f"not a card code: {code!r}")

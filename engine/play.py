@@ -797,7 +797,12 @@ def _timeout(game: Game, player: str, action: Timeout) -> tuple[Game, list[Event
         color = COLORS[g.rng.below(4)]
         g.play_color = color
         ev.append(ColorChosen(player, color, random=True))
+        start = g.after_color == "start"
         _after_color(g, ev)
+        if start:  # the first player, who was to name it and then play, is skipped
+            g.first_play = g.rules.first_play_number
+            ev.append(TurnSkipped(player))
+            g.cur = _nxt(g, s)
     elif ph is CHALLENGE or g.pending:  # take the penalty
         _do_accept(g, s, ev)
     elif g.drawn is not None:
@@ -1139,6 +1144,7 @@ def _do_swap(g: Game, s: int, how: str, a: Play, ev: list[Event]) -> None:
         if len(g.hands[i]) == 1:
             if i == s and a.uno:
                 g.called = (*g.called, q)
+                ev.append(UnoCalled(q))
             else:
                 g.exposed = (*g.exposed, q)
 
@@ -1359,6 +1365,8 @@ def _diagnose(g: Game, player: str, a: Action) -> IllegalAction:
     if ph is CHOOSING:
         if mine:
             return IllegalAction(Code.CHOOSE_COLOR, "name the colour first")
+        if g.rules.jump_in and isinstance(a, Play):
+            return IllegalAction(Code.NO_JUMP_IN, "no jumping in while a colour is named")
         return IllegalAction(Code.NOT_YOUR_TURN, "a colour is being named")
     if isinstance(a, Pass):
         if g.drawn is None:
@@ -1397,6 +1405,15 @@ def _diagnose_play(g: Game, s: int, a: Play) -> IllegalAction:
             return IllegalAction(Code.NOT_IDENTICAL, "jumping in needs the identical card")
         if g.phase_ is not PLAYING or g.first_play or g.pending:
             return IllegalAction(Code.NO_JUMP_IN, "no jumping in right now")
+    last = len(cards) == len(hand)
+    if mine and last and rules.last_card == "number_only" and not a.card.is_number:
+        return IllegalAction(Code.NOT_AS_LAST_CARD, "the last card must be a number card")
+    if mine and last and g.pending and a.card.rank in (SKIP, REV):
+        return IllegalAction(Code.NOT_AS_LAST_CARD, "a deflect is never the last card")
+    if a.card.rank is W4 and not _w4_ok(g, hand):
+        return IllegalAction(
+            Code.WILD_DRAW_FOUR_ILLEGAL, "a Wild Draw Four only without the colour in play"
+        )
     if mine and g.phase_ is CHALLENGE and a.card.rank not in (D2, W4, W):
         return IllegalAction(Code.CHALLENGE_OPEN, "challenge or accept the Wild Draw Four")
     if mine and g.pending and a.card.rank not in (D2, W4, W, SKIP, REV):

@@ -1,0 +1,260 @@
+"""Rules defaults, the presets of RULES.md section 3, and validation of the flags (section 2)."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from engine import Rules, new_game
+
+OFFICIAL = {
+    "stacking": "off",
+    "deflect": False,
+    "jump_in": False,
+    "multi_play": "off",
+    "swap": "off",
+    "draw": "one",
+    "force_play": False,
+    "wild_draw_four": "challenge",
+    "guilty_challenger": "plays",
+    "wild_on_penalty": False,
+    "last_card": "any",
+    "first_play_number": False,
+    "uno_penalty": 2,
+    "false_uno_penalty": 0,
+    "scoring": "winner_takes",
+    "card_points": "standard",
+    "target": 500,
+    "partners": False,
+    "two_player": "official",
+    "decks": 1,
+    "hand_size": 7,
+    "dealer": "draw_high",
+    "turn_seconds": 60,
+    "afk_strikes": 3,
+    "uno_window_seconds": 5,
+    "challenge_seconds": 20,
+}
+
+HOUSE = {
+    **OFFICIAL,
+    "stacking": "draw_four_on_two",
+    "deflect": True,
+    "jump_in": True,
+    "multi_play": "identical",
+    "wild_on_penalty": False,
+    "last_card": "number_only",
+    "uno_penalty": 2,
+}
+
+PARTY = {**HOUSE, "swap": "seven_zero", "draw": "until_playable"}
+
+
+def _dump(rules: Rules) -> dict[str, object]:
+    return {k: getattr(rules, k) for k in OFFICIAL}
+
+
+# ------------------------------------------------------------------- defaults and presets
+
+
+def test_rules_defaults_are_the_official_rules() -> None:
+    """RULES.md s2: every flag is off / official by default (values in brackets)."""
+    assert _dump(Rules()) == OFFICIAL
+
+
+def test_rules_has_exactly_the_flags_of_section_2() -> None:
+    """ENGINE.md: Rules holds every flag of RULES.md section 2, and nothing else."""
+    assert set(Rules.model_fields) == set(OFFICIAL)
+
+
+def test_preset_official_equals_defaults() -> None:
+    """RULES.md s3: official is section 1 with all flags at their defaults."""
+    assert Rules.preset("official") == Rules()
+    assert _dump(Rules.preset("official")) == OFFICIAL
+
+
+def test_preset_without_name_is_official() -> None:
+    """ENGINE.md: Rules.preset() defaults to the official rules."""
+    assert Rules.preset() == Rules()
+
+
+def test_preset_house_exact_values() -> None:
+    """RULES.md s3: house = draw_four_on_two, deflect, jump_in, identical, no wild on penalty,
+    number_only, uno_penalty 2; everything else official."""
+    assert _dump(Rules.preset("house")) == HOUSE
+
+
+def test_preset_party_exact_values() -> None:
+    """RULES.md s3: party = house plus swap=seven_zero and draw=until_playable."""
+    assert _dump(Rules.preset("party")) == PARTY
+
+
+@pytest.mark.parametrize("name", ["official", "house", "party"])
+def test_every_preset_deals_a_game(name: str) -> None:
+    """RULES.md s3: each preset is a playable rule set (a game can be dealt with it)."""
+    g = new_game(["a", "b", "c", "d"], Rules.preset(name), seed=3)
+    assert g.rules == Rules.preset(name)
+    assert all(len(g.hand(p)) >= 7 for p in g.players)
+
+
+# ------------------------------------------------------------------------------ overrides
+
+
+def test_preset_override_applies_on_top_of_preset() -> None:
+    """RULES.md s3: a table's rules are the preset plus overrides."""
+    r = Rules.preset("house", swap="five", uno_penalty=1)
+    assert r.swap == "five"
+    assert r.uno_penalty == 1
+    assert _dump(r) == {**HOUSE, "swap": "five", "uno_penalty": 1}
+
+
+def test_preset_override_can_turn_a_house_flag_off() -> None:
+    """RULES.md s3: overrides may also switch a preset's flag back off."""
+    r = Rules.preset("party", jump_in=False, draw="one")
+    assert r.jump_in is False
+    assert r.draw == "one"
+    assert r.swap == "seven_zero"
+
+
+def test_preset_override_is_validated() -> None:
+    """ENGINE.md: invalid values are rejected, overrides included."""
+    with pytest.raises(ValueError):
+        Rules.preset("house", stacking="everything")
+
+
+def test_preset_override_bad_type_refused() -> None:
+    """ENGINE.md: invalid values are rejected with a clear error (a bool flag is a bool)."""
+    with pytest.raises(ValueError):
+        Rules.preset("official", jump_in="sometimes")
+
+
+def test_rules_are_immutable() -> None:
+    """ENGINE.md: Rules are immutable settings; the game's rules never change mid-round."""
+    r = Rules()
+    with pytest.raises((ValidationError, TypeError, AttributeError)):
+        r.stacking = "any"  # type: ignore[misc]
+    assert r.stacking == "off"
+
+
+# --------------------------------------------------------------------------- contradictions
+
+
+def test_deflect_without_stacking_refused_with_clear_message() -> None:
+    """RULES.md s2 deflect: only 'with stacking on' can a Skip/Reverse pass a +2."""
+    with pytest.raises(ValueError) as exc:
+        Rules(deflect=True)
+    text = str(exc.value)
+    assert "deflect" in text
+    assert "stacking" in text
+
+
+def test_house_with_stacking_off_is_a_contradiction() -> None:
+    """RULES.md s2/s3: house has deflect, which needs stacking; turning stacking off is refused."""
+    with pytest.raises(ValueError, match="deflect"):
+        Rules.preset("house", stacking="off")
+
+
+def test_house_with_stacking_off_and_deflect_off_accepted() -> None:
+    """RULES.md s3: the contradiction is resolved by overriding both flags."""
+    r = Rules.preset("house", stacking="off", deflect=False)
+    assert r.stacking == "off"
+    assert r.deflect is False
+
+
+def test_wild_on_penalty_without_stacking_refused_with_clear_message() -> None:
+    """RULES.md s2 wild_on_penalty: 'with stacking on and a penalty pending'."""
+    with pytest.raises(ValueError) as exc:
+        Rules(wild_on_penalty=True)
+    text = str(exc.value)
+    assert "wild_on_penalty" in text
+    assert "stacking" in text
+
+
+@pytest.mark.parametrize("stacking", ["draw_two", "draw_four_on_two", "any"])
+def test_deflect_and_wild_on_penalty_accepted_with_any_stacking(stacking: str) -> None:
+    """RULES.md s2: deflect and wild_on_penalty are valid with every stacking mode."""
+    r = Rules(stacking=stacking, deflect=True, wild_on_penalty=True)
+    assert r.deflect and r.wild_on_penalty
+
+
+# ------------------------------------------------------------------ unknown names and values
+
+
+def test_unknown_flag_refused() -> None:
+    """ENGINE.md: Rules holds the flags of section 2; anything else is rejected."""
+    with pytest.raises(ValueError):
+        Rules(stack_plus_two=True)  # type: ignore[call-arg]
+
+
+def test_unknown_flag_in_preset_override_refused_and_named() -> None:
+    """ENGINE.md: an unknown override is rejected with a clear error naming it."""
+    with pytest.raises(ValueError, match="bogus_flag"):
+        Rules.preset("house", bogus_flag=1)
+
+
+def test_unknown_preset_refused_and_presets_listed() -> None:
+    """RULES.md s3: the presets are official, house and party."""
+    with pytest.raises(ValueError) as exc:
+        Rules.preset("tournament")
+    text = str(exc.value)
+    assert "tournament" in text
+    for name in ("official", "house", "party"):
+        assert name in text
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [
+        ("uno_penalty", -1),
+        ("uno_penalty", 9),
+        ("hand_size", 2),
+        ("hand_size", 16),
+        ("decks", 0),
+        ("decks", 3),
+        ("target", -1),
+        ("false_uno_penalty", -1),
+        ("stacking", "draw_four"),
+        ("multi_play", "pairs"),
+        ("swap", "seven"),
+        ("draw", "two"),
+        ("wild_draw_four", "bluff"),
+        ("guilty_challenger", "draws"),
+        ("last_card", "numbers"),
+        ("scoring", "lowest"),
+        ("card_points", "high"),
+        ("two_player", "house"),
+        ("dealer", "random"),
+    ],
+)
+def test_out_of_range_values_refused(flag: str, value: object) -> None:
+    """RULES.md s2 gives each flag's values and ranges (uno_penalty 0-8, hand_size 3-15, ...)."""
+    with pytest.raises(ValueError):
+        Rules(**{flag: value})
+    with pytest.raises(ValueError):
+        Rules.preset("party", **{flag: value})
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [
+        ("uno_penalty", 0),
+        ("uno_penalty", 8),
+        ("hand_size", 3),
+        ("hand_size", 15),
+        ("decks", 2),
+        ("target", 0),
+        ("false_uno_penalty", 2),
+        ("multi_play", "same_rank"),
+        ("swap", "five"),
+        ("wild_draw_four", "free"),
+        ("guilty_challenger", "skipped"),
+        ("last_card", "play_and_draw"),
+        ("scoring", "penalty"),
+        ("card_points", "low"),
+        ("two_player", "plain"),
+        ("dealer", "creator"),
+    ],
+)
+def test_in_range_edge_values_accepted(flag: str, value: object) -> None:
+    """RULES.md s2: the listed values and range limits are valid."""
+    assert getattr(Rules(**{flag: value}), flag) == value
