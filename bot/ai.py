@@ -1,6 +1,8 @@
 """Bot seats: strategies that pick one of the engine's legal actions.
 
-``random`` picks uniformly among legal actions (never leaving). ``smart`` plays like a
+``random`` picks uniformly among its legal actions in its turn (never leaving). ``basic``
+plays a uniformly chosen playable card when it has one, else draws (RLCard's baseline, and
+the engine benchmark's chooser). ``smart`` plays like a
 careful person: it calls UNO with its next-to-last card, catches anyone exposed, stacks and
 jumps in when allowed, keeps wilds for when it needs them, plays a Wild Draw Four only
 legally, challenges when the odds favour it, and names the colour it holds most of.
@@ -34,7 +36,7 @@ from engine import (
 
 __all__ = ["STRATEGIES", "choose", "out_of_turn"]
 
-STRATEGIES = ("smart", "random")
+STRATEGIES = ("smart", "random", "basic")
 
 
 def choose(game: Game, player: str, strategy: str, rng: random.Random) -> Action | None:
@@ -46,15 +48,22 @@ def choose(game: Game, player: str, strategy: str, rng: random.Random) -> Action
         return None
     if strategy == "random":
         if game.current != player:
-            return None  # a random seat only ever acts in turn (plus what smart bots do)
-        turn = [a for a in acts if not isinstance(a, CallUno | CatchUno)]
-        return rng.choice(turn or acts)
+            return None  # a random seat acts only in its turn: uniform among its actions
+        return rng.choice(acts)
+    if strategy == "basic":
+        if game.current != player:
+            return None
+        plays = [a for a in acts if isinstance(a, Play)]
+        if plays:
+            return _with_uno(game, player, rng.choice(plays))  # it does say UNO
+        rest = [a for a in acts if not isinstance(a, CallUno | CatchUno)]
+        return rng.choice(rest or acts)
     return _smart(game, player, acts, rng)
 
 
 def out_of_turn(game: Game, player: str, strategy: str) -> bool:
     """Whether bot ``player`` would act now although it is not its turn."""
-    if game.current == player or strategy == "random":
+    if game.current == player or strategy != "smart":
         return False
     if game.phase not in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE):
         return False
@@ -138,15 +147,19 @@ def _smart(game: Game, player: str, acts: list[Action], rng: random.Random) -> A
         p_innocent = 0.76**size
         return Challenge() if p_innocent < 0.4 else Accept()
     if plays:
-        choice = _pick(game, player, plays, next_count, rng)
-        if isinstance(choice, Play) and len(game.hand(player)) - 1 - len(choice.together) == 1:
-            return Play(choice.card, choice.color, choice.target, choice.together, uno=True)
-        return choice
+        return _with_uno(game, player, _pick(game, player, plays, next_count, rng))
     for kind in (Accept, Pass, Draw):
         for a in acts:
             if isinstance(a, kind):
                 return a
     return None
+
+
+def _with_uno(game: Game, player: str, play: Play) -> Play:
+    """The play, calling UNO with it when it leaves one card."""
+    if game.hand_size(player) - 1 - len(play.together) == 1:
+        return Play(play.card, play.color, play.target, play.together, uno=True)
+    return play
 
 
 def _pick(game: Game, player: str, plays: list[Play], next_count: int, rng: random.Random) -> Play:

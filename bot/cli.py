@@ -1,11 +1,21 @@
-"""The ``uno-bot`` command line (the composition root)."""
+"""The ``uno-bot`` command line: the composition root.
+
+It reads the configuration and starts what is configured, importing each platform adapter
+lazily, so a missing token never imports an unused platform library.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 import sys
+from pathlib import Path
+from typing import Any
 
 from bot import __version__
+
+log = logging.getLogger("uno")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -14,16 +24,144 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--version", action="version", version=f"uno-bot {__version__}")
     sub = ap.add_subparsers(dest="command")
+
     sub.add_parser("run", help="start every configured platform (the default)")
+
+    p = sub.add_parser("play", help="a table in the terminal against bot seats")
+    p.add_argument("--players", type=int, default=4, help="seats in all (default 4)")
+    p.add_argument("--bots", type=int, default=None, help="bot seats (default: all but one)")
+    p.add_argument("--bot-strategy", choices=("smart", "random", "basic"), default="smart")
+    p.add_argument("--rules", default="official", help="preset: official, house, party")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="FLAG=VALUE",
+        help="override a rule flag (repeatable), e.g. --set stacking=any",
+    )
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--db", type=Path, default=None, help="database (default: UNO_DB)")
+    p.add_argument("--delay", type=float, default=None, help="seconds before a bot moves")
+    p.add_argument("--lang", default=None, help="en, zh_Hans or zh_Hant")
+    p.add_argument("--json", action="store_true", help="end with one JSON summary line")
+
+    s = sub.add_parser("simulate", help="bot strategies against each other (engine only)")
+    s.add_argument("--games", type=int, default=200)
+    s.add_argument("--players", type=int, default=4)
+    s.add_argument("--rules", default="official")
+    s.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE")
+    s.add_argument("--strategies", default="smart,random", help="seat strategies, cycled")
+    s.add_argument("--seed", type=int, default=0)
     return ap
+
+
+def parse_sets(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        flag, sep, value = item.partition("=")
+        if not sep or not flag.strip():
+            raise SystemExit(f"--set needs FLAG=VALUE, got {item!r}")
+        out[flag.strip()] = value.strip()
+    return out
+
+
+def _rules(preset: str, sets: list[str]) -> Any:
+    from engine import Rules
+
+    try:
+        return Rules.preset(preset, **parse_sets(sets))
+    except ValueError as e:
+        raise SystemExit(f"bad rules: {e}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command in (None, "run"):
-        print(f"uno-bot {__version__}: the table service is not built yet; see README.md")
-        return 0
+    from bot.config import load_settings
+
+    settings = load_settings()
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    if args.command == "simulate":
+        return _simulate(args)
+    if args.command == "play":
+        return _play(args, settings)
+    return _run(settings)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from bot.simulate import simulate
+
+    rules = _rules(args.rules, args.set)
+    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    res = simulate(args.games, args.players, rules, strategies, seed=args.seed)
+    print(
+        f"{res.games} games, {args.players} players, rules {args.rules}, "
+        f"seats {' '.join(res.seats)}, {res.actions} actions"
+    )
+    for strat in sorted(set(strategies)):
+        print(
+            f"  {strat:<8} won {res.wins.get(strat, 0):>5} games  "
+            f"{res.share(strat):6.1%}  (fair share {res.fair_share(strat):.1%})"
+        )
     return 0
+
+
+def _play(args: argparse.Namespace, settings: Any) -> int:
+    from adapters.terminal.table import TerminalOptions, play, print_summary
+    from bot.i18n import resolve_lang
+
+    rules = _rules(args.rules, args.set)
+    bots = args.bots if args.bots is not None else max(0, args.players - 1)
+    if not 2 <= args.players <= 10 * rules.decks:
+        raise SystemExit("--players must be between 2 and 10 (20 with decks=2)")
+    if not 0 <= bots <= args.players:
+        raise SystemExit("--bots must be between 0 and --players")
+    interactive = None if bots < args.players else False
+    delay = args.delay if args.delay is not None else (0.8 if bots < args.players else 0.0)
+    opts = TerminalOptions(
+        players=args.players,
+        bots=bots,
+        strategy=args.bot_strategy,
+        preset=args.rules,
+        overrides=parse_sets(args.set),
+        seed=args.seed,
+        db=args.db or settings.db,
+        delay=delay,
+        lang=resolve_lang(args.lang, settings.language),
+        json=args.json,
+        interactive=interactive,
+    )
+    summary = asyncio.run(play(opts))
+    print_summary(summary, sys.stdout, args.json)
+    return 0
+
+
+def _run(settings: Any) -> int:
+    platforms = settings.platforms
+    if not platforms:
+        print(
+            "No platform configured. To run the bot in a chat, set UNO_TELEGRAM_TOKEN "
+            "and/or UNO_DISCORD_TOKEN (in the environment or a .env file) and run again.\n"
+            "Meanwhile, here is a table in the terminal.\n",
+            flush=True,
+        )
+        interactive = sys.stdin.isatty()
+        argv = ["play", "--players", "4"]
+        if not interactive:
+            argv += ["--bots", "4"]
+        return main(argv)
+    asyncio.run(run_platforms(settings))
+    return 0
+
+
+async def run_platforms(settings: Any) -> None:
+    """Run every configured platform adapter in this one event loop until interrupted."""
+    raise SystemExit(
+        "platform adapters are not built yet: "
+        + ", ".join(settings.platforms)
+        + " configured. Unset the tokens to play in the terminal."
+    )
 
 
 if __name__ == "__main__":

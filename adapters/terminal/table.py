@@ -1,0 +1,266 @@
+"""``uno-bot play``: a table in the terminal, against bot seats, through the table service.
+
+Human seats play from a prompt showing their hand and their legal moves; with several
+humans at one keyboard (hot seat) the screen is cleared and the next player presses Enter
+before their hand is shown. Bot seats move after ``delay``. Everything goes through the
+service and SQLite, so running again with the same database resumes the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot import render
+from bot.config import Settings
+from bot.i18n import Translator, translator
+from bot.model import LOBBY, PLAYING
+from bot.port import Notice, TableInfo
+from bot.service import Service
+from bot.store import SqliteStore
+from engine import Action, CallUno, Event, Leave, Play, View
+
+__all__ = ["KEY", "TerminalOptions", "TerminalPort", "play"]
+
+KEY = "term:table"
+SCOPE = "term"
+
+
+@dataclass
+class TerminalOptions:
+    players: int = 4
+    bots: int = 3
+    strategy: str = "smart"
+    preset: str = "official"
+    overrides: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    db: Path = Path("data/terminal.sqlite3")
+    delay: float = 0.8
+    lang: str = "en"
+    json: bool = False
+    interactive: bool | None = None  # default: humans seated and stdin is a terminal
+    round_pause: float | None = None
+
+
+class TerminalPort:
+    """Prints the public table as it changes; keeps each human's latest private view."""
+
+    def __init__(self, out: TextIO, tr: Translator, *, quiet_private: bool) -> None:
+        self.out = out
+        self.tr = tr
+        self.quiet_private = quiet_private
+        self.changed = asyncio.Event()
+        self.views: dict[str, View] = {}
+        self.lines = 0
+
+    def _print(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+        self.lines += 1
+
+    async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
+        names = table.names
+        for e in events:
+            line = render.event_line(e, self.tr, names)
+            if line:
+                self._print(f"#{table.version} {line}")
+        self.changed.set()
+
+    async def show_hand(
+        self, table: TableInfo, player: str, view: View, events: Sequence[Event]
+    ) -> None:
+        self.views[player] = view  # shown at that player's next prompt
+        self.changed.set()
+
+    async def announce(self, table: TableInfo, notice: Notice) -> None:
+        if notice.code in ("info.round_won", "info.game_won"):
+            return  # the event lines said it already
+        self._print("*** " + render.notice_text(notice, self.tr, table.names))
+        self.changed.set()
+
+    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        if not self.quiet_private:
+            self._print("  ! " + render.notice_text(notice, self.tr, {}))
+        self.changed.set()
+
+    async def closed(self, table: TableInfo) -> None:
+        self.changed.set()
+
+
+async def play(
+    opts: TerminalOptions,
+    *,
+    out: TextIO = sys.stdout,
+    ask: Callable[[str], str] = input,
+) -> dict[str, Any]:
+    """Run (or resume) the terminal table until the game ends; returns the summary."""
+    humans = max(0, opts.players - opts.bots)
+    interactive = opts.interactive
+    if interactive is None:
+        interactive = humans > 0 and sys.stdin.isatty()
+    tr = translator(opts.lang)
+    pause = opts.round_pause if opts.round_pause is not None else (3.0 if interactive else 0.0)
+    settings = Settings(db=opts.db, bot_delay=opts.delay, round_pause_seconds=pause)
+    store = SqliteStore(opts.db)
+    await store.open()
+    port = TerminalPort(out, tr, quiet_private=not interactive)
+    svc = Service(store, port, settings, seed=opts.seed, bot_delay=opts.delay)
+    try:
+        await svc.start()
+        info = await svc.table(KEY)
+        resumed = info is not None and info.status in (LOBBY, PLAYING)
+        human_ids = [f"term:p{i + 1}" for i in range(humans)]
+        if not resumed:
+            await _open_table(svc, opts, human_ids, tr)
+        else:
+            print(render.notice_text(Notice("info.resumed"), tr, {}), file=out, flush=True)
+        await _loop(svc, port, interactive, ask, out, tr)
+        return await _summary(svc, store, resumed)
+    finally:
+        await svc.stop()
+        await store.close()
+
+
+async def _open_table(
+    svc: Service, opts: TerminalOptions, human_ids: list[str], tr: Translator
+) -> None:
+    host = human_ids[0] if human_ids else "term:host"
+    single = len(human_ids) == 1
+    res = await svc.create(
+        KEY,
+        SCOPE,
+        host,
+        tr.gettext("You") if single else tr.gettext("Player 1"),
+        lang=opts.lang,
+        preset=opts.preset,
+        overrides=opts.overrides,
+        seat_host=bool(human_ids),
+    )
+    if not res.ok:
+        raise SystemExit(f"cannot open the table: {res.code} {res.params}")
+    for i, pid in enumerate(human_ids[1:], 2):
+        await svc.join(KEY, pid, tr.gettext("Player {n}").format(n=i))
+    for _ in range(opts.bots):
+        await svc.add_bot(KEY, host, opts.strategy)
+    res = await svc.start_game(KEY, host)
+    if not res.ok:
+        raise SystemExit(f"cannot start: {res.code} {res.params}")
+
+
+async def _loop(
+    svc: Service,
+    port: TerminalPort,
+    interactive: bool,
+    ask: Callable[[str], str],
+    out: TextIO,
+    tr: Translator,
+) -> None:
+    last_human: str | None = None
+    while True:
+        info = await svc.table(KEY)
+        if info is None or info.status not in (LOBBY, PLAYING):
+            return
+        view = info.view
+        current = view.current if view is not None else None
+        if interactive and current is not None and not info.is_bot(current):
+            if last_human is not None and last_human != current:
+                humans = [s for s in info.seats if s.bot is None]
+                if len(humans) > 1:  # hot seat: hide the previous hand
+                    print("\n" * 60, file=out, flush=True)
+                    await asyncio.to_thread(
+                        ask,
+                        tr.gettext("Pass the keyboard to {name} and press Enter.").format(
+                            name=info.name(current)
+                        ),
+                    )
+            last_human = current
+            if not await _prompt(svc, info, current, ask, out, tr):
+                return
+            continue
+        port.changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(port.changed.wait(), timeout=0.5)
+
+
+async def _prompt(
+    svc: Service,
+    info: TableInfo,
+    player: str,
+    ask: Callable[[str], str],
+    out: TextIO,
+    tr: Translator,
+) -> bool:
+    """Ask ``player`` for a move. False when the player quits (the table stays saved)."""
+    view = await svc.hand(KEY, player)
+    if view is None:
+        return True
+    acts = [a for a in await svc.legal(KEY, player) if not isinstance(a, Leave)]
+    names = info.names
+    print("", file=out)
+    print(render.hand_text(view, tr), file=out)
+    for i, a in enumerate(acts, 1):
+        print(f"  {i:>2}. {render.action_label(a, tr, names)}", file=out)
+    print("   q. " + tr.gettext("Quit (the game is saved)"), file=out, flush=True)
+    try:
+        text = await asyncio.to_thread(ask, tr.gettext("Your move: "))
+    except EOFError:
+        return False
+    text = text.strip().lower()
+    if text in ("q", "quit", "exit"):
+        return False
+    action = _parse(text, acts)
+    if action is None:
+        print(tr.gettext("Type the number of a move."), file=out, flush=True)
+        return True
+    if isinstance(action, Play) and _last_but_one(view, action):
+        action = Play(action.card, action.color, action.target, action.together, uno=True)
+    await svc.act(KEY, player, action, seen_version=info.version)
+    return True
+
+
+def _last_but_one(view: View, play: Play) -> bool:
+    # the terminal calls UNO for a human playing their next-to-last card (they chose the
+    # card; the shout comes with it) -- a chat platform has its own UNO! button instead
+    hand = view.hand or ()
+    return len(hand) - 1 - len(play.together) == 1
+
+
+def _parse(text: str, acts: Sequence[Action]) -> Action | None:
+    if text.isdigit():
+        n = int(text)
+        if 1 <= n <= len(acts):
+            return acts[n - 1]
+    if text in ("uno", "u"):
+        for a in acts:
+            if isinstance(a, CallUno):
+                return a
+    return None
+
+
+async def _summary(svc: Service, store: SqliteStore, resumed: bool) -> dict[str, Any]:
+    t = await store.get_table(KEY)
+    if t is None:
+        return {"winner": None, "scores": {}, "rounds": 0, "actions": 0, "resumed": resumed}
+    g = t.game
+    names = t.names
+    log = [a for a in await store.actions(KEY) if a.game_no == t.game_no]
+    return {
+        "winner": names.get(g.winner, g.winner) if g is not None and g.winner else None,
+        "winner_id": g.winner if g is not None else None,
+        "scores": {names.get(p, p): s for p, s in (g.scores.items() if g else ())},
+        "rounds": g.round if g is not None else 0,
+        "actions": len(log),
+        "version": t.version,
+        "status": t.status,
+        "resumed": resumed,
+    }
+
+
+def print_summary(summary: dict[str, Any], out: TextIO, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(summary, ensure_ascii=False), file=out, flush=True)

@@ -1,0 +1,1142 @@
+"""Text for people: cards, actions, events, notices, tables, hands, rules, statistics.
+
+Pure functions of their arguments and a :class:`bot.i18n.Translator`: no platform code, no
+I/O, no clock. Privacy is decided before anything gets here: events arrive already redacted
+for their reader (``engine.redact``) and a table is rendered from the public view, so
+nothing in this module ever looks a hand up. Player ids are shown through ``names`` (id ->
+display name); an id without a name is shown as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import N_, Translator
+from bot.port import Notice, TableInfo
+from engine import (
+    Accept,
+    Action,
+    CallUno,
+    Card,
+    CardPlayed,
+    CardsDrawn,
+    CatchUno,
+    Challenge,
+    ChallengeResolved,
+    ChooseColor,
+    Color,
+    ColorChosen,
+    DeckReshuffled,
+    DirectionReversed,
+    Draw,
+    Event,
+    GameWon,
+    HandsRotated,
+    HandsSwapped,
+    Leave,
+    NextRound,
+    Pass,
+    Passed,
+    PenaltyPassed,
+    PenaltyStacked,
+    Phase,
+    Play,
+    PlayerJoined,
+    PlayerLeft,
+    Rank,
+    RoundStarted,
+    RoundWon,
+    Rules,
+    Timeout,
+    TurnSkipped,
+    TurnTimedOut,
+    UnoCalled,
+    UnoCaught,
+    UnoFalseAlarm,
+    UnoWindowClosed,
+    View,
+)
+
+if TYPE_CHECKING:
+    from bot.store import StatLine
+
+__all__ = [
+    "BUTTONS",
+    "COLOR_EMOJI",
+    "COMMANDS",
+    "FLAG_HELP",
+    "FLAG_NAMES",
+    "INFOS",
+    "PRESET_NAMES",
+    "REFUSALS",
+    "REFUSAL_FALLBACK",
+    "WILD_MARK",
+    "action_label",
+    "button_label",
+    "card_short",
+    "card_text",
+    "cards_text",
+    "color_name",
+    "color_text",
+    "command_help",
+    "direction_text",
+    "event_line",
+    "event_lines",
+    "flag_help",
+    "flag_name",
+    "flag_value",
+    "hand_text",
+    "help_text",
+    "leaderboard_text",
+    "notice_text",
+    "preset_name",
+    "rules_summary",
+    "scores_text",
+    "stats_text",
+    "table_text",
+]
+
+# -- cards and colours ------------------------------------------------------------------------
+
+COLOR_EMOJI: dict[Color, str] = {
+    Color.RED: "🟥",
+    Color.YELLOW: "🟨",
+    Color.GREEN: "🟩",
+    Color.BLUE: "🟦",
+}
+WILD_MARK = "🌈"
+
+COLOR_NAMES: dict[Color, str] = {
+    Color.RED: N_("Red"),
+    Color.YELLOW: N_("Yellow"),
+    Color.GREEN: N_("Green"),
+    Color.BLUE: N_("Blue"),
+}
+
+# card names that need words; numbers, +2 and +4 read the same in every language
+_RANK_WORDS: dict[Rank, str] = {
+    Rank.SKIP: N_("Skip"),
+    Rank.REVERSE: N_("Reverse"),
+    Rank.WILD: N_("Wild"),
+}
+_RANK_SIGNS: dict[Rank, str] = {Rank.DRAW_TWO: "+2", Rank.WILD_DRAW_FOUR: "+4"}
+_SHORT_SIGNS: dict[Rank, str] = {
+    Rank.SKIP: "⊘",
+    Rank.REVERSE: "⇄",
+    Rank.DRAW_TWO: "+2",
+    Rank.WILD: "",
+    Rank.WILD_DRAW_FOUR: "+4",
+}
+
+
+def color_name(color: Color, tr: Translator) -> str:
+    """``Red`` / ``红色``."""
+    return tr.gettext(COLOR_NAMES[color])
+
+
+def color_text(color: Color, tr: Translator) -> str:
+    """``🟥 Red`` / ``🟥 红色``."""
+    return f"{COLOR_EMOJI[color]} {color_name(color, tr)}"
+
+
+def _mark(card: Card) -> str:
+    return WILD_MARK if card.color is None else COLOR_EMOJI[card.color]
+
+
+def _rank_text(card: Card, tr: Translator) -> str:
+    if card.is_number:
+        return card.rank.value
+    sign = _RANK_SIGNS.get(card.rank)
+    if sign is not None:
+        return sign
+    return tr.gettext(_RANK_WORDS[card.rank])
+
+
+def card_text(card: Card, tr: Translator) -> str:
+    """``🟥 5``, ``🟩 Skip`` / ``🟩 跳过``, ``🟦 +2``, ``🌈 Wild`` / ``🌈 变色``, ``🌈 +4``."""
+    return f"{_mark(card)} {_rank_text(card, tr)}"
+
+
+def card_short(card: Card) -> str:
+    """Language-free and short, for buttons: ``🟥5``, ``🟩⊘``, ``🟦⇄``, ``🟨+2``, ``🌈``,
+    ``🌈+4``."""
+    if card.is_number:
+        return f"{_mark(card)}{card.rank.value}"
+    return f"{_mark(card)}{_SHORT_SIGNS[card.rank]}"
+
+
+def _sep(tr: Translator) -> str:
+    """Between the items of a list."""
+    return "、" if tr.is_chinese else ", "
+
+
+def cards_text(cards: Iterable[Card], tr: Translator) -> str:
+    """Cards in the given order: ``🟥 5, 🟦 Skip`` / ``🟥 5、🟦 跳过``."""
+    return _sep(tr).join(card_text(c, tr) for c in cards)
+
+
+def direction_text(direction: int, tr: Translator) -> str:
+    """``↻ clockwise`` (seat order) or ``↺ counter-clockwise``."""
+    if direction >= 0:
+        return "↻ " + tr.gettext("clockwise")
+    return "↺ " + tr.gettext("counter-clockwise")
+
+
+def _name(names: Mapping[str, str], player: str | None) -> str:
+    if player is None:
+        return "?"
+    return names.get(player, player)
+
+
+# -- actions ----------------------------------------------------------------------------------
+
+
+def action_label(action: Action, tr: Translator, names: Mapping[str, str]) -> str:
+    """A short label for an engine action (a button, a menu entry, a log line)."""
+    if isinstance(action, Play):
+        text = " + ".join(card_text(c, tr) for c in action.cards)
+        if action.color is not None:
+            text = tr.gettext("{cards} → {color}", cards=text, color=color_text(action.color, tr))
+        if action.target is not None:
+            text = tr.gettext(
+                "{cards} ⇄ swap with {player}", cards=text, player=_name(names, action.target)
+            )
+        if action.uno:
+            text += " · UNO!"
+        return text
+    if isinstance(action, Draw):
+        return tr.gettext("Draw a card")
+    if isinstance(action, Pass):
+        return tr.gettext("Pass")
+    if isinstance(action, Accept):
+        return tr.gettext("Take the cards")
+    if isinstance(action, Challenge):
+        return tr.gettext("Challenge")
+    if isinstance(action, ChooseColor):
+        return color_text(action.color, tr)
+    if isinstance(action, CallUno):
+        return "UNO!"
+    if isinstance(action, CatchUno):
+        return tr.gettext("Catch {player}", player=_name(names, action.target))
+    if isinstance(action, Leave):
+        return tr.gettext("Leave the game")
+    if isinstance(action, NextRound):
+        return tr.gettext("Next round")
+    if isinstance(action, Timeout):
+        return tr.gettext("Time is up")
+    return str(action)
+
+
+BUTTONS: dict[str, str] = {
+    "join": N_("Join"),
+    "start": N_("Start"),
+    "hand": N_("Show hand"),
+    "play": N_("Play"),
+    "draw": N_("Draw"),
+    "pass": N_("Pass"),
+    "uno": "UNO!",
+    "catch": N_("Catch"),
+    "challenge": N_("Challenge"),
+    "accept": N_("Take the cards"),
+    "leave": N_("Leave"),
+    "next_round": N_("Next round"),
+    "add_bot": N_("Add a bot"),
+    "stop": N_("Stop"),
+    "rules": N_("Rules"),
+}
+
+
+def button_label(key: str, tr: Translator) -> str:
+    """The label of a table button (``join``, ``start``, ``hand``, ... see ``BUTTONS``)."""
+    msg = BUTTONS.get(key)
+    return tr.gettext(msg) if msg is not None else key
+
+
+# -- events -----------------------------------------------------------------------------------
+
+
+def _with_cards(line: str, cards: tuple[Card, ...] | None, tr: Translator) -> str:
+    if not cards:
+        return line
+    line = line.rstrip(".。")
+    return tr.gettext("{line}: {cards}", line=line, cards=cards_text(cards, tr))
+
+
+def _played(e: CardPlayed, tr: Translator, names: Mapping[str, str]) -> str:
+    who = _name(names, e.player)
+    cards = " + ".join(card_text(c, tr) for c in (e.card, *e.together))
+    if e.jump_in:
+        line = tr.gettext("{player} jumps in with {cards}!", player=who, cards=cards)
+    else:
+        line = tr.gettext("{player} played {cards}.", player=who, cards=cards)
+    parts = [line]
+    if e.color is not None and (e.card.is_wild or e.color is not e.card.color):
+        parts.append(tr.gettext("Colour: {color}.", color=color_text(e.color, tr)))
+    if e.cards_left == 1:
+        parts.append(tr.gettext("One card left!"))
+    return tr.join(parts)
+
+
+def _drawn(e: CardsDrawn, tr: Translator, names: Mapping[str, str]) -> str | None:
+    who = _name(names, e.player)
+    n = e.count
+    if n == 0:
+        if e.reason == "draw":
+            return tr.gettext("{player} could not draw: no cards are left.", player=who)
+        return None
+    reason = e.reason
+    if reason in ("uno", "false_uno", "challenge"):
+        # the event before it (UnoCaught, UnoFalseAlarm, ChallengeResolved) said why and
+        # how many; only the drawer, who sees the cards, gets a line of their own
+        if not e.cards:
+            return None
+        return _with_cards(
+            tr.ngettext("{player} drew {n} card.", "{player} drew {n} cards.", n, player=who),
+            e.cards,
+            tr,
+        )
+    if reason == "penalty":
+        line = tr.ngettext(
+            "{player} takes the penalty and draws {n} card.",
+            "{player} takes the penalty and draws {n} cards.",
+            n,
+            player=who,
+        )
+    elif reason == "first_play":
+        line = tr.ngettext(
+            "{player} has no number card to open with and draws {n} card.",
+            "{player} has no number card to open with and draws {n} cards.",
+            n,
+            player=who,
+        )
+    elif reason == "last_card":
+        line = tr.ngettext(
+            "{player} went down to an action card and draws {n} card.",
+            "{player} went down to an action card and draws {n} cards.",
+            n,
+            player=who,
+        )
+    else:
+        line = tr.ngettext("{player} drew {n} card.", "{player} drew {n} cards.", n, player=who)
+    return _with_cards(line, e.cards, tr)
+
+
+def _round_started(e: RoundStarted, tr: Translator, names: Mapping[str, str]) -> str:
+    parts = []
+    if e.dealer_draws:
+        draws = _sep(tr).join(f"{_name(names, p)} {card_text(c, tr)}" for p, c in e.dealer_draws)
+        parts.append(tr.gettext("Drawing for dealer: {draws}.", draws=draws))
+    parts.append(
+        tr.ngettext(
+            "Round {round}: {dealer} deals {n} card each.",
+            "Round {round}: {dealer} deals {n} cards each.",
+            e.hand_size,
+            round=e.round,
+            dealer=_name(names, e.dealer),
+        )
+    )
+    parts.append(tr.gettext("Start card: {card}.", card=card_text(e.top, tr)))
+    if e.direction < 0:
+        parts.append(tr.gettext("Play goes {direction}.", direction=direction_text(-1, tr)))
+    if e.top.is_wild and e.color is None:
+        parts.append(tr.gettext("{player} names the colour.", player=_name(names, e.current)))
+    else:
+        parts.append(tr.gettext("{player} plays first.", player=_name(names, e.current)))
+    return "🃏 " + tr.join(parts)
+
+
+def event_line(event: Event, tr: Translator, names: Mapping[str, str]) -> str | None:
+    """One line for one event, or ``None`` for an event nobody needs to read.
+
+    Cards an event carries are shown (a drawer's own draw, a challenged hand): the caller
+    passes events already redacted for the reader.
+    """
+    e = event
+    if isinstance(e, CardPlayed):
+        return _played(e, tr, names)
+    if isinstance(e, CardsDrawn):
+        return _drawn(e, tr, names)
+    if isinstance(e, TurnSkipped):
+        return tr.gettext("{player} is skipped.", player=_name(names, e.player))
+    if isinstance(e, DirectionReversed):
+        return tr.gettext(
+            "Direction reversed: play now goes {direction}.",
+            direction=direction_text(e.direction, tr),
+        )
+    if isinstance(e, ColorChosen):
+        who = _name(names, e.player)
+        color = color_text(e.color, tr)
+        if e.random:
+            return tr.gettext(
+                "{color} was picked at random for {player}.", color=color, player=who
+            )
+        return tr.gettext("{player} chose {color}.", player=who, color=color)
+    if isinstance(e, PenaltyStacked):
+        return tr.gettext(
+            "{player} stacks! The penalty is now +{total}.",
+            player=_name(names, e.player),
+            total=e.total,
+        )
+    if isinstance(e, PenaltyPassed):
+        params: dict[str, Any] = {
+            "player": _name(names, e.player),
+            "to": _name(names, e.to),
+            "total": e.total,
+        }
+        if e.how == "reverse":
+            return tr.gettext("{player} reverses the +{total} back to {to}!", **params)
+        if e.how == "wild":
+            return tr.gettext("{player} passes the +{total} on to {to} with a Wild!", **params)
+        return tr.gettext("{player} skips the +{total} on to {to}!", **params)
+    if isinstance(e, Passed):
+        return tr.gettext("{player} passes.", player=_name(names, e.player))
+    if isinstance(e, UnoCalled):
+        return tr.gettext("{player} calls UNO!", player=_name(names, e.player))
+    if isinstance(e, UnoCaught):
+        return tr.ngettext(
+            "{by} caught {player} without UNO! {player} draws {n} card.",
+            "{by} caught {player} without UNO! {player} draws {n} cards.",
+            e.penalty,
+            by=_name(names, e.by),
+            player=_name(names, e.target),
+        )
+    if isinstance(e, UnoFalseAlarm):
+        if e.target is None:
+            return tr.ngettext(
+                "{player} called UNO without one card and draws {n} card.",
+                "{player} called UNO without one card and draws {n} cards.",
+                e.penalty,
+                player=_name(names, e.player),
+            )
+        return tr.ngettext(
+            "{player} tried to catch {target}, who was safe, and draws {n} card.",
+            "{player} tried to catch {target}, who was safe, and draws {n} cards.",
+            e.penalty,
+            player=_name(names, e.player),
+            target=_name(names, e.target),
+        )
+    if isinstance(e, UnoWindowClosed):
+        return None
+    if isinstance(e, ChallengeResolved):
+        params = {
+            "challenger": _name(names, e.challenger),
+            "offender": _name(names, e.offender),
+        }
+        if e.guilty:
+            line = tr.ngettext(
+                "{challenger} challenged the +4 of {offender}: caught bluffing! "
+                "{offender} draws {n} card.",
+                "{challenger} challenged the +4 of {offender}: caught bluffing! "
+                "{offender} draws {n} cards.",
+                e.penalty,
+                **params,
+            )
+        else:
+            line = tr.ngettext(
+                "{challenger} challenged the +4 of {offender}: it was legal. "
+                "{challenger} draws {n} card.",
+                "{challenger} challenged the +4 of {offender}: it was legal. "
+                "{challenger} draws {n} cards.",
+                e.penalty,
+                **params,
+            )
+        if e.hand is not None:
+            shown = cards_text(sorted(e.hand, key=lambda c: c.index), tr) or "—"
+            line = tr.join(
+                [
+                    line,
+                    tr.gettext(
+                        "Hand of {player}: {cards}.", player=params["offender"], cards=shown
+                    ),
+                ]
+            )
+        return line
+    if isinstance(e, HandsSwapped):
+        return tr.gettext(
+            "{player} swaps hands with {target}!",
+            player=_name(names, e.player),
+            target=_name(names, e.target),
+        )
+    if isinstance(e, HandsRotated):
+        return tr.gettext(
+            "Every hand passes one seat on ({direction}).",
+            direction=direction_text(e.direction, tr),
+        )
+    if isinstance(e, DeckReshuffled):
+        if e.reason == "start":
+            return tr.gettext(
+                "A +4 cannot start the round: it goes back and the deck is reshuffled."
+            )
+        return tr.ngettext(
+            "The discard pile is shuffled into a new draw pile of {n} card.",
+            "The discard pile is shuffled into a new draw pile of {n} cards.",
+            e.size,
+        )
+    if isinstance(e, PlayerLeft):
+        return tr.gettext("{player} left the game.", player=_name(names, e.player))
+    if isinstance(e, PlayerJoined):
+        return tr.gettext("{player} joins the game.", player=_name(names, e.player))
+    if isinstance(e, TurnTimedOut):
+        return tr.gettext("{player} ran out of time.", player=_name(names, e.player))
+    if isinstance(e, RoundWon):
+        who = _name(names, e.player)
+        if e.reason == "blocked":
+            head = tr.gettext("Both piles are empty: {player} has the lowest hand.", player=who)
+        elif e.reason == "last_player":
+            head = tr.gettext("Everyone else has left.")
+        else:
+            head = ""
+        won = tr.ngettext(
+            "🏁 {player} wins round {round} and scores {n} point!",
+            "🏁 {player} wins round {round} and scores {n} points!",
+            e.points,
+            player=who,
+            round=e.round,
+        )
+        return tr.join([head, won])
+    if isinstance(e, GameWon):
+        return tr.gettext("🏆 {player} wins the game!", player=_name(names, e.player))
+    if isinstance(e, RoundStarted):
+        return _round_started(e, tr, names)
+    return None
+
+
+def event_lines(events: Iterable[Event], tr: Translator, names: Mapping[str, str]) -> list[str]:
+    """The lines of several events, skipping those without one."""
+    out = []
+    for e in events:
+        line = event_line(e, tr, names)
+        if line:
+            out.append(line)
+    return out
+
+
+# -- notices: refusals and information ---------------------------------------------------------
+
+REFUSAL_FALLBACK = N_("That is not possible right now.")
+
+REFUSALS: dict[str, str] = {
+    # engine.Code
+    "bad_action": N_("That action is not possible."),
+    "not_a_player": N_("You are not playing in this game."),
+    "game_over": N_("The game is over."),
+    "round_over": N_("The round is over: wait for the next one."),
+    "round_in_progress": N_("A round is being played: wait until it ends."),
+    "not_your_turn": N_("It is not your turn."),
+    "card_not_in_hand": N_("You do not have that card."),
+    "does_not_match": N_(
+        "That card does not match: play the same colour, the same number or symbol, or a wild."
+    ),
+    "choose_color": N_("Choose a colour first."),
+    "no_color_needed": N_("That card needs no colour."),
+    "choose_target": N_("Choose the player to swap hands with."),
+    "no_target_needed": N_("That card swaps with nobody."),
+    "penalty_pending": N_(
+        "A penalty is waiting for you: stack on it, challenge it or take the cards."
+    ),
+    "cannot_stack": N_("That card cannot be stacked on this penalty."),
+    "nothing_pending": N_("There is no penalty to take."),
+    "nothing_to_challenge": N_("There is no +4 to challenge."),
+    "challenge_open": N_("Decide first: challenge the +4 or take the cards."),
+    "must_play_drawn": N_("After drawing you may only play the card you drew."),
+    "already_drawn": N_("You have drawn already: play that card or pass."),
+    "must_play": N_("The card you drew can be played, so you must play it."),
+    "nothing_to_pass": N_("You can only pass after drawing a card."),
+    "wild_draw_four_illegal": N_(
+        "You hold a card of the colour in play, so you may not play a +4."
+    ),
+    "not_as_last_card": N_("That card cannot be your last card."),
+    "first_play_number": N_("The first play of a round must be a number card."),
+    "multi_play_off": N_("One card at a time at this table."),
+    "bad_combination": N_("Those cards cannot be played together."),
+    "no_jump_in": N_("You cannot jump in now."),
+    "not_identical": N_(
+        "Jumping in needs the identical card: same colour, same number or symbol."
+    ),
+    "not_one_card": N_("Call UNO when you are down to one card."),
+    "already_called": N_("You have called UNO already."),
+    "not_catchable": N_("Nobody to catch: they called UNO, or it is too late."),
+    "cannot_catch_self": N_("You cannot catch yourself: call UNO instead!"),
+    "no_window": N_("There is no UNO to catch now."),
+    "game_full": N_("The game is full."),
+    "already_seated": N_("You are already seated."),
+    # bot.service
+    "stale": N_("That button is out of date: the game has moved on."),
+    "no_table": N_("There is no open table here."),
+    "table_exists": N_("A table is already open here."),
+    "already_joined": N_("You have joined already."),
+    "table_full": N_("The table is full."),
+    "teams_fixed": N_("Teams are fixed in a partners game: nobody can join until it ends."),
+    "not_host": N_("Only the host (or a chat admin) can do that."),
+    "not_seated": N_("That player is not at the table."),
+    "not_mid_round": N_("Rules can only change before the game or between rounds."),
+    "bad_setting": N_("That setting is not possible: {detail}"),
+    "already_started": N_("The game has started already."),
+    "not_enough_players": N_("At least two players are needed to start."),
+    "not_started": N_("The game has not started yet."),
+}
+
+INFOS: dict[str, str] = {
+    "info.next_round": N_("You are in: you will be dealt in at the next round."),
+    "info.left": N_("{player} left the table."),
+    "info.kicked": N_("{player} was removed from the table."),
+    "info.closed_empty": N_("Everyone has left: the table is closed."),
+    "info.new_host": N_("{player} is the new host."),
+    "info.stopped": N_("{player} stopped the game."),
+    "info.revealed": N_("Hand of {player}: {cards}"),
+    "info.round_won": N_("🏁 {player} wins the round! +{points}"),
+    "info.afk_removed": N_("{player} timed out too many times and leaves the game."),
+    "info.game_won": N_("🏆 {player} wins the game!"),
+    "info.lobby_expired": N_("Nobody started the game in time: the table is closed."),
+    "info.resumed": N_("The game is back where it was left: carry on."),
+}
+_STOPPED_BY_NOBODY = N_("The game was stopped.")
+_BAD_SETTING_PLAIN = N_("That setting is not possible.")
+
+
+def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str]) -> str:
+    """A service notice in the reader's language: ``info.*`` codes are news, every other
+    code is a refusal (``refuse.<code>`` is accepted too); an unknown one gets a generic
+    refusal."""
+    code = notice.code
+    params = dict(notice.params)
+    if "player" in params:
+        params["player"] = _name(names, params["player"])
+    if "target" in params:
+        params["target"] = _name(names, params["target"])
+    if "cards" in params:
+        shown: list[str] = []
+        for c in params["cards"] or ():
+            try:
+                shown.append(card_text(Card.parse(c), tr))
+            except ValueError:
+                shown.append(str(c))
+        params["cards"] = _sep(tr).join(shown) or "—"
+    if code.startswith("info."):
+        if code == "info.stopped" and notice.params.get("player") is None:
+            return tr.gettext(_STOPPED_BY_NOBODY)
+        msg = INFOS.get(code)
+        if msg is None:
+            return code
+        return tr.format(msg, **params)
+    code = code.removeprefix("refuse.")
+    msg = REFUSALS.get(code)
+    if msg is None:
+        return tr.gettext(REFUSAL_FALLBACK)
+    if code == "bad_setting" and not params.get("detail"):
+        return tr.gettext(_BAD_SETTING_PLAIN)
+    return tr.format(msg, **params)
+
+
+# -- rules ------------------------------------------------------------------------------------
+
+PRESET_NAMES: dict[str, str] = {
+    "official": N_("Official rules"),
+    "house": N_("House rules"),
+    "party": N_("Party rules"),
+}
+
+FLAG_NAMES: dict[str, str] = {
+    "stacking": N_("Stacking"),
+    "deflect": N_("Deflect a +2"),
+    "jump_in": N_("Jump-in"),
+    "multi_play": N_("Several cards at once"),
+    "swap": N_("Swapping hands"),
+    "draw": N_("Drawing"),
+    "force_play": N_("Must play a drawn card"),
+    "wild_draw_four": N_("+4 and challenges"),
+    "guilty_challenger": N_("After a successful challenge"),
+    "wild_on_penalty": N_("Wild on a penalty"),
+    "last_card": N_("Last card"),
+    "first_play_number": N_("Open with a number"),
+    "uno_penalty": N_("UNO penalty"),
+    "false_uno_penalty": N_("False UNO penalty"),
+    "scoring": N_("Scoring"),
+    "card_points": N_("Card points"),
+    "target": N_("Target score"),
+    "partners": N_("Partners"),
+    "two_player": N_("Two players"),
+    "decks": N_("Decks"),
+    "hand_size": N_("Cards dealt"),
+    "dealer": N_("First dealer"),
+    "turn_seconds": N_("Turn time"),
+    "afk_strikes": N_("AFK limit"),
+    "uno_window_seconds": N_("UNO catch window"),
+    "challenge_seconds": N_("Challenge time"),
+}
+
+FLAG_HELP: dict[str, str] = {
+    "stacking": N_(
+        "Answer a +2 or +4 with another instead of drawing; whoever cannot draws the total."
+    ),
+    "deflect": N_(
+        "With a +2 pending, a Skip of that colour passes it on and a Reverse sends it back."
+    ),
+    "jump_in": N_("Anyone holding the identical card may play it out of turn."),
+    "multi_play": N_("Play several cards of the same kind in one go; their effects add up."),
+    "swap": N_(
+        "A 7 swaps hands with a player you choose and a 0 passes every hand on; or a 5 swaps."
+    ),
+    "draw": N_("Draw one card, or keep drawing until you get one you can play."),
+    "force_play": N_("A card you draw that can be played must be played at once."),
+    "wild_draw_four": N_(
+        "Whether a +4 may be played while holding the colour in play, and be challenged."
+    ),
+    "guilty_challenger": N_(
+        "Whether the challenger plays after catching a +4 bluff, or is skipped anyway."
+    ),
+    "wild_on_penalty": N_(
+        "With stacking, a plain Wild passes the whole pending penalty to the next player."
+    ),
+    "last_card": N_("Whether you may go out on an action card or a wild."),
+    "first_play_number": N_(
+        "The first play of a round must be a number card; without one, draw 2 and be skipped."
+    ),
+    "uno_penalty": N_("Cards drawn when caught with one card and no UNO call."),
+    "false_uno_penalty": N_("Cards drawn for calling UNO or catching someone wrongly (0: none)."),
+    "scoring": N_(
+        "The winner scores everyone's cards, or everyone scores their own and the lowest wins."
+    ),
+    "card_points": N_("What action cards and wilds are worth when scoring."),
+    "target": N_("Points that end the game (0: one round only)."),
+    "partners": N_("Teams of two, partners sitting opposite; a team wins when one goes out."),
+    "two_player": N_("With two players, a Reverse acts as a Skip (official) or as a Reverse."),
+    "decks": N_("Two decks (216 cards) seat up to 20 players."),
+    "hand_size": N_("Cards dealt to each player at the start of a round."),
+    "dealer": N_("The first dealer: the highest card drawn, or the table's creator."),
+    "turn_seconds": N_("Seconds for a turn; after that a card is drawn for the player."),
+    "afk_strikes": N_("Timeouts in a row before a player is removed (0: never)."),
+    "uno_window_seconds": N_("Seconds to catch a player who did not call UNO."),
+    "challenge_seconds": N_("Seconds to decide whether to challenge a +4."),
+}
+
+_VALUE_NAMES: dict[tuple[str, str], str] = {
+    ("stacking", "off"): N_("off"),
+    ("stacking", "draw_two"): N_("+2 on +2"),
+    ("stacking", "draw_four_on_two"): N_("+2 and +4 on +2, +4 on +4"),
+    ("stacking", "any"): N_("any +2 or +4 on each other"),
+    ("multi_play", "off"): N_("off"),
+    ("multi_play", "identical"): N_("identical cards"),
+    ("multi_play", "same_rank"): N_("same number or symbol"),
+    ("swap", "off"): N_("off"),
+    ("swap", "seven_zero"): N_("7 swaps, 0 passes all hands"),
+    ("swap", "five"): N_("5 swaps"),
+    ("draw", "one"): N_("one card"),
+    ("draw", "until_playable"): N_("until playable"),
+    ("wild_draw_four", "challenge"): N_("bluff and challenge"),
+    ("wild_draw_four", "no_bluff"): N_("only without the colour"),
+    ("wild_draw_four", "free"): N_("always, no challenge"),
+    ("guilty_challenger", "plays"): N_("challenger plays"),
+    ("guilty_challenger", "skipped"): N_("challenger is skipped"),
+    ("last_card", "any"): N_("any card"),
+    ("last_card", "number_only"): N_("number cards only"),
+    ("last_card", "play_and_draw"): N_("action card, then draw 1"),
+    ("scoring", "winner_takes"): N_("winner takes all"),
+    ("scoring", "penalty"): N_("own points, lowest wins"),
+    ("card_points", "standard"): N_("standard (20 / 50)"),
+    ("card_points", "low"): N_("low (10 / 20 / 40)"),
+    ("two_player", "official"): N_("Reverse acts as Skip"),
+    ("two_player", "plain"): N_("as with more players"),
+    ("dealer", "draw_high"): N_("highest card drawn"),
+    ("dealer", "creator"): N_("table creator"),
+}
+
+_SECONDS_FLAGS = ("turn_seconds", "uno_window_seconds", "challenge_seconds")
+
+
+def preset_name(name: str | None, tr: Translator) -> str:
+    """``Official rules`` / ``官方规则``; ``None`` or an unknown name: custom rules."""
+    msg = PRESET_NAMES.get(name or "")
+    if msg is None:
+        return tr.gettext("Custom rules")
+    return tr.gettext(msg)
+
+
+def flag_name(flag: str, tr: Translator) -> str:
+    msg = FLAG_NAMES.get(flag)
+    return tr.gettext(msg) if msg is not None else flag
+
+
+def flag_help(flag: str, tr: Translator) -> str:
+    msg = FLAG_HELP.get(flag)
+    return tr.gettext(msg) if msg is not None else ""
+
+
+def flag_value(flag: str, value: Any, tr: Translator) -> str:
+    """A flag's value in words: ``on``, ``+2 on +2``, ``7 cards``, ``60 seconds``..."""
+    if isinstance(value, bool):
+        return tr.gettext("on") if value else tr.gettext("off")
+    if isinstance(value, str):
+        msg = _VALUE_NAMES.get((flag, value))
+        return tr.gettext(msg) if msg is not None else value
+    if isinstance(value, int):
+        n = value
+        if flag in _SECONDS_FLAGS:
+            return tr.ngettext("{n} second", "{n} seconds", n)
+        if flag == "target":
+            return tr.ngettext("{n} point", "{n} points", n) if n else tr.gettext("one round")
+        if flag == "decks":
+            return tr.ngettext("{n} deck", "{n} decks", n)
+        if flag == "afk_strikes":
+            return tr.ngettext("{n} timeout", "{n} timeouts", n) if n else tr.gettext("never")
+        if flag == "false_uno_penalty" and n == 0:
+            return tr.gettext("off")
+        if flag in ("uno_penalty", "false_uno_penalty", "hand_size"):
+            return tr.ngettext("{n} card", "{n} cards", n)
+        return str(n)
+    return str(value)
+
+
+def rules_summary(rules: Rules, tr: Translator, preset: str | None = None) -> str:
+    """The preset's name, then every flag that differs from the official rules."""
+    name = preset_name(preset if preset is not None else rules.matching_preset(), tr)
+    lines = [tr.gettext("📜 {preset}", preset=name)]
+    changed = rules.overrides("official")
+    if not changed:
+        lines.append(tr.gettext("The official rules, no house rules."))
+    for flag in Rules.model_fields:
+        if flag in changed:
+            lines.append(
+                tr.gettext(
+                    "• {flag}: {value}",
+                    flag=flag_name(flag, tr),
+                    value=flag_value(flag, getattr(rules, flag), tr),
+                )
+            )
+    return "\n".join(lines)
+
+
+# -- scores and the table ---------------------------------------------------------------------
+
+
+def scores_text(
+    scores: Mapping[str, int],
+    tr: Translator,
+    names: Mapping[str, str],
+    *,
+    low_wins: bool = False,
+) -> str:
+    """One line per player, best first (``low_wins`` for penalty scoring)."""
+    order = sorted(scores.items(), key=lambda kv: kv[1] if low_wins else -kv[1])
+    lines = []
+    for i, (p, points) in enumerate(order):
+        medal = ("🥇", "🥈", "🥉")[i] if i < 3 else f"{i + 1}."
+        lines.append(
+            tr.ngettext(
+                "{rank} {player}: {n} point", "{rank} {player}: {n} points", points,
+                rank=medal, player=_name(names, p),
+            )
+        )  # fmt: skip
+    return "\n".join(lines)
+
+
+def _top_line(top: Card, color: Color | None, tr: Translator) -> str:
+    card = card_text(top, tr)
+    if color is None:
+        return tr.gettext("Top card: {card} (colour to be named)", card=card)
+    if top.is_wild or color is not top.color:
+        return tr.gettext("Top card: {card} → {color}", card=card, color=color_text(color, tr))
+    return tr.gettext("Top card: {card}", card=card)
+
+
+def _turn_line(v: View, tr: Translator, names: Mapping[str, str]) -> str | None:
+    if v.current is None:
+        return None
+    who = _name(names, v.current)
+    if v.phase is Phase.CHOOSING_COLOR:
+        return tr.gettext("▶ {player} is choosing a colour.", player=who)
+    if v.phase is Phase.CHALLENGE:
+        return tr.gettext(
+            "▶ {player} faces +{total}: challenge the +4 of {offender}, or take the cards.",
+            player=who,
+            total=v.pending_draw,
+            offender=_name(names, v.challenge_from),
+        )
+    if v.pending_draw:
+        return tr.gettext(
+            "▶ {player} faces +{total}: stack on it or take the cards.",
+            player=who,
+            total=v.pending_draw,
+        )
+    return tr.gettext("▶ Turn: {player}", player=who)
+
+
+def _player_line(info: TableInfo, v: View, p: str, tr: Translator) -> str:
+    names = info.names
+    mark = "▶" if p == v.current else "•"
+    n = v.counts.get(p, 0)
+    line = f"{mark} " + tr.ngettext(
+        "{player}: {n} card", "{player}: {n} cards", n, player=_name(names, p)
+    )
+    tags = []
+    if info.is_bot(p):
+        tags.append("🤖")
+    if p == v.dealer:
+        tags.append(tr.gettext("(dealer)"))
+    if v.teams is not None and p in v.teams:
+        tags.append(tr.gettext("(team {team})", team=v.teams[p] + 1))
+    if p in v.exposed:
+        tags.append(tr.gettext("❗ no UNO!"))
+    elif p in v.called and n == 1:
+        tags.append("📢 UNO")
+    text = " ".join([line, *tags])
+    return text.replace(" （", "（") if tr.is_chinese else text
+
+
+def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> str:
+    """The public table message: the lobby, the game in play, or its end.
+
+    Made from the public view only, so it never shows a hand."""
+    names = info.names
+    v = info.view
+    lines: list[str] = []
+    if info.status == "lobby" or v is None:
+        lines.append(tr.gettext("🎴 UNO — waiting for players"))
+        lines.append(tr.gettext("Host: {player}", player=_name(names, info.host)))
+        rules_line = preset_name(info.preset, tr)
+        base = info.preset if info.preset in PRESET_NAMES else "official"
+        changed = len(info.rules.overrides(base))
+        if changed:
+            rules_line = tr.ngettext(
+                "{preset} + {n} change", "{preset} + {n} changes", changed, preset=rules_line
+            )
+        lines.append(tr.gettext("Rules: {rules}", rules=rules_line))
+        seats = info.seats
+        lines.append(tr.gettext("Players ({n}/{max}):", n=len(seats), max=10 * info.rules.decks))
+        if not seats:
+            lines.append(tr.gettext("Nobody has joined yet."))
+        for i, s in enumerate(seats, 1):
+            tags = []
+            if s.id == info.host:
+                tags.append("👑")
+            if s.bot is not None:
+                tags.append("🤖")
+            lines.append(" ".join([f"{i}. {s.name}", *tags]))
+        if info.status == "lobby":
+            lines.append("")
+            lines.append(
+                tr.gettext(
+                    "Press “{join}” to sit down; the host presses “{start}” once two or more "
+                    "have joined.",
+                    join=button_label("join", tr),
+                    start=button_label("start", tr),
+                )
+            )
+        else:
+            lines.append(tr.gettext("⏹ The table is closed."))
+        return "\n".join(lines)
+
+    low_wins = v.rules.scoring == "penalty"
+    over = info.status in ("finished", "stopped") or v.phase is Phase.GAME_OVER
+    if v.phase is Phase.GAME_OVER or (info.status == "finished" and v.winner is not None):
+        lines.append(tr.gettext("🏆 {player} wins the game!", player=_name(names, v.winner)))
+        lines.append(tr.gettext("Final scores:"))
+        lines.append(scores_text(v.scores, tr, names, low_wins=low_wins))
+    elif info.status == "stopped":
+        lines.append(tr.gettext("⏹ The game was stopped."))
+        lines.append(tr.gettext("Scores:"))
+        lines.append(scores_text(v.scores, tr, names, low_wins=low_wins))
+    elif v.phase is Phase.ROUND_OVER:
+        lines.append(
+            tr.gettext(
+                "🏁 Round {round} goes to {player}.",
+                round=v.round,
+                player=_name(names, v.round_winner),
+            )
+        )
+        lines.append(tr.gettext("Scores:"))
+        lines.append(scores_text(v.scores, tr, names, low_wins=low_wins))
+        if v.rules.target:
+            lines.append(
+                tr.ngettext("Playing to {n} point.", "Playing to {n} points.", v.rules.target)
+            )
+        lines.append(
+            tr.gettext(
+                "The next round starts soon, or press “{next}”.",
+                next=button_label("next_round", tr),
+            )
+        )
+    else:
+        lines.append(tr.gettext("🎴 UNO — round {round}", round=v.round))
+        lines.append(_top_line(v.top, v.color, tr))
+        lines.append(
+            tr.ngettext(
+                "Direction: {direction} · draw pile: {n} card",
+                "Direction: {direction} · draw pile: {n} cards",
+                v.draw_pile_size,
+                direction=direction_text(v.direction, tr),
+            )
+        )
+        turn = _turn_line(v, tr, names)
+        if turn:
+            lines.append(turn)
+        lines.append("")
+        for p in v.players:
+            lines.append(_player_line(info, v, p, tr))
+        if any(v.scores.values()):
+            lines.append("")
+            lines.append(
+                tr.ngettext("Scores (to {n} point):", "Scores (to {n} points):", v.rules.target)
+                if v.rules.target
+                else tr.gettext("Scores:")
+            )
+            lines.append(scores_text(v.scores, tr, names, low_wins=low_wins))
+    waiting = () if over else info.waiting
+    if waiting:
+        lines.append(
+            tr.gettext(
+                "Joining next round: {players}",
+                players=_sep(tr).join(_name(names, w) for w in waiting),
+            )
+        )
+    if recent:
+        lines.append("")
+        lines.extend(recent)
+    return "\n".join(lines)
+
+
+# -- a player's own hand ----------------------------------------------------------------------
+
+
+def _hand_lines(hand: Sequence[Card], tr: Translator) -> list[str]:
+    """One line per colour (then the wilds), cards in rank order."""
+    groups: dict[Color | None, list[Card]] = {}
+    for c in sorted(hand, key=lambda c: c.index):
+        groups.setdefault(c.color, []).append(c)
+    lines = []
+    for color, cards in groups.items():
+        mark = WILD_MARK if color is None else COLOR_EMOJI[color]
+        lines.append(f"{mark} " + " · ".join(_rank_text(c, tr) for c in cards))
+    return lines
+
+
+def hand_text(view: View, tr: Translator, names: Mapping[str, str] | None = None) -> str:
+    """A player's private view: their cards (by colour, then rank), the top card and
+    colour, whose turn it is, a pending penalty, the card they just drew."""
+    names = names or {}
+    v = view
+    if v.hand is None or v.viewer is None:
+        return tr.gettext(REFUSALS["not_a_player"])
+    lines = [tr.gettext("🃏 Your cards ({n}):", n=len(v.hand))]
+    lines.extend(_hand_lines(v.hand, tr) or [tr.gettext("(no cards)")])
+    lines.append("")
+    lines.append(_top_line(v.top, v.color, tr))
+    me = v.viewer
+    if v.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        lines.append(tr.gettext("The round is over."))
+    elif v.current == me:
+        if v.phase is Phase.CHOOSING_COLOR:
+            lines.append(tr.gettext("▶ Choose a colour."))
+        elif v.phase is Phase.CHALLENGE:
+            lines.append(
+                tr.gettext(
+                    "▶ {offender} played a +4 on you (+{total} in all): challenge it, or take "
+                    "the cards.",
+                    offender=_name(names, v.challenge_from),
+                    total=v.pending_draw,
+                )
+            )
+        elif v.pending_draw:
+            lines.append(
+                tr.gettext(
+                    "▶ +{total} is coming your way: stack on it, or take the cards.",
+                    total=v.pending_draw,
+                )
+            )
+        elif v.drawn is not None:
+            lines.append(
+                tr.gettext("▶ You drew {card}: play it, or pass.", card=card_text(v.drawn, tr))
+            )
+        else:
+            lines.append(tr.gettext("▶ Your turn!"))
+    elif v.current is not None:
+        lines.append(tr.gettext("Waiting for {player}.", player=_name(names, v.current)))
+    active = v.phase in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
+    if me in v.exposed or (active and len(v.hand) == 1 and me not in v.called):
+        lines.append(tr.gettext("❗ One card left: call UNO!"))
+    return "\n".join(lines)
+
+
+# -- statistics -------------------------------------------------------------------------------
+
+
+def leaderboard_text(lines: Sequence[StatLine], tr: Translator) -> str:
+    """The best players of a scope, one line each, as the store ranked them."""
+    out = [tr.gettext("🏆 Leaderboard")]
+    if not lines:
+        out.append(tr.gettext("No games finished yet."))
+    for i, s in enumerate(lines, 1):
+        out.append(
+            tr.gettext(
+                "{rank}. {player}: {wins}, {games}, {points}",
+                rank=i,
+                player=s.name,
+                wins=tr.ngettext("{n} win", "{n} wins", s.wins),
+                games=tr.ngettext("{n} game", "{n} games", s.games),
+                points=tr.ngettext("{n} point", "{n} points", s.points),
+            )
+        )
+    return "\n".join(out)
+
+
+def stats_text(line: StatLine | None, tr: Translator) -> str:
+    """One player's statistics."""
+    if line is None or line.games == 0:
+        return tr.gettext("No statistics yet: finish a game first.")
+    rate = round(100 * line.wins / line.games) if line.games else 0
+    return "\n".join(
+        [
+            tr.gettext("📊 {player}", player=line.name),
+            tr.gettext("Games played: {n}", n=line.games),
+            tr.gettext("Games won: {n} ({rate}%)", n=line.wins, rate=rate),
+            tr.gettext("Rounds won: {n}", n=line.rounds_won),
+            tr.gettext("Points: {n}", n=line.points),
+            tr.gettext("Cards played: {n}", n=line.cards_played),
+        ]
+    )
+
+
+# -- help ------------------------------------------------------------------------------------
+
+COMMANDS: dict[str, str] = {
+    "new": N_("open a table in this chat"),
+    "join": N_("sit down at the table"),
+    "start": N_("deal the cards (host)"),
+    "leave": N_("leave the table"),
+    "kick": N_("remove a player (host)"),
+    "stop": N_("end the game (host)"),
+    "hand": N_("see your cards privately"),
+    "rules": N_("show this table's rules"),
+    "settings": N_("change the rules (host)"),
+    "stats": N_("your statistics"),
+    "leaderboard": N_("the best players here"),
+    "language": N_("choose your language"),
+    "addbot": N_("add a bot player (host)"),
+    "help": N_("how to play"),
+}
+
+
+def command_help(command: str, tr: Translator) -> str:
+    """A command's one-line description (``setMyCommands``, slash command descriptions)."""
+    msg = COMMANDS.get(command)
+    return tr.gettext(msg) if msg is not None else ""
+
+
+def help_text(tr: Translator, platform: str) -> str:
+    """How to play and the commands, as written on ``platform`` (``discord``: ``/uno new``,
+    ``telegram``: ``/new``, anything else: ``/new`` too)."""
+    prefix = "/uno " if platform == "discord" else "/"
+    lines = [
+        tr.gettext("🎴 UNO — how to play"),
+        tr.gettext(
+            "Match the top card by colour, number or symbol, or play a wild. Cannot or would "
+            "rather not? Draw a card. Down to one card? Call UNO! before someone catches you. "
+            "Empty your hand first to win the round; the others' cards are your points."
+        ),
+        "",
+        tr.gettext("Commands:"),
+    ]
+    for cmd, msg in COMMANDS.items():
+        lines.append(f"{prefix}{cmd} — {tr.gettext(msg)}")
+    return "\n".join(lines)
