@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest soak bench clean
+.PHONY: run test lint typecheck pytest soak bench clean catalogues
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,3 +39,21 @@ bench: $(VENV)/.bench
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+
+# Re-extract the translatable strings (one catalogue per domain, see bot/i18n.py) and merge
+# them into every language; then translate the new entries of the Chinese catalogues.
+catalogues: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot -o locales/messages.pot bot/ adapters/terminal/
+	$(BIN)/pybabel update -i locales/messages.pot -d locales -D messages --ignore-obsolete
+	for d in telegram discord; do \
+	  if [ -d adapters/$$d ]; then \
+	    $(BIN)/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot -o locales/$$d.pot adapters/$$d/ && \
+	    for l in en zh_Hans zh_Hant; do \
+	      if [ -f locales/$$l/LC_MESSAGES/$$d.po ]; then \
+	        $(BIN)/pybabel update -i locales/$$d.pot -d locales -D $$d -l $$l --ignore-obsolete; \
+	      else \
+	        $(BIN)/pybabel init -i locales/$$d.pot -d locales -D $$d -l $$l; \
+	      fi; \
+	    done; \
+	  fi; \
+	done

@@ -1,6 +1,7 @@
 """Languages and message catalogues.
 
-The catalogues are gettext ``.po`` files under ``locales/<lang>/LC_MESSAGES/messages.po``;
+The catalogues are gettext ``.po`` files under ``locales/<lang>/LC_MESSAGES/<domain>.po``
+(``messages`` for the core and the terminal, ``telegram`` and ``discord`` for the platforms);
 each is compiled in memory with Babel the first time its language is used, so there is no
 build step. A :class:`Translator` is passed explicitly to whatever renders text (no global
 state). Strings defined in tables are marked with :func:`N_` so that ``pybabel extract``
@@ -8,9 +9,10 @@ finds them; they are translated where they are used (``tr.gettext(TABLE[key])``)
 
 Regenerate the catalogues after changing a message (see ``babel.cfg``)::
 
-    .venv/bin/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot \\
-        -o locales/messages.pot bot/ adapters/
-    .venv/bin/pybabel update -i locales/messages.pot -d locales -D messages --ignore-obsolete
+    make catalogues
+
+(``pybabel extract`` per domain from its folders, then ``pybabel update``; see the
+Makefile)
 
 then translate the new (empty or fuzzy) entries of both Chinese catalogues.
 """
@@ -49,6 +51,13 @@ LANGUAGE_NAMES: dict[str, str] = {"en": "English", "zh_Hans": "简体中文", "z
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
+# One catalogue per part of the code, so the platforms' texts are kept apart:
+# domain -> the folders its messages are extracted from.
+DOMAINS: dict[str, tuple[str, ...]] = {
+    "messages": ("bot", "adapters/terminal"),
+    "telegram": ("adapters/telegram",),
+    "discord": ("adapters/discord",),
+}
 
 
 def N_(message: str) -> str:
@@ -176,21 +185,41 @@ class Translator:
         return sep.join(p for p in parts if p)
 
 
-def catalogue_path(lang: str) -> Path:
-    return LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def catalogue_path(lang: str, domain: str = DOMAIN) -> Path:
+    return LOCALES_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-def _load(lang: str) -> _gettext.NullTranslations:
-    path = catalogue_path(lang)
+def template_path(domain: str = DOMAIN) -> Path:
+    return LOCALES_DIR / f"{domain}.pot"
+
+
+def _load_domain(lang: str, domain: str) -> _gettext.GNUTranslations | None:
+    path = catalogue_path(lang, domain)
     if not path.is_file():
-        log.warning("no message catalogue for %s at %s", lang, path)
-        return _gettext.NullTranslations()
+        return None
     with path.open("rb") as f:
-        catalog = read_po(f, locale=lang, domain=DOMAIN)
+        catalog = read_po(f, locale=lang, domain=domain)
     buf = io.BytesIO()
     write_mo(buf, catalog)  # fuzzy entries are left out: they fall back to English
     buf.seek(0)
     return _gettext.GNUTranslations(buf)
+
+
+def _load(lang: str) -> _gettext.NullTranslations:
+    """The core catalogue, with each platform's catalogue chained behind it."""
+    first: _gettext.NullTranslations | None = None
+    for domain in DOMAINS:
+        t = _load_domain(lang, domain)
+        if t is None:
+            continue
+        if first is None:
+            first = t
+        else:
+            first.add_fallback(t)
+    if first is None:
+        log.warning("no message catalogue for %s under %s", lang, LOCALES_DIR)
+        return _gettext.NullTranslations()
+    return first
 
 
 _cache: dict[str, Translator] = {}
