@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
 from pathlib import Path
@@ -156,13 +157,48 @@ def _run(settings: Any) -> int:
 
 
 async def run_platforms(settings: Any) -> None:
-    """Run every configured platform adapter in this one event loop until interrupted."""
-    raise SystemExit(
-        "platform adapters are not built yet: "
-        + ", ".join(settings.platforms)
-        + " configured. Unset the tokens to play in the terminal."
-    )
+    """Run every configured platform adapter in this one event loop until interrupted.
 
+    Each adapter (``adapters.<platform>.Adapter``) is a port for its tables (key prefix
+    ``prefix``) with ``start()``/``stop()``; the service is shared."""
+    import signal
 
-if __name__ == "__main__":
-    sys.exit(main())
+    from bot.port import RoutingPort
+    from bot.service import Service
+    from bot.store import SqliteStore
+
+    store = SqliteStore(settings.db)
+    await store.open()
+    router = RoutingPort()
+    service = Service(store, router, settings)
+    adapters: list[Any] = []
+    if settings.telegram_token is not None:
+        from adapters.telegram import Adapter as TelegramAdapter
+
+        adapters.append(TelegramAdapter(settings, service))
+    if settings.discord_token is not None:
+        from adapters.discord import Adapter as DiscordAdapter
+
+        adapters.append(DiscordAdapter(settings, service))
+    for a in adapters:
+        router.add(a.prefix, a)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    started: list[Any] = []
+    try:
+        for a in adapters:
+            await a.start()
+            started.append(a)
+            log.info("%s adapter started", a.prefix)
+        await service.start()
+        await stop.wait()
+    finally:
+        log.info("shutting down")
+        await service.stop()
+        for a in reversed(started):
+            with contextlib.suppress(Exception):
+                await a.stop()
+        await store.close()

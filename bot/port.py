@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from bot.model import Seat
 from engine import Event, Rules, View
 
-__all__ = ["Notice", "NullPort", "Port", "RecordingPort", "TableInfo"]
+__all__ = ["Notice", "NullPort", "Port", "RecordingPort", "RoutingPort", "TableInfo"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,3 +136,35 @@ class RecordingPort:
 
     def of(self, kind: str) -> list[Any]:
         return [args for k, args in self.calls if k == kind]
+
+
+class RoutingPort:
+    """One port for several platforms: each call goes to the port registered for the
+    table key's prefix (``tg:...`` -> Telegram, ``dc:...`` -> Discord)."""
+
+    def __init__(self) -> None:
+        self._ports: dict[str, Port] = {}
+        self._fallback: Port = NullPort()
+
+    def add(self, prefix: str, port: Port) -> None:
+        self._ports[prefix] = port
+
+    def _for(self, key: str) -> Port:
+        return self._ports.get(key.split(":", 1)[0], self._fallback)
+
+    async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
+        await self._for(table.key).show_table(table, events)
+
+    async def show_hand(
+        self, table: TableInfo, player: str, view: View, events: Sequence[Event]
+    ) -> None:
+        await self._for(table.key).show_hand(table, player, view, events)
+
+    async def announce(self, table: TableInfo, notice: Notice) -> None:
+        await self._for(table.key).announce(table, notice)
+
+    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        await self._for(table_key).tell(table_key, user, notice, origin)
+
+    async def closed(self, table: TableInfo) -> None:
+        await self._for(table.key).closed(table)
