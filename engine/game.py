@@ -118,8 +118,11 @@ class Game:
 
     @property
     def pending_draw(self) -> int:
-        """Cards the current player must draw or stack on (0 if none)."""
-        return self.pending if self.phase_ in ACTIVE else 0
+        """Cards the current player must draw or stack on (0 if none; 0 too while a player
+        who just stacked a wild names its colour: they face nothing)."""
+        if self.phase_ is Phase.PLAYING or self.phase_ is Phase.CHALLENGE:
+            return self.pending
+        return 0
 
     @property
     def scores(self) -> dict[str, int]:

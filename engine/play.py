@@ -1357,6 +1357,8 @@ def _diagnose(g: Game, player: str, a: Action) -> IllegalAction:
             return IllegalAction(Code.NOT_YOUR_TURN, "another player names the colour")
         return IllegalAction(Code.NO_COLOR_NEEDED, "no colour is asked for now")
     if isinstance(a, Challenge):
+        if ph is CHALLENGE and not mine:
+            return IllegalAction(Code.NOT_YOUR_TURN, "only the player facing the +4 challenges")
         return IllegalAction(Code.NOTHING_TO_CHALLENGE, "no Wild Draw Four to challenge")
     if not mine and not isinstance(a, Play):
         return IllegalAction(Code.NOT_YOUR_TURN, f"it is {g.players_[g.cur]}'s turn")
