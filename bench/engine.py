@@ -17,7 +17,6 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Callable
 
 from engine import (
     Action,
@@ -40,9 +39,9 @@ def ours(rules: Rules, players: int, seconds: float, seed: int = 0) -> tuple[int
     rnd = random.Random(seed)
     steps = 0
     game_no = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.process_time() < deadline:
         g = new_game(ids, rules, seed=game_no)
         game_no += 1
         while g.winner is None:
@@ -54,7 +53,7 @@ def ours(rules: Rules, players: int, seconds: float, seed: int = 0) -> tuple[int
                 choice = [a for a in acts if not isinstance(a, _IGNORED)]
             g, _ = apply(g, p, rnd.choice(choice))
             steps += 1
-    return steps, time.perf_counter() - start
+    return steps, time.process_time() - start
 
 
 def rlcard(players: int, seconds: float, seed: int = 0) -> tuple[int, float] | None:
@@ -68,9 +67,9 @@ def rlcard(players: int, seconds: float, seed: int = 0) -> tuple[int, float] | N
     rnd = random.Random(seed)
     steps = 0
     game_no = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.process_time() < deadline:
         game.np_random = np.random.RandomState(game_no)
         game.init_game()
         game_no += 1
@@ -79,23 +78,13 @@ def rlcard(players: int, seconds: float, seed: int = 0) -> tuple[int, float] | N
             plays = [a for a in acts if a != "draw"]
             game.step(rnd.choice(plays or acts))
             steps += 1
-    return steps, time.perf_counter() - start
-
-
-def measure(fn: Callable[[], tuple[int, float] | None], repeats: int) -> float | None:
-    rates = []
-    for _ in range(repeats):
-        r = fn()
-        if r is None:
-            return None
-        rates.append(r[0] / r[1])
-    return statistics.median(rates)
+    return steps, time.process_time() - start
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("--seconds", type=float, default=2.0, help="per measurement")
-    ap.add_argument("--repeats", type=int, default=3, help="median of this many")
+    ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per measurement")
+    ap.add_argument("--repeats", type=int, default=5, help="rounds of measurements")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument(
         "--preset", action="append", help="official, house, party (default: official, house)"
@@ -103,22 +92,34 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     presets = args.preset or ["official", "house"]
     print(f"random legal self-play, {args.players} players, single-round games")
-    print(f"median of {args.repeats} x {args.seconds:.1f} s, interleaved\n")
-    ref = measure(lambda: rlcard(args.players, args.seconds), args.repeats)
-    if ref is None:
-        print("RLCard not installed (pip install -e '.[bench]'); our figures only")
+    print(
+        f"{args.repeats} rounds of {args.seconds:.1f} CPU-seconds per workload, interleaved "
+        "(CPU time, so other processes on the machine do not count); medians\n"
+    )
+    rates: dict[str, list[float]] = {"rlcard": [], **{p: [] for p in presets}}
+    ratios: dict[str, list[float]] = {p: [] for p in presets}
+    have_ref = True
+    for _ in range(args.repeats):
+        ref = rlcard(args.players, args.seconds)
+        if ref is None:
+            have_ref = False
+        else:
+            rates["rlcard"].append(ref[0] / ref[1])
+        for name in presets:
+            steps, secs = ours(Rules.preset(name, target=0), args.players, args.seconds)
+            rates[name].append(steps / secs)
+            if ref is not None:
+                ratios[name].append((steps / secs) / (ref[0] / ref[1]))
+    if have_ref:
+        print(f"{'RLCard UnoGame':<28}{statistics.median(rates['rlcard']):>12,.0f} steps/s")
     else:
-        print(f"{'RLCard UnoGame':<28}{ref:>12,.0f} steps/s")
+        print("RLCard not installed (pip install -e '.[bench]'); our figures only")
     for name in presets:
-        rules = Rules.preset(name, target=0)
-
-        def run(r: Rules = rules) -> tuple[int, float]:
-            return ours(r, args.players, args.seconds)
-
-        rate = measure(run, args.repeats)
-        assert rate is not None
-        ratio = f"{rate / ref:>8.2f}x RLCard" if ref else ""
-        print(f"{'engine, ' + name:<28}{rate:>12,.0f} steps/s{ratio}")
+        line = f"{'engine, ' + name:<28}{statistics.median(rates[name]):>12,.0f} steps/s"
+        if have_ref:
+            r = ratios[name]
+            line += f"{statistics.median(r):>8.2f}x RLCard (range {min(r):.2f}-{max(r):.2f})"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -209,6 +209,10 @@ def full_deck(decks: int = 1) -> list[Card]:
     """
     if decks not in (1, 2):
         raise ValueError("decks must be 1 or 2")
+    return _DECK * decks
+
+
+def _one_deck() -> list[Card]:
     one: list[Card] = []
     for card in ALL_CARDS:
         if card.is_wild:
@@ -217,4 +221,7 @@ def full_deck(decks: int = 1) -> list[Card]:
             one.append(card)
         else:
             one.extend((card, card))
-    return one * decks
+    return one
+
+
+_DECK = _one_deck()  # copied by full_deck (list * n makes a new list)

@@ -326,15 +326,16 @@ def _choose_dealer(g: Game) -> tuple[str, tuple[tuple[str, Card], ...]]:
     """RULES.md "Dealer": everyone draws, the highest number deals (actions and wilds count
     as 0); the tied highest draw again."""
     deck = full_deck(g.rules.decks)
-    g.rng.shuffle(deck)
+    rng = g.rng
     draws: list[tuple[str, Card]] = []
     candidates = list(g.players_)
     while True:
         if len(deck) < len(candidates):
             deck = full_deck(g.rules.decks)
-            g.rng.shuffle(deck)
         values: dict[str, int] = {}
-        for p in candidates:
+        for p in candidates:  # a random card from what is left: no need to shuffle all
+            i = rng.below(len(deck))
+            deck[i], deck[-1] = deck[-1], deck[i]
             c = deck.pop()
             draws.append((p, c))
             values[p] = c.number if c.is_number else 0
@@ -615,8 +616,9 @@ def _turn_actions(g: Game, s: int, out: list[Action]) -> None:
         n_hand = len(hand)
         number_only = rules.last_card == "number_only"
         no_bluff = rules.wild_draw_four == "no_bluff"
-        pairs = multi == "identical" and n_hand > 1
-        for c in dict.fromkeys(hand):
+        distinct = dict.fromkeys(hand)
+        pairs = multi == "identical" and len(distinct) < n_hand
+        for c in distinct:
             if c.color is color or c.rank is trank:
                 pass
             elif c.is_wild:
