@@ -56,7 +56,18 @@ def action_to_dict(a: Action) -> dict[str, Any]:
 
 def action_from_dict(d: dict[str, Any]) -> Action:
     """Raises ``ValueError`` (or ``KeyError``) on anything malformed."""
+    if not isinstance(d, dict):
+        raise ValueError(f"an action is a JSON object, not {type(d).__name__}")
+    try:
+        return _from_dict(d)
+    except TypeError as e:  # a field of the wrong type (a number for a list...)
+        raise ValueError(f"malformed action: {e}") from None
+
+
+def _from_dict(d: dict[str, Any]) -> Action:
     kind = d["type"]
+    if not isinstance(kind, str):
+        raise ValueError(f"unknown action {kind!r}")
     if kind == "Play":
         return Play(
             d["card"],
@@ -68,9 +79,15 @@ def action_from_dict(d: dict[str, Any]) -> Action:
     if kind == "ChooseColor":
         return ChooseColor(d["color"])
     if kind == "CatchUno":
-        return CatchUno(str(d["target"]))
+        target = d["target"]
+        if not isinstance(target, str):
+            raise ValueError(f"a player id is a string, not {target!r}")
+        return CatchUno(target)
     if kind == "Timeout":
-        return Timeout(str(d.get("window", "turn")))
+        window = d.get("window", "turn")
+        if window not in ("turn", "uno"):
+            raise ValueError(f"unknown timeout window {window!r}")
+        return Timeout(window)
     cls = _SIMPLE.get(kind)
     if cls is None:
         raise ValueError(f"unknown action {kind!r}")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from typing import Any
 
 from engine import Game, Rules, game_from_json, game_to_json
@@ -70,7 +71,13 @@ class Table:
 
     @property
     def rules(self) -> Rules:
-        return Rules.preset(self.preset, **self.overrides)
+        """The preset with the overrides (validated once per distinct pair, then shared:
+        ``Rules`` is immutable)."""
+        items = tuple(sorted(self.overrides.items()))
+        try:
+            return _rules(self.preset, items)
+        except TypeError:  # an unhashable value: not a valid flag anyway, let pydantic say
+            return Rules.preset(self.preset, **self.overrides)
 
     @property
     def game(self) -> Game | None:
@@ -108,7 +115,15 @@ class Table:
     def evolve(self, **changes: Any) -> Table:
         """A copy with ``changes``; a new ``game`` also refreshes its JSON."""
         game = changes.pop("game", None)
-        t = replace(self, **changes)
+        # every action makes a new Table: a plain slot copy, not ``dataclasses.replace``
+        # (which runs ``__init__`` and costs several times as much)
+        t = object.__new__(Table)
+        for name in _FIELDS:
+            object.__setattr__(t, name, getattr(self, name))
+        for name, value in changes.items():
+            if name not in _FIELD_SET:
+                raise TypeError(f"Table has no field {name!r}")
+            object.__setattr__(t, name, value)
         if game is not None:
             t._game = game
             t.game_json = None
@@ -136,19 +151,16 @@ class Table:
             "turn_version": self.turn_version,
             "game_no": self.game_no,
             "host": self.host,
-            "seats": json.dumps(
-                [{"id": s.id, "name": s.name, "bot": s.bot} for s in self.seats],
-                ensure_ascii=False,
-            ),
-            "waiting": json.dumps(list(self.waiting), ensure_ascii=False),
+            "seats": _seats_json(self.seats),
+            "waiting": _dumps(list(self.waiting)),
             "preset": self.preset,
-            "overrides": json.dumps(self.overrides, ensure_ascii=False, sort_keys=True),
+            "overrides": _dumps(self.overrides, sort_keys=True),
             "lang": self.lang,
             "seed": self.seed,
             "game": self.game_text(),
-            "meta": json.dumps(self.meta, ensure_ascii=False, sort_keys=True),
-            "strikes": json.dumps(self.strikes, ensure_ascii=False),
-            "played": json.dumps(self.played, ensure_ascii=False),
+            "meta": _dumps(self.meta, sort_keys=True),
+            "strikes": _dumps(self.strikes),
+            "played": _dumps(self.played),
             "created": self.created,
             "updated": self.updated,
         }
@@ -179,3 +191,24 @@ class Table:
             updated=float(row["updated"]),
             deadlines=deadlines,
         )
+
+
+_FIELDS = tuple(f.name for f in fields(Table))
+_FIELD_SET = frozenset(_FIELDS)
+
+
+@lru_cache(maxsize=1024)
+def _rules(preset: str, items: tuple[tuple[str, Any], ...]) -> Rules:
+    return Rules.preset(preset, **dict(items))
+
+
+def _dumps(value: Any, *, sort_keys: bool = False) -> str:
+    if not value:  # most of these are empty most of the time: skip the encoder
+        return "{}" if isinstance(value, dict) else "[]"
+    return json.dumps(value, ensure_ascii=False, sort_keys=sort_keys)
+
+
+@lru_cache(maxsize=4096)
+def _seats_json(seats: tuple[Seat, ...]) -> str:
+    rows = [{"id": s.id, "name": s.name, "bot": s.bot} for s in seats]
+    return json.dumps(rows, ensure_ascii=False)

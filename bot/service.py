@@ -7,6 +7,12 @@
    transaction (``Store.write``) before anything is shown.
 4. Then the port shows it: the public table, private hands, announcements.
 Timers and bot seats come in through the same path.
+
+The action log (``actions``) alone rebuilds every game: ``Start`` records the players, the
+rules and the seed (``engine.new_game``), ``Join`` a player dealt in between rounds
+(``engine.join``), ``Rules`` a change of rules between rounds (``engine.set_rules``);
+every other record is an engine action (``bot.codec``) applied by its ``player``, timeouts
+and bot moves included. Each record carries the table version it produced.
 """
 
 from __future__ import annotations
@@ -58,6 +64,8 @@ GLOBAL = "*"  # the statistics scope of every game everywhere
 ACTIVE = (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
 # actions that leave the turn as it was: they do not make other players' buttons stale
 _KEEPS_TURN = (CallUno, CatchUno)
+# buttons that are never out of date: calling, catching, leaving
+_ANY_TIME = (CallUno, CatchUno, Leave)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,20 +221,26 @@ class Service:
         build: Callable[[Table | None], _Step | None],
     ) -> Result:
         """Lock the table, build the change, commit it, show it. Refusals go to ``user``."""
+        if not isinstance(key, str):  # forged input: never a lock, a query or a crash
+            log.info("refused no_table for %r at %r: not a table key", user, key)
+            if isinstance(user, str):
+                await self._tell(str(key), user, Notice("no_table"), origin)
+            return Result(False, "no_table")
         async with self._lock(key):
             t = await self._get(key)
             try:
                 step = build(t)
             except Refused as r:
-                log.info("refused %s for %s at %s: %s", r.code, user, key, r.params or "")
-                if user is not None:
+                log.info("refused %s for %r at %s: %s", r.code, user, key, r.params or "")
+                if isinstance(user, str):
                     await self._tell(key, user, Notice(r.code, r.params), origin)
                 return Result(False, r.code, self.info(t) if t else None, params=r.params)
             if step is None:
                 return Result(True, None, self.info(t) if t else None)
             await self._commit(step)
-            await self._show(t, step, origin)
-            return Result(True, None, self.info(step.table), tuple(step.events))
+            info = self.info(step.table)
+            await self._show(t, step, origin, info)
+            return Result(True, None, info, tuple(step.events))
 
     async def _commit(self, step: _Step) -> None:
         t = step.table
@@ -250,9 +264,8 @@ class Service:
         except Exception:
             log.exception("port.tell failed for %s at %s", user, key)
 
-    async def _show(self, before: Table | None, step: _Step, origin: Any) -> None:
+    async def _show(self, before: Table | None, step: _Step, origin: Any, info: TableInfo) -> None:
         t = step.table
-        info = self.info(t)
         port = self.port
         try:
             public = [redact(e, None) for e in step.events]
@@ -277,6 +290,8 @@ class Service:
         g = t.game
         assert g is not None
         humans = {s.id for s in t.seats if s.bot is None}
+        if not humans:
+            return []
         touched: set[str] = set()
         if g.current is not None:
             touched.add(g.current)
@@ -313,17 +328,24 @@ class Service:
         """Open a lobby at ``key`` hosted by ``host`` (refused if a table is open there).
         ``seat_host=False`` opens it without seating the host (an all-bot table)."""
         c_preset, c_over, c_lang = await self.store.chat_settings(scope)
+        explicit = preset is not None or overrides is not None
         preset = preset or c_preset or self.settings.default_preset
         over = dict(c_over or {}) if overrides is None else dict(overrides)
+        bad: str | None = None
         try:
             Rules.preset(preset, **over)
-        except ValueError:
+        except ValueError as e:
+            if explicit:
+                bad = _first_error(e)  # what the user asked for: tell them
+            # the chat's saved rules no longer valid (an older version's flag): defaults
             preset, over = self.settings.default_preset, {}
         now = self.clock()
 
         def build(t: Table | None) -> _Step:
             if t is not None and t.status in (LOBBY, PLAYING):
                 raise Refused("table_exists")
+            if bad is not None:
+                raise Refused("bad_setting", detail=bad)
             nt = Table(
                 key=key,
                 scope=scope,
@@ -493,13 +515,19 @@ class Service:
                 k: v for k, v in rules.model_dump(mode="json").items()
                 if getattr(base, k) != getattr(rules, k)
             }  # fmt: skip
+            if self._count(t) > _max_seats(rules):
+                raise Refused("table_full")
             changes: dict[str, Any] = {"preset": new_preset, "overrides": over}
             if g is not None and t.status == PLAYING:
                 try:
                     changes["game"] = engine.set_rules(g, rules)
                 except (IllegalAction, ValueError) as e:
-                    raise Refused("bad_setting", detail=str(e)) from None
+                    raise Refused("bad_setting", detail=_first_error(e)) from None
             step = _Step(self._touch(t, **changes))
+            if "game" in changes:  # the game's rules changed: the log must say so
+                step.actions.append(
+                    self._record(step.table, by, {"type": "Rules", "rules": rules.to_json_dict()})
+                )
             step.chat.append((t.scope, new_preset, over, None))
             return step
 
@@ -548,16 +576,20 @@ class Service:
             ids = [s.id for s in t.seats]
             if len(ids) < 2:
                 raise Refused("not_enough_players")
+            if len(ids) > _max_seats(rules):
+                raise Refused("table_full")
             try:
                 g, events = engine.new_game_events(ids, rules, seed=t.seed)
             except ValueError as e:
-                raise Refused("bad_setting", detail=str(e)) from None
+                raise Refused("bad_setting", detail=_first_error(e)) from None
             nt = self._touch(
                 t, status=PLAYING, game=g, game_no=t.game_no + 1, played={}, strikes={}
             )
             nt.turn_version = nt.version
             step = _Step(nt, events=list(events))
-            step.actions.append(self._record(nt, by, {"type": "Start"}))
+            # what ``engine.new_game`` needs, so that the log alone replays the game
+            start = {"type": "Start", "players": ids, "rules": rules.to_json_dict()}
+            step.actions.append(self._record(nt, by, {**start, "seed": t.seed}))
             step.table = self._arm(nt)
             return step
 
@@ -598,16 +630,26 @@ class Service:
                 raise Refused("not_started")
             g = t.game
             assert g is not None
-            if player not in g.players:
+            if not isinstance(player, str) or player not in g.players:
                 raise Refused("not_a_player")
             if seen_version is not None and (
+                not isinstance(seen_version, int) or isinstance(seen_version, bool)
+            ):
+                raise Refused("bad_action")
+            if seen_version is not None and (
                 seen_version > t.version
-                or (seen_version < t.turn_version and not isinstance(action, _KEEPS_TURN))
+                or (seen_version < t.turn_version and not isinstance(action, _ANY_TIME))
             ):
                 raise Refused("stale")
+            if isinstance(action, Timeout):
+                raise Refused("bad_action")  # only the service's own timers time out
             step = _Step(t)
             if isinstance(action, NextRound):
-                self._next_round(step, player)
+                self._next_round(step, player, source="player")
+            elif isinstance(action, Leave):
+                self._apply(step, player, action, source="player")
+                step.notices.append(Notice("info.left", {"player": player}))
+                return self._after_membership(step)
             else:
                 self._apply(step, player, action, source="player")
             return step
@@ -665,6 +707,7 @@ class Service:
                 step.notices.append(
                     Notice("info.round_won", {"player": e.player, "points": e.points})
                 )
+                self._count_round(step, e.player)
         # AFK: a player timed out afk_strikes times in a row leaves
         limit = nt.rules.afk_strikes
         if (
@@ -675,20 +718,28 @@ class Service:
             and g2.phase in ACTIVE
         ):
             step.notices.append(Notice("info.afk_removed", {"player": player}))
+            step.table = nt.evolve(strikes={p: n for p, n in strikes.items() if p != player})
             self._apply(step, player, Leave(), source="afk")
+            seat = step.table.seat(player)
+            if seat is not None and seat.bot is None:
+                # leaving by timing out is leaving: the host's role passes on, and a table
+                # with nobody left but bots closes
+                self._after_membership(step)
             return
         if any(isinstance(e, GameWon) for e in events):
             self._finish(step)
         else:
             step.table = self._arm(step.table)
 
-    def _next_round(self, step: _Step, by: str) -> None:
+    def _next_round(self, step: _Step, by: str, *, source: str) -> None:
         t = step.table
         g = t.game
         assert g is not None
         if g.phase is not Phase.ROUND_OVER:
             raise Refused("round_in_progress")
         waiting: list[str] = []
+        strikes = dict(t.strikes)
+        version = t.version
         for p in t.waiting:  # players who sat down during the round join now
             try:
                 g, ev = engine.join(g, p)
@@ -696,8 +747,14 @@ class Service:
                 waiting.append(p)
                 continue
             step.events.extend(ev)
-        step.table = t.evolve(game=g, waiting=tuple(waiting))
-        self._apply(step, by, NextRound(), source="player")
+            strikes.pop(p, None)
+            # in the log too, so that replaying it rebuilds the game
+            version += 1
+            step.actions.append(
+                ActionRecord(t.key, t.game_no, version, p, {"type": "Join"}, self.clock())
+            )
+        step.table = t.evolve(game=g, waiting=tuple(waiting), version=version, strikes=strikes)
+        self._apply(step, by, NextRound(), source=source)
 
     def _finish(self, step: _Step) -> None:
         t = step.table
@@ -705,10 +762,12 @@ class Service:
         assert g is not None
         winner = g.winner
         names = t.names
+        wteam = g.team_of(winner) if winner is not None else None
         for p, score in g.scores.items():
             seat = t.seat(p)
             if seat is None or seat.bot is not None:
                 continue  # bots keep no statistics
+            won = p == winner or (wteam is not None and g.team_of(p) == wteam)
             for scope in (t.scope, GLOBAL):
                 step.stats.append(
                     StatUpdate(
@@ -716,7 +775,7 @@ class Service:
                         player=p,
                         name=names.get(p, p),
                         games=1,
-                        wins=1 if p == winner else 0,
+                        wins=1 if won else 0,
                         points=score,
                         cards_played=t.played.get(p, 0),
                     )
@@ -724,6 +783,15 @@ class Service:
         step.notices.append(Notice("info.game_won", {"player": winner}))
         step.table = self._arm(self._touch(t, status=FINISHED))
         step.closed = True
+
+    def _count_round(self, step: _Step, winner: str) -> None:
+        """A round won by a person counts in their statistics at once."""
+        t = step.table
+        seat = t.seat(winner)
+        if seat is None or seat.bot is not None:
+            return
+        for scope in (t.scope, GLOBAL):
+            step.stats.append(StatUpdate(scope, winner, seat.name, rounds_won=1))
 
     # -- timers and bots --------------------------------------------------------------------
 
@@ -811,7 +879,7 @@ class Service:
                 elif d.kind == "next_round":
                     if g.phase is not Phase.ROUND_OVER:
                         return None
-                    self._next_round(step, g.players[0])
+                    self._next_round(step, g.players[0], source="timer")
                 elif d.kind == "bot":
                     if d.version != t.version or not self._bot_move(step):
                         return None
@@ -822,12 +890,9 @@ class Service:
                 return None
             return step
 
-        res = await self._run(key, None, None, build)
-        if res.ok and not res.events:
-            # nothing happened: drop the spent deadline so it cannot fire again
-            t = self._tables.get(key)
-            if t is not None and t.deadline(d.kind) == d:
-                self.timers.set(key, tuple(x for x in t.deadlines if x != d))
+        # a deadline that changed nothing stays handed out by the timers: it does not fire
+        # again until the table arms a new one
+        await self._run(key, None, None, build)
 
     def _bot_move(self, step: _Step) -> bool:
         t = step.table
@@ -873,7 +938,7 @@ def _max_seats(rules: Rules) -> int:
     return 10 * rules.decks
 
 
-def _first_error(e: ValueError) -> str:
+def _first_error(e: Exception) -> str:
     errors = getattr(e, "errors", None)
     if callable(errors):
         try:

@@ -96,6 +96,48 @@ class WriteBatch:
     user_settings: list[tuple[str, str | None]] = field(default_factory=list)
 
 
+@dataclass(slots=True)
+class _Rows:
+    """A ``WriteBatch`` as SQL parameters."""
+
+    tables: dict[str, tuple[dict[str, Any], list[tuple[Any, ...]]]]
+    actions: list[tuple[Any, ...]]
+    stats: list[tuple[Any, ...]]
+    chats: list[tuple[Any, ...]]
+    users: list[tuple[Any, ...]]
+
+    @classmethod
+    def of(cls, b: WriteBatch) -> _Rows:
+        return cls(
+            tables={
+                t.key: (t.to_row(), [(t.key, d.kind, d.due, d.version) for d in t.deadlines])
+                for t in b.tables
+            },
+            actions=[
+                (a.table_key, a.game_no, a.version, a.player, json.dumps(a.action), a.at)
+                for a in b.actions
+            ],
+            stats=[
+                (
+                    s.scope,
+                    s.player,
+                    s.name,
+                    s.games,
+                    s.wins,
+                    s.rounds_won,
+                    s.points,
+                    s.cards_played,
+                )
+                for s in b.stats
+            ],
+            chats=[
+                (scope, preset, None if ov is None else json.dumps(ov), lang)
+                for scope, preset, ov, lang in b.chat_settings
+            ],
+            users=list(b.user_settings),
+        )
+
+
 class Store(Protocol):
     """What the service needs from storage (SQLite here; PostgreSQL could stand in)."""
 
@@ -127,7 +169,7 @@ def migrations() -> list[tuple[int, str]]:
     return out
 
 
-_PRAGMAS = (
+_PRAGMAS: tuple[str, ...] = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=NORMAL",
     "PRAGMA foreign_keys=ON",
@@ -160,11 +202,12 @@ ON CONFLICT (scope, player) DO UPDATE SET name=excluded.name,
 class SqliteStore:
     """The SQLite store. ``await store.open()`` before use, ``await store.close()`` after."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, max_batch: int = 64) -> None:
         self.path = Path(path)
+        self.max_batch = max(1, max_batch)  # callers per transaction at most
         self._w: aiosqlite.Connection | None = None
         self._r: aiosqlite.Connection | None = None
-        self._queue: list[tuple[WriteBatch, asyncio.Future[None]]] = []
+        self._queue: list[tuple[_Rows, asyncio.Future[None]]] = []
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closing = False
@@ -174,19 +217,30 @@ class SqliteStore:
     # -- life cycle ---------------------------------------------------------------------
 
     async def open(self) -> None:
-        if str(self.path) != ":memory:":
+        memory = str(self.path) == ":memory:"
+        if not memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         w = await aiosqlite.connect(self.path, isolation_level=None)
         w.row_factory = aiosqlite.Row
-        for p in _PRAGMAS:
-            await w.execute(p)
         self._w = w
-        await self._migrate()
-        r = await aiosqlite.connect(self.path, isolation_level=None)
-        r.row_factory = aiosqlite.Row
-        await r.execute("PRAGMA busy_timeout=5000")
-        await r.execute("PRAGMA query_only=ON")
-        self._r = r
+        try:
+            for p in _PRAGMAS:
+                await w.execute(p)
+            await self._migrate()
+        except BaseException:
+            # a refused (too new) or broken database: do not leave the connection's
+            # thread running, it would keep the process from exiting
+            self._w = None
+            await w.close()
+            raise
+        if memory:  # a second connection would be another, empty, database
+            self._r = w
+        else:
+            r = await aiosqlite.connect(self.path, isolation_level=None)
+            r.row_factory = aiosqlite.Row
+            await r.execute("PRAGMA busy_timeout=5000")
+            await r.execute("PRAGMA query_only=ON")
+            self._r = r
         self._wake = asyncio.Event()
         self._closing = False
         self._writer = asyncio.create_task(self._write_loop(), name="uno-store-writer")
@@ -199,9 +253,8 @@ class SqliteStore:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
-        for conn in (self._r, self._w):
-            if conn is not None:
-                await conn.close()
+        for conn in {id(c): c for c in (self._r, self._w) if c is not None}.values():
+            await conn.close()
         self._r = self._w = None
 
     async def _migrate(self) -> None:
@@ -245,8 +298,11 @@ class SqliteStore:
         """Store ``batch`` durably; returns once its transaction has committed."""
         if self._wake is None or self._closing:
             raise RuntimeError("the store is not open")
+        # serialised here, by the caller, so that the writer's turn is SQL only (and a
+        # value that cannot be stored fails its own caller, nobody else's)
+        rows = _Rows.of(batch)
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append((batch, fut))
+        self._queue.append((rows, fut))
         self._wake.set()
         await fut
 
@@ -256,7 +312,11 @@ class SqliteStore:
             await self._wake.wait()
             self._wake.clear()
             while self._queue:
-                pending, self._queue = self._queue, []
+                # at most ``max_batch`` callers per transaction: under load the next group
+                # is being built while this one commits, and no caller waits behind an
+                # unbounded pile
+                n = self.max_batch
+                pending, self._queue = self._queue[:n], self._queue[n:]
                 try:
                     await self._commit([b for b, _ in pending])
                 except BaseException as exc:  # every waiting caller learns of the failure
@@ -273,34 +333,21 @@ class SqliteStore:
             if self._closing and not self._queue:
                 return
 
-    async def _commit(self, batches: Sequence[WriteBatch]) -> None:
+    async def _commit(self, batches: Sequence[_Rows]) -> None:
         w = self._conn
-        tables: dict[str, Table] = {}
+        tables: dict[str, tuple[dict[str, Any], list[tuple[Any, ...]]]] = {}
         actions: list[tuple[Any, ...]] = []
         stats: list[tuple[Any, ...]] = []
         chats: list[tuple[Any, ...]] = []
         users: list[tuple[Any, ...]] = []
         for b in batches:
-            for t in b.tables:
-                tables[t.key] = t  # the latest state of a table wins
-            actions.extend(
-                (a.table_key, a.game_no, a.version, a.player, json.dumps(a.action), a.at)
-                for a in b.actions
-            )
-            stats.extend(
-                (s.scope, s.player, s.name, s.games, s.wins, s.rounds_won, s.points,
-                 s.cards_played)
-                for s in b.stats
-            )  # fmt: skip
-            chats.extend(
-                (scope, preset, None if ov is None else json.dumps(ov), lang)
-                for scope, preset, ov, lang in b.chat_settings
-            )
-            users.extend(b.user_settings)
-        rows = [t.to_row() for t in tables.values()]
-        deadlines = [
-            (t.key, d.kind, d.due, d.version) for t in tables.values() for d in t.deadlines
-        ]
+            tables.update(b.tables)  # the latest state of a table wins
+            actions.extend(b.actions)
+            stats.extend(b.stats)
+            chats.extend(b.chats)
+            users.extend(b.users)
+        rows = [row for row, _ in tables.values()]
+        deadlines = [d for _, ds in tables.values() for d in ds]
         await w.execute("BEGIN IMMEDIATE")
         try:
             if rows:

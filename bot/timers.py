@@ -4,6 +4,11 @@ Deadlines are stored with the table (SQLite, in the same transaction as the chan
 armed them) and re-armed on start-up; one that passed while the bot was down fires at
 once. The scheduler only wakes the service: ``fire(key, deadline)`` re-checks everything
 under the table's lock, so a timer that lost a race simply does nothing.
+
+At most ``max_running`` deadlines are being handled at a time: after a restart with
+thousands of overdue deadlines, or under a load of bot seats, the rest wait in the heap
+(in due order) instead of all starting at once, so each one that runs is done quickly
+and the group commits stay a bounded size.
 """
 
 from __future__ import annotations
@@ -27,14 +32,24 @@ Fire = Callable[[str, Deadline], Awaitable[None]]
 class Timers:
     """A heap of ``(due, key, kind)``; the table's current deadlines are the truth."""
 
-    def __init__(self, fire: Fire, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        fire: Fire,
+        clock: Callable[[], float] = time.time,
+        *,
+        max_running: int = 64,
+    ) -> None:
         self._fire = fire
         self.clock = clock
+        self.max_running = max(1, max_running)
         self._heap: list[tuple[float, str, str]] = []
         self._armed: dict[str, dict[str, Deadline]] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
+        self._stopping = False
+        self._n = 0  # deadlines armed
+        self._popped: set[tuple[str, str]] = set()  # armed, and handed out by ``due``
 
     def set(self, key: str, deadlines: tuple[Deadline, ...]) -> None:
         """Replace table ``key``'s deadlines."""
@@ -44,18 +59,36 @@ class Timers:
             self._armed.pop(key, None)
         else:
             self._armed[key] = new
+        self._n += len(new) - len(old)
+        for kind, d in old.items():
+            if new.get(kind) != d:
+                self._popped.discard((key, kind))
         earliest = self._heap[0][0] if self._heap else None
         for kind, d in new.items():
             if old.get(kind) != d:
                 heapq.heappush(self._heap, (d.due, key, kind))
                 if earliest is None or d.due < earliest:
                     self._wake.set()
+        # replaced deadlines leave stale entries behind (dropped lazily when they reach the
+        # top); a busy table re-arms on every action, so rebuild before the heap balloons
+        if len(self._heap) > 1024 and len(self._heap) > 4 * self._n:
+            self._compact()
+
+    def _compact(self) -> None:
+        popped = self._popped
+        self._heap = [
+            (d.due, k, kind)
+            for k, ds in self._armed.items()
+            for kind, d in ds.items()
+            if (k, kind) not in popped
+        ]
+        heapq.heapify(self._heap)
 
     def armed(self, key: str) -> dict[str, Deadline]:
         return dict(self._armed.get(key, {}))
 
     def __len__(self) -> int:
-        return sum(len(v) for v in self._armed.values())
+        return self._n
 
     def next_due(self) -> float | None:
         self._prune()
@@ -66,20 +99,26 @@ class Timers:
         while heap:
             due, key, kind = heap[0]
             d = self._armed.get(key, {}).get(kind)
-            if d is not None and d.due == due:
+            if d is not None and d.due == due and (key, kind) not in self._popped:
                 return
             heapq.heappop(heap)
 
-    def due(self, now: float | None = None) -> list[tuple[str, Deadline]]:
-        """Pop every deadline due at ``now`` (they stay armed until the table changes)."""
+    def due(
+        self, now: float | None = None, limit: int | None = None
+    ) -> list[tuple[str, Deadline]]:
+        """Pop every deadline due at ``now``, or the ``limit`` earliest of them (they stay
+        armed until the table changes)."""
         now = self.clock() if now is None else now
         out: list[tuple[str, Deadline]] = []
         heap = self._heap
-        while heap and heap[0][0] <= now:
+        while heap and heap[0][0] <= now and (limit is None or len(out) < limit):
             due, key, kind = heapq.heappop(heap)
             d = self._armed.get(key, {}).get(kind)
-            if d is not None and d.due == due:
+            # an entry left by a replaced deadline with the same due time must not fire
+            # the current one a second time
+            if d is not None and d.due == due and (key, kind) not in self._popped:
                 out.append((key, d))
+                self._popped.add((key, kind))
         return out
 
     async def run_due(self, now: float | None = None) -> int:
@@ -99,30 +138,44 @@ class Timers:
 
     def start(self) -> None:
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.create_task(self._loop(), name="uno-timers")
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 5.0) -> None:
+        """Stop firing; deadlines being handled get ``grace`` seconds to finish (their
+        change is committed and shown) before they are cancelled."""
+        self._stopping = True
+        self._wake.set()
         task, self._task = self._task, None
         if task is not None:
+            # the flag ends the loop even if a cancellation were swallowed (3.11's
+            # ``wait_for`` can lose one that races with its own completion)
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        for t in list(self._running):
-            t.cancel()
-        for t in list(self._running):
-            with contextlib.suppress(asyncio.CancelledError):
-                await t
+        running = list(self._running)
+        if running:
+            _, late = await asyncio.wait(running, timeout=grace)
+            for t in late:
+                t.cancel()
+            for t in late:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await t
 
     async def _loop(self) -> None:
-        while True:
+        while not self._stopping:
+            if len(self._running) >= self.max_running:
+                await asyncio.wait(list(self._running), return_when=asyncio.FIRST_COMPLETED)
+                continue
             self._wake.clear()
             nxt = self.next_due()
-            delay = None if nxt is None else max(0.0, nxt - self.clock())
+            delay = None if nxt is None else nxt - self.clock()
             if delay is None or delay > 0:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout=delay)
+                    async with asyncio.timeout(delay):
+                        await self._wake.wait()
                 continue
-            for key, d in self.due():
+            for key, d in self.due(limit=self.max_running - len(self._running)):
                 # each table's deadline runs as its own task: a slow table never holds up
                 # another (the service serialises per table anyway)
                 t = asyncio.create_task(self._call(key, d))

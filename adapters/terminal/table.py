@@ -58,13 +58,16 @@ class TerminalPort:
         self.changed = asyncio.Event()
         self.views: dict[str, View] = {}
         self.lines = 0
+        self.bots: set[str] = set()
+        self.names: dict[str, str] = {}
 
     def _print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
         self.lines += 1
 
     async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
-        names = table.names
+        self.bots = {s.id for s in table.seats if s.bot is not None}
+        names = self.names = table.names
         for e in events:
             line = render.event_line(e, self.tr, names)
             if line:
@@ -84,8 +87,10 @@ class TerminalPort:
         self.changed.set()
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
-        if not self.quiet_private:
-            self._print("  ! " + render.notice_text(notice, self.tr, {}))
+        # private to ``user``: on the shared screen only for the people at the keyboard,
+        # never what a bot seat is told (a hand revealed to a bot by a challenge)
+        if not self.quiet_private and user not in self.bots:
+            self._print("  ! " + render.notice_text(notice, self.tr, self.names))
         self.changed.set()
 
     async def closed(self, table: TableInfo) -> None:

@@ -1,0 +1,362 @@
+"""The command line: ``uno-bot play``, ``simulate`` and ``run``, and the terminal table
+played from a prompt (hot seat)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import itertools
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import adapters.terminal.table as terminal
+from adapters.terminal.table import KEY, TerminalOptions, play
+from bot import render
+from bot.cli import build_parser, main, parse_sets
+from bot.i18n import translator
+from bot.store import SqliteStore, migrations
+
+ROOT = Path(__file__).resolve().parents[2]
+UNO_BOT = Path(sys.executable).with_name("uno-bot")
+
+
+def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("UNO_")}
+    env.update({"UNO_DB": str(tmp_path / "default.sqlite3"), "UNO_LOG_LEVEL": "WARNING"})
+    env.update(extra)
+    return env
+
+
+def uno_bot(
+    tmp_path: Path, *args: str, timeout: float = 120, **env: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(UNO_BOT), *args],
+        cwd=tmp_path,  # no .env from the project
+        env=clean_env(tmp_path, **env),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+# -- arguments ----------------------------------------------------------------------------------
+
+
+def test_set_flags_are_parsed() -> None:
+    assert parse_sets([]) == {}
+    assert parse_sets(["stacking=any", " jump_in = true ", "target=0"]) == {
+        "stacking": "any",
+        "jump_in": "true",
+        "target": "0",
+    }
+    assert parse_sets(["target=100", "target=200"]) == {"target": "200"}  # the last one wins
+    assert parse_sets(["x=a=b"]) == {"x": "a=b"}
+    for bad in (["stacking"], ["=any"], [" =1"]):
+        with pytest.raises(SystemExit, match="FLAG=VALUE"):
+            parse_sets(bad)
+
+
+def test_play_options() -> None:
+    argv = "play --players 5 --bots 3 --bot-strategy random --rules house --set stacking=any"
+    argv += " --set jump_in=false --seed 9 --db x.db --delay 0.1 --lang zh_Hant --json"
+    args = build_parser().parse_args(argv.split())
+    assert (args.players, args.bots, args.bot_strategy, args.rules) == (5, 3, "random", "house")
+    assert (args.set, args.seed, str(args.db), args.delay, args.lang, args.json) == (
+        ["stacking=any", "jump_in=false"],
+        9,
+        "x.db",
+        0.1,
+        "zh_Hant",
+        True,
+    )
+    assert build_parser().parse_args([]).command is None  # ``run`` is the default
+
+
+BAD = [
+    ("play --players 1", "--players"),
+    ("play --players 11", "--players"),
+    ("play --players 4 --bots 5", "--bots"),
+    ("play --bots -1", "--bots"),
+    ("play --set stacking", "FLAG=VALUE"),
+    ("play --set stacking=sideways", "bad rules"),
+    ("play --set no_such_flag=1", "bad rules"),
+    ("play --set deflect=true", "bad rules"),  # needs stacking
+    ("play --rules chaos", "bad rules"),
+    ("play --delay -1", "--delay"),
+    ("play --delay nan", "--delay"),
+    ("play --lang fr", "--lang"),
+    ("simulate --strategies smart,genius", "--strategies"),
+    ("simulate --strategies ,", "--strategies"),
+    ("simulate --games 0", "--games"),
+    ("simulate --players 1", "--players"),
+]
+
+
+@pytest.mark.parametrize(("argv", "says"), BAD, ids=[a for a, _ in BAD])
+def test_bad_flags_are_refused_with_a_message(
+    argv: str, says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("UNO_DB", str(tmp_path / "never.db"))
+    with pytest.raises(SystemExit) as err:
+        main(
+            [*argv.split(), "--db", str(tmp_path / "never.db")]
+            if argv.startswith("play")
+            else argv.split()
+        )
+    assert says in str(err.value.code)
+    assert not (tmp_path / "never.db").exists()  # refused before anything was opened
+
+
+@pytest.mark.parametrize("argv", ["play --bot-strategy genius", "play --players four", "fly"])
+def test_argparse_refusals(argv: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as err:
+        main(argv.split())
+    assert err.value.code == 2
+    assert "usage: uno-bot" in capsys.readouterr().err
+
+
+# -- uno-bot play / simulate / run, as a user runs them --------------------------------------
+
+
+def test_play_all_bots_with_json(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    res = uno_bot(tmp_path, "play", "--players", "4", "--bots", "4", "--json", "--db", str(db))
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    summary = json.loads(lines[-1])
+    assert {"winner", "scores", "rounds", "actions", "resumed"} <= set(summary)
+    assert summary["resumed"] is False and summary["status"] == "finished"
+    assert summary["winner"] in summary["scores"] and len(summary["scores"]) == 4
+    assert summary["rounds"] >= 1 and summary["actions"] > 20
+    assert max(summary["scores"].values()) >= 500
+    assert any("wins the game" in line for line in lines)
+    assert all(line.startswith("#") for line in lines[:-1])  # each line a table update
+    with sqlite3.connect(db) as c:
+        n = c.execute("SELECT count(*) FROM actions WHERE table_key = ?", (KEY,)).fetchone()[0]
+        status = c.execute("SELECT status FROM tables WHERE key = ?", (KEY,)).fetchone()[0]
+    assert n == summary["actions"] and status == "finished"
+
+
+def test_play_in_chinese_with_house_rules(tmp_path: Path) -> None:
+    res = uno_bot(
+        tmp_path,
+        *["play", "--players", "3", "--bots", "3", "--rules", "party", "--set", "target=0"],
+        *["--lang", "zh_Hant", "--seed", "4"],
+        "--db",
+        str(tmp_path / "zh.db"),
+    )
+    assert res.returncode == 0, res.stderr
+    assert "贏" in res.stdout  # 贏得 / 贏下: Traditional characters
+
+
+def test_simulate_prints_win_rates(tmp_path: Path) -> None:
+    res = uno_bot(
+        tmp_path,
+        *["simulate", "--games", "60", "--players", "4", "--set", "target=0"],
+        *["--strategies", "smart,random"],
+    )
+    assert res.returncode == 0, res.stderr
+    head, *rows = res.stdout.splitlines()
+    assert head.startswith("60 games, 4 players, rules official, seats smart random smart random")
+    shares = {r.split()[0]: float(r.split()[4].rstrip("%")) for r in rows}
+    assert set(shares) == {"smart", "random"}
+    assert shares["smart"] + shares["random"] == pytest.approx(100, abs=0.2)
+    assert shares["smart"] > 50
+    assert all("fair share 50.0%" in r for r in rows)
+
+
+def test_run_without_a_token_and_without_a_terminal_plays_a_bot_game(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("UNO_LOG_LEVEL=WARNING\n", encoding="utf-8")
+    res = uno_bot(tmp_path, "run")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "No platform configured" in out and "UNO_TELEGRAM_TOKEN" in out
+    assert "UNO_DISCORD_TOKEN" in out
+    assert "wins the game" in out
+    assert (tmp_path / "default.sqlite3").exists()  # UNO_DB was used
+    res = uno_bot(tmp_path)  # ``run`` is the default command
+    assert res.returncode == 0 and "No platform configured" in res.stdout
+
+
+def test_run_on_a_terminal_seats_a_person_at_the_table(tmp_path: Path) -> None:
+    """On a TTY, ``uno-bot run`` without a token opens an interactive table: the person
+    sees their cards and is asked for a move (here they quit; the table stays saved)."""
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        os.write(master, b"q\n")  # typed ahead: read at the first prompt
+        proc = subprocess.run(
+            [str(UNO_BOT), "run"],
+            cwd=tmp_path,
+            env=clean_env(tmp_path),
+            stdin=slave,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert proc.returncode == 0, proc.stderr
+    assert "No platform configured" in proc.stdout and "Your cards" in proc.stdout
+    with sqlite3.connect(tmp_path / "default.sqlite3") as c:
+        status = c.execute("SELECT status FROM tables WHERE key = ?", (KEY,)).fetchone()[0]
+    assert status == "playing"
+
+
+def test_a_newer_database_is_refused_with_a_message(tmp_path: Path) -> None:
+    db = tmp_path / "newer.db"
+    with sqlite3.connect(db) as c:
+        c.execute(f"PRAGMA user_version={len(migrations()) + 1}")
+    res = uno_bot(tmp_path, "play", "--bots", "4", "--db", str(db))
+    assert res.returncode == 1
+    assert "newer than this program" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_bad_configuration_is_refused_without_secrets(tmp_path: Path) -> None:
+    secret = "123:very-secret-token"
+    res = uno_bot(tmp_path, "play", UNO_TELEGRAM_TOKEN=secret, UNO_LOG_LEVEL="chatty")
+    assert res.returncode == 1 and "bad configuration" in res.stderr
+    assert secret not in res.stderr + res.stdout and "Traceback" not in res.stderr
+
+
+# -- the terminal table from a prompt --------------------------------------------------------
+
+
+class Script:
+    """Stands in for ``input``: plays the first listed move, presses Enter when asked to
+    pass the keyboard, and records where in the output each question came."""
+
+    def __init__(self, out: io.StringIO, quit_after: int | None = None) -> None:
+        self.out = out
+        self.asked: list[tuple[str, int]] = []
+        self.quit_after = quit_after
+
+    def __call__(self, prompt: str) -> str:
+        self.asked.append((prompt, len(self.out.getvalue())))
+        if prompt.startswith("Pass the keyboard"):
+            return ""
+        moves = sum(1 for p, _ in self.asked if p.startswith("Your move"))
+        if self.quit_after is not None and moves > self.quit_after:
+            raise EOFError
+        return "1"
+
+
+def options(db: Path, **kw: Any) -> TerminalOptions:
+    base: dict[str, Any] = {
+        "players": 3,
+        "bots": 1,
+        "db": db,
+        "delay": 0.0,
+        "seed": 3,
+        "overrides": {"target": 0},
+        "interactive": True,
+        "round_pause": 0.0,
+    }
+    base.update(kw)
+    return TerminalOptions(**base)
+
+
+async def test_hot_seat_hides_each_hand_until_the_keyboard_is_passed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = io.StringIO()
+    script = Script(out)
+    prompts: list[tuple[str, int, str]] = []  # (player, where, their hand as shown)
+    original = terminal._prompt
+    tr = translator("en")
+
+    async def watched(svc: Any, info: Any, player: str, *rest: Any) -> bool:
+        view = await svc.hand(KEY, player)
+        prompts.append((player, len(out.getvalue()), render.hand_text(view, tr)))
+        return await original(svc, info, player, *rest)
+
+    monkeypatch.setattr(terminal, "_prompt", watched)
+    summary = await asyncio.wait_for(play(options(tmp_path / "hs.db"), out=out, ask=script), 60)
+    assert summary["status"] == "finished" and summary["resumed"] is False
+    text = out.getvalue()
+    names = {"term:p1": "Player 1", "term:p2": "Player 2"}
+    passes = [(p, at) for p, at in script.asked if p.startswith("Pass the keyboard")]
+    switches = 0
+    for (a, a_at, _), (b, b_at, b_hand) in itertools.pairwise(prompts):
+        if a == b:
+            continue
+        switches += 1
+        # between a's turn and b's, the keyboard was handed over, after a cleared screen
+        handover = [at for p, at in passes if names[b] in p and a_at < at <= b_at]
+        assert len(handover) == 1, f"{b}'s hand was shown without passing the keyboard"
+        at = handover[0]
+        assert text[:at].endswith("\n" * 60)
+        # what a could still see holds a's hand only; b's comes after the hand-over
+        seen_by_a = text[a_at:at]
+        assert seen_by_a.count("🃏 Your cards") == 1 and b_hand not in seen_by_a
+        assert text.find(b_hand, at) >= at
+    assert switches >= 2
+
+
+async def test_one_person_is_never_asked_to_pass_the_keyboard(tmp_path: Path) -> None:
+    out = io.StringIO()
+    script = Script(out)
+    opts = options(tmp_path / "one.db", players=2, bots=1)
+    summary = await asyncio.wait_for(play(opts, out=out, ask=script), 60)
+    assert summary["status"] == "finished"
+    assert script.asked and all(p.startswith("Your move") for p, _ in script.asked)
+
+
+async def test_quitting_keeps_the_table_and_the_next_run_resumes_it(tmp_path: Path) -> None:
+    db = tmp_path / "q.db"
+    out = io.StringIO()
+    summary = await asyncio.wait_for(
+        play(options(db, players=2, bots=1), out=out, ask=Script(out, quit_after=2)), 60
+    )
+    assert summary["status"] == "playing" and summary["resumed"] is False
+    version = summary["version"]
+    out2 = io.StringIO()
+    summary = await asyncio.wait_for(
+        play(options(db, players=2, bots=1), out=out2, ask=Script(out2)), 60
+    )
+    assert summary["resumed"] is True and summary["status"] == "finished"
+    assert summary["version"] > version
+    assert "back where it was left" in out2.getvalue()
+    store = SqliteStore(db)
+    await store.open()
+    try:
+        assert [t.key for t in await store.load_open_tables()] == []
+    finally:
+        await store.close()
+
+
+async def test_the_terminal_never_prints_what_a_bot_seat_is_told() -> None:
+    from adapters.terminal.table import TerminalPort
+    from bot.model import Seat
+    from bot.port import Notice, TableInfo
+    from engine import Rules
+
+    out = io.StringIO()
+    port = TerminalPort(out, translator("en"), quiet_private=False)
+    seats = (Seat("term:p1", "Ann"), Seat("bot:t:1", "Bot 1", "smart"))
+    info = TableInfo(KEY, "term", 3, "playing", "term:p1", seats, (), Rules(), "official",
+                     "en", None, {}, 1)  # fmt: skip
+    await port.show_table(info, [])
+    revealed = Notice("info.revealed", {"player": "term:p1", "cards": ["R5", "G7"]})
+    await port.tell(KEY, "bot:t:1", revealed, None)  # a bot challenged Ann's +4
+    assert out.getvalue() == ""
+    await port.tell(KEY, "term:p1", Notice("stale"), None)
+    assert "out of date" in out.getvalue()
+    quiet = io.StringIO()
+    port = TerminalPort(quiet, translator("en"), quiet_private=True)
+    await port.tell(KEY, "term:p1", Notice("stale"), None)
+    assert quiet.getvalue() == ""

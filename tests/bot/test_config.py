@@ -1,0 +1,157 @@
+"""Configuration: ``UNO_`` variables, a ``.env`` file, and tokens that never show."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.config import Settings, load_settings
+
+DISCORD = "MTIzNDU2Nzg5MDEyMzQ1Njc4.discord-secret-token"
+TELEGRAM = "123456789:AAtelegram-secret-token"
+HOOK = "webhook-secret-value"
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No ``UNO_`` variable from the outside, and a working folder without ``.env``."""
+    import os
+
+    for name in list(os.environ):
+        if name.upper().startswith("UNO_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+
+
+def test_defaults() -> None:
+    s = Settings()
+    assert s.db == Path("data/uno.sqlite3")
+    assert s.discord_token is None and s.telegram_token is None
+    assert s.platforms == []
+    assert s.discord_api_url.startswith("https://discord.com/api")
+    assert s.telegram_api_url == "https://api.telegram.org/bot"
+    assert (s.language, s.log_level, s.default_preset) == ("en", "INFO", "official")
+    assert s.lobby_seconds > 0 and s.round_pause_seconds >= 0 and s.bot_delay >= 0
+
+
+def test_environment_with_the_uno_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UNO_DB", "/tmp/x/uno.db")
+    monkeypatch.setenv("UNO_TELEGRAM_TOKEN", TELEGRAM)
+    monkeypatch.setenv("UNO_TELEGRAM_API_URL", "http://127.0.0.1:8081/bot")
+    monkeypatch.setenv("UNO_DISCORD_API_URL", "http://127.0.0.1:8082/api/v10")
+    monkeypatch.setenv("UNO_LANGUAGE", "zh_Hant")
+    monkeypatch.setenv("UNO_LOG_LEVEL", "debug")
+    monkeypatch.setenv("UNO_BOT_DELAY", "0.25")
+    monkeypatch.setenv("UNO_LOBBY_SECONDS", "120")
+    monkeypatch.setenv("DB", "/not/this/one.db")  # no prefix: ignored
+    s = load_settings()
+    assert s.db == Path("/tmp/x/uno.db")
+    assert s.telegram_token is not None and s.telegram_token.get_secret_value() == TELEGRAM
+    assert s.telegram_api_url == "http://127.0.0.1:8081/bot"
+    assert s.discord_api_url == "http://127.0.0.1:8082/api/v10"
+    assert (s.language, s.log_level, s.bot_delay, s.lobby_seconds) == (
+        "zh_Hant",
+        "DEBUG",
+        0.25,
+        120,
+    )
+    assert s.platforms == ["telegram"]
+
+
+def test_a_dot_env_file_and_the_environment_over_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".env").write_text(
+        f"UNO_DISCORD_TOKEN={DISCORD}\nUNO_DB=from-dotenv.db\nUNO_LANGUAGE=zh_Hans\n"
+        "OTHER_THING=ignored\n",
+        encoding="utf-8",
+    )
+    s = Settings()
+    assert s.discord_token is not None and s.discord_token.get_secret_value() == DISCORD
+    assert s.db == Path("from-dotenv.db") and s.language == "zh_Hans"
+    assert s.platforms == ["discord"]
+    monkeypatch.setenv("UNO_DB", "from-env.db")
+    assert Settings().db == Path("from-env.db")
+    assert load_settings(db="explicit.db").db == Path("explicit.db")
+
+
+def test_a_blank_token_is_no_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UNO_TELEGRAM_TOKEN", "   ")
+    monkeypatch.setenv("UNO_DISCORD_TOKEN", "")
+    s = Settings()
+    assert s.telegram_token is None and s.discord_token is None and s.platforms == []
+
+
+def test_bad_values_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UNO_LOG_LEVEL", "chatty")
+    with pytest.raises(ValidationError, match="log_level"):
+        Settings()
+    monkeypatch.setenv("UNO_LOG_LEVEL", "INFO")
+    monkeypatch.setenv("UNO_LANGUAGE", "fr")
+    with pytest.raises(ValidationError):
+        Settings()
+    monkeypatch.setenv("UNO_LANGUAGE", "en")
+    monkeypatch.setenv("UNO_LOBBY_SECONDS", "1")
+    with pytest.raises(ValidationError):
+        Settings()
+
+
+def _all_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UNO_DISCORD_TOKEN", DISCORD)
+    monkeypatch.setenv("UNO_TELEGRAM_TOKEN", TELEGRAM)
+    monkeypatch.setenv("UNO_TELEGRAM_WEBHOOK_SECRET", HOOK)
+
+
+def _no_secret(text: str) -> None:
+    for secret in (DISCORD, TELEGRAM, HOOK, "discord-secret", "telegram-secret", HOOK[:12]):
+        assert secret not in text
+
+
+def test_tokens_never_show_in_repr_str_or_dumps(monkeypatch: pytest.MonkeyPatch) -> None:
+    _all_tokens(monkeypatch)
+    s = Settings()
+    assert s.platforms == ["discord", "telegram"]
+    for text in (
+        repr(s),
+        str(s),
+        f"{s}",
+        s.model_dump_json(),
+        str(s.model_dump()),
+        repr(s.discord_token),
+        str(s.telegram_token),
+        repr(s.telegram_webhook_secret),
+    ):
+        _no_secret(text)
+    assert "**********" in repr(s)
+
+
+def test_tokens_never_show_in_logs(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    _all_tokens(monkeypatch)
+    s = Settings()
+    log = logging.getLogger("uno.test")
+    with caplog.at_level(logging.DEBUG):
+        log.info("settings: %s", s)
+        log.info("settings: %r", s)
+        log.debug("token: %s / %s", s.discord_token, s.telegram_token)
+    assert "settings" in caplog.text
+    _no_secret(caplog.text)
+
+
+def test_tokens_never_show_in_validation_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    _all_tokens(monkeypatch)
+    monkeypatch.setenv("UNO_LOG_LEVEL", "chatty")  # something else is wrong
+    with pytest.raises(ValidationError) as err:
+        Settings()
+    _no_secret(str(err.value))
+    _no_secret(repr(err.value))
+    _no_secret(str(err.value.errors()))
+    # a token of the wrong type: the error names the field, not the value
+    with pytest.raises(ValidationError) as err:
+        Settings(discord_token=[DISCORD])  # type: ignore[arg-type]
+    assert "discord_token" in str(err.value)
+    _no_secret(str(err.value))

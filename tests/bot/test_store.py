@@ -1,0 +1,229 @@
+"""The SQLite store: rows, queries, group commit, and what a failed commit does."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot.model import FINISHED, LOBBY, PLAYING, STOPPED, Deadline, Seat, Table
+from bot.store import (
+    ActionRecord,
+    SqliteStore,
+    StatUpdate,
+    WriteBatch,
+    _statements,
+    migrations,
+)
+
+
+def table(key: str, status: str = LOBBY, version: int = 1, **kw: object) -> Table:
+    base: dict[str, object] = {
+        "key": key,
+        "scope": "chat",
+        "host": "u1",
+        "status": status,
+        "version": version,
+        "turn_version": version,
+        "seats": (Seat("u1", "Ann"), Seat("bot:x:1", "Bot 1", "smart")),
+        "created": 1.0,
+        "updated": 2.0,
+    }
+    base.update(kw)
+    return Table(**base)  # type: ignore[arg-type]
+
+
+async def test_a_table_comes_back_as_it_was_stored(store: SqliteStore) -> None:
+    g = engine.new_game(["u1", "bot:x:1"], engine.Rules.preset("house"), seed=3)
+    t = table(
+        "t:1",
+        PLAYING,
+        version=5,
+        turn_version=4,
+        game_no=2,
+        waiting=("u3",),
+        preset="house",
+        overrides={"uno_penalty": 4},
+        lang="zh_Hant",
+        seed=99,
+        meta={"msg": 12, "名字": "桌子"},
+        strikes={"u1": 2},
+        played={"u1": 7},
+        deadlines=(Deadline("turn", 100.5, 4), Deadline("uno:u1", 90.0, 0)),
+    ).evolve(game=g)
+    await store.write(WriteBatch(tables=[t]))
+    back = await store.get_table("t:1")
+    assert back is not None
+    fields = ["key", "scope", "host", "status", "version", "turn_version", "game_no", "seats"]
+    fields += ["waiting", "preset", "overrides", "lang", "seed", "meta", "strikes", "played"]
+    for name in [*fields, "created", "updated"]:
+        assert getattr(back, name) == getattr(t, name), name
+    assert set(back.deadlines) == set(t.deadlines)
+    assert back.game is not None and engine.game_to_json(back.game) == engine.game_to_json(g)
+    assert back.rules == engine.Rules.preset("house", uno_penalty=4)
+    assert await store.get_table("t:none") is None
+
+
+async def test_open_tables_and_their_deadlines(store: SqliteStore) -> None:
+    await store.write(
+        WriteBatch(
+            tables=[
+                table("a", LOBBY, deadlines=(Deadline("lobby", 5.0, 0),)),
+                table("b", PLAYING, deadlines=(Deadline("turn", 6.0, 1), Deadline("bot", 7, 1))),
+                table("c", FINISHED),
+                table("d", STOPPED),
+            ]
+        )
+    )
+    open_ = {t.key: t for t in await store.load_open_tables()}
+    assert set(open_) == {"a", "b"}
+    assert open_["a"].deadlines == (Deadline("lobby", 5.0, 0),)
+    assert {d.kind for d in open_["b"].deadlines} == {"turn", "bot"}
+    # a later write replaces a table's deadlines entirely
+    await store.write(WriteBatch(tables=[table("b", PLAYING, version=2)]))
+    b = await store.get_table("b")
+    assert b is not None and b.deadlines == () and b.version == 2
+
+
+async def test_actions_are_kept_in_order(store: SqliteStore) -> None:
+    recs = [ActionRecord("t", 1, v, "u1", {"type": "Draw", "n": v}, float(v)) for v in (3, 1, 2)]
+    for r in recs:
+        await store.write(WriteBatch(actions=[r]))
+    await store.write(WriteBatch(actions=[ActionRecord("other", 1, 1, "u2", {}, 0.0)]))
+    assert await store.actions("t") == recs  # in the order written, whatever the versions
+    assert await store.actions("none") == []
+
+
+async def test_statistics_add_up_per_scope(store: SqliteStore) -> None:
+    await store.write(
+        WriteBatch(
+            stats=[
+                StatUpdate("s1", "u1", "Ann", games=1, wins=1, points=50, cards_played=10),
+                StatUpdate("s1", "u2", "Bob", games=1, points=0, cards_played=8),
+                StatUpdate("s2", "u2", "Bob", games=1, wins=1, points=10),
+            ]
+        )
+    )
+    await store.write(
+        WriteBatch(stats=[StatUpdate("s1", "u2", "Bobby", games=1, wins=1, points=70)])
+    )
+    await store.write(WriteBatch(stats=[StatUpdate("s1", "u3", "Cy", rounds_won=1)]))
+    board = await store.leaderboard("s1")
+    assert [s.player for s in board] == ["u2", "u1"]  # same wins: more points first
+    u2 = board[0]
+    assert (u2.name, u2.games, u2.wins, u2.points, u2.cards_played) == ("Bobby", 2, 1, 70, 8)
+    assert [s.player for s in await store.leaderboard("s1", limit=1)] == ["u2"]
+    assert [s.player for s in await store.leaderboard("s2")] == ["u2"]
+    assert await store.leaderboard("s3") == []
+    u3 = await store.player_stats("s1", "u3")  # a round won, no game finished yet
+    assert u3 is not None and (u3.games, u3.rounds_won) == (0, 1)
+    assert await store.player_stats("s2", "u1") is None
+
+
+async def test_chat_and_user_settings(store: SqliteStore) -> None:
+    assert await store.chat_settings("c") == (None, None, None)
+    await store.write(WriteBatch(chat_settings=[("c", "house", {"jump_in": False}, None)]))
+    await store.write(WriteBatch(chat_settings=[("c", None, None, "zh_Hans")]))  # keeps rules
+    assert await store.chat_settings("c") == ("house", {"jump_in": False}, "zh_Hans")
+    await store.write(WriteBatch(chat_settings=[("c", "party", {}, None)]))
+    assert await store.chat_settings("c") == ("party", {}, "zh_Hans")
+    await store.write(WriteBatch(user_settings=[("u", "zh_Hant")]))
+    assert await store.user_lang("u") == "zh_Hant"
+    await store.write(WriteBatch(user_settings=[("u", None)]))
+    assert await store.user_lang("u") is None
+    assert await store.user_lang("nobody") is None
+
+
+async def test_group_commit_answers_each_caller_after_its_commit(db: Path) -> None:
+    store = SqliteStore(db)
+    await store.open()
+    try:
+        commits_before = store.commits
+
+        async def one(i: int) -> bool:
+            await store.write(
+                WriteBatch(
+                    tables=[table(f"t{i}", PLAYING, version=i)],
+                    actions=[ActionRecord(f"t{i}", 1, i, "u1", {"type": "Draw"}, 0.0)],
+                )
+            )
+            # answered only once committed: another connection sees it at once
+            with sqlite3.connect(db) as other:
+                row = other.execute("SELECT version FROM tables WHERE key = ?", (f"t{i}",))
+                found = row.fetchone()
+                n = other.execute("SELECT count(*) FROM actions WHERE table_key = ?", (f"t{i}",))
+                return found == (i,) and n.fetchone() == (1,)
+
+        seen = await asyncio.gather(*(one(i) for i in range(200)))
+        assert all(seen)
+        assert store.batches - 0 >= 200
+        assert store.commits - commits_before < 200  # they shared commits
+    finally:
+        await store.close()
+
+
+async def test_a_failing_commit_fails_every_caller_of_its_batch(db: Path) -> None:
+    store = SqliteStore(db)
+    await store.open()
+    try:
+        good = [WriteBatch(tables=[table(f"ok{i}")]) for i in range(5)]
+        # NOT NULL on stats.name: fails inside the transaction, after the tables' rows
+        bad = WriteBatch(stats=[StatUpdate("s", "u", None)])  # type: ignore[arg-type]
+        results = await asyncio.gather(
+            *(store.write(b) for b in [*good[:2], bad, *good[2:]]), return_exceptions=True
+        )
+        assert all(isinstance(r, sqlite3.IntegrityError) for r in results)
+        assert await store.load_open_tables() == []  # rolled back: none of them is there
+        assert await store.leaderboard("s") == []
+        # the store carries on
+        await store.write(good[0])
+        assert [t.key for t in await store.load_open_tables()] == ["ok0"]
+    finally:
+        await store.close()
+
+
+async def test_writes_wait_for_close_and_refuse_after(db: Path) -> None:
+    store = SqliteStore(db)
+    await store.open()
+    pending = [
+        asyncio.ensure_future(store.write(WriteBatch(tables=[table(f"t{i}")]))) for i in range(50)
+    ]
+    await asyncio.sleep(0)
+    await store.close()
+    await asyncio.gather(*pending)  # all committed before the store closed
+    with pytest.raises(RuntimeError, match="not open"):
+        await store.write(WriteBatch())
+    store = SqliteStore(db)
+    await store.open()
+    assert len(await store.load_open_tables()) == 50
+    await store.close()
+
+
+async def test_a_store_in_memory() -> None:
+    store = SqliteStore(":memory:")
+    await store.open()
+    try:
+        await store.write(WriteBatch(tables=[table("m")]))
+        assert (await store.get_table("m")) is not None
+        assert await store.schema_version() == len(migrations())
+    finally:
+        await store.close()
+
+
+def test_migration_files_split_into_statements() -> None:
+    sql = (
+        "-- a comment; with a semicolon\n"
+        "CREATE TABLE a (x TEXT DEFAULT 'a;b');\n"
+        "\n"
+        "CREATE INDEX a_x ON a (x);  -- trailing\n"
+        "-- the end\n"
+    )
+    stmts = _statements(sql)
+    assert len(stmts) == 2 and "'a;b'" in stmts[0]
+    with pytest.raises(ValueError, match="incomplete"):
+        _statements("CREATE TABLE b (x")
+    numbers = [n for n, _ in migrations()]
+    assert numbers == list(range(1, len(numbers) + 1))

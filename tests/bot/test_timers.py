@@ -1,0 +1,224 @@
+"""The deadline scheduler, with a fake clock and, where the loop itself is under test, with
+short real waits."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.model import Deadline
+from bot.port import RecordingPort
+from bot.service import Service
+from bot.store import SqliteStore
+from bot.timers import Timers
+from tests.bot.helpers import Clock, settings
+
+
+class Fired:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Deadline]] = []
+
+    async def __call__(self, key: str, d: Deadline) -> None:
+        self.calls.append((key, d))
+
+
+def D(kind: str, due: float, version: int = 0) -> Deadline:
+    return Deadline(kind, due, version)
+
+
+async def test_deadlines_fire_in_due_order_and_stay_armed() -> None:
+    clock, fired = Clock(0.0), Fired()
+    timers = Timers(fired, clock)
+    timers.set("a", (D("turn", 30), D("uno:x", 5)))
+    timers.set("b", (D("lobby", 10),))
+    assert len(timers) == 3 and timers.next_due() == 5
+    assert timers.due(4) == []
+    assert [(k, d.kind) for k, d in timers.due(10)] == [("a", "uno:x"), ("b", "lobby")]
+    assert timers.armed("a") == {"turn": D("turn", 30), "uno:x": D("uno:x", 5)}
+    assert timers.next_due() == 30
+    assert await timers.run_due(100) == 1
+    assert fired.calls == [("a", D("turn", 30))]
+    timers.set("a", ())
+    assert len(timers) == 1 and timers.armed("a") == {}
+
+
+async def test_a_replaced_deadline_never_fires() -> None:
+    fired = Fired()
+    timers = Timers(fired, Clock(0.0))
+    timers.set("a", (D("turn", 5, 1),))
+    timers.set("a", (D("turn", 50, 2),))
+    assert await timers.run_due(10) == 0
+    assert await timers.run_due(50) == 1
+    assert fired.calls == [("a", D("turn", 50, 2))]
+
+
+async def test_a_replacement_due_at_the_same_time_fires_once() -> None:
+    # bots move after ``bot_delay``; with a clock that has not moved, a re-armed bot timer
+    # has the same due time as the one it replaces, and must not fire twice
+    fired = Fired()
+    timers = Timers(fired, Clock(0.0))
+    timers.set("a", (D("bot", 5, 1),))
+    timers.set("a", (D("bot", 5, 2),))
+    timers.set("a", (D("bot", 5, 3),))
+    assert await timers.run_due(5) == 1
+    assert fired.calls == [("a", D("bot", 5, 3))]
+    assert timers.next_due() is None
+
+
+async def test_a_deadline_handed_out_fires_again_only_when_re_armed() -> None:
+    fired = Fired()
+    timers = Timers(fired, Clock(0.0))
+    d = D("turn", 5, 1)
+    timers.set("a", (d,))
+    assert await timers.run_due(5) == 1
+    timers.set("a", (d, D("uno:x", 7)))  # the table changed, the turn did not
+    assert [k.kind for _, k in timers.due(10)] == ["uno:x"]
+    timers.set("a", (D("turn", 5, 2),))  # a new turn, already overdue
+    assert await timers.run_due(10) == 1
+
+
+async def test_a_failing_deadline_is_logged_and_the_rest_fire(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    calls: list[str] = []
+
+    async def fire(key: str, d: Deadline) -> None:
+        calls.append(key)
+        if key == "bad":
+            raise RuntimeError("boom")
+
+    timers = Timers(fire, Clock(0.0))
+    timers.set("bad", (D("turn", 1),))
+    timers.set("good", (D("turn", 2),))
+    with caplog.at_level(logging.ERROR, logger="bot.timers"):
+        assert await timers.run_due(5) == 2
+    assert calls == ["bad", "good"]
+    assert "deadline turn of table bad failed" in caplog.text
+
+
+async def test_the_heap_is_rebuilt_when_re_arming_piles_up() -> None:
+    fired = Fired()
+    timers = Timers(fired, Clock(0.0))
+    for t in range(100):
+        timers.set(f"t{t}", (D("turn", 1000 + t, 0),))
+    assert await timers.run_due(1000) == 1  # t0's is handed out
+    for v in range(1, 200):  # every table re-armed again and again
+        for t in range(1, 100):
+            timers.set(f"t{t}", (D("turn", 2000 + t + v / 1000, v),))
+    assert len(timers._heap) <= 4 * len(timers) + 1024
+    assert await timers.run_due(10_000) == 99  # each table's latest, once; not t0's again
+    assert {k for k, _ in fired.calls} == {f"t{t}" for t in range(100)}
+    assert all(d.version == 199 for k, d in fired.calls if k != "t0")
+
+
+# -- the background loop, in real time ----------------------------------------------------
+
+
+async def test_the_loop_fires_on_time_and_wakes_for_an_earlier_deadline() -> None:
+    got: dict[str, float] = {}
+    done = asyncio.Event()
+
+    async def fire(key: str, d: Deadline) -> None:
+        got[key] = time.time()
+        if len(got) == 3:
+            done.set()
+
+    timers = Timers(fire)
+    now = time.time()
+    timers.set("late", (D("turn", now + 0.3),))
+    timers.set("overdue", (D("turn", now - 100),))  # passed while the bot was down: at once
+    timers.start()
+    await asyncio.sleep(0.05)
+    timers.set("early", (D("turn", time.time() + 0.05),))  # earlier than the one it waits for
+    await asyncio.wait_for(done.wait(), 5)
+    await timers.stop()
+    assert got["overdue"] < got["early"] < got["late"]
+    assert got["overdue"] - now < 0.1
+    assert got["late"] >= now + 0.3
+
+
+async def test_at_most_max_running_deadlines_are_handled_at_once() -> None:
+    running = peak = 0
+    done = asyncio.Event()
+    count = 0
+
+    async def fire(key: str, d: Deadline) -> None:
+        nonlocal running, peak, count
+        running += 1
+        peak = max(peak, running)
+        await asyncio.sleep(0.01)
+        running -= 1
+        count += 1
+        if count == 100:
+            done.set()
+
+    timers = Timers(fire, max_running=8)
+    now = time.time()
+    for i in range(100):
+        timers.set(f"t{i}", (D("turn", now - 1 + i / 1000),))  # all overdue at start-up
+    timers.start()
+    await asyncio.wait_for(done.wait(), 10)
+    await timers.stop()
+    assert peak == 8
+
+
+async def test_stop_is_prompt_even_when_woken_as_it_is_cancelled() -> None:
+    timers = Timers(Fired())
+    timers.set("a", (D("turn", time.time() + 3600),))
+    timers.start()
+    await asyncio.sleep(0.01)  # the loop waits for a deadline an hour away
+    # an earlier deadline arrives (waking the loop) in the same instant it is told to stop:
+    # 3.11's ``wait_for`` then swallows the cancellation, and the loop used to go on
+    # waiting (here for an hour)
+    timers.set("b", (D("turn", time.time() + 1800),))
+    await asyncio.wait_for(timers.stop(), 2)
+
+
+async def test_stop_lets_deadlines_being_handled_finish() -> None:
+    finished: list[str] = []
+    started = asyncio.Event()
+
+    async def fire(key: str, d: Deadline) -> None:
+        started.set()
+        await asyncio.sleep(0.1 if key == "quick" else 3600)
+        finished.append(key)
+
+    timers = Timers(fire)
+    timers.set("quick", (D("turn", 0),))
+    timers.start()
+    await asyncio.wait_for(started.wait(), 2)
+    await asyncio.wait_for(timers.stop(grace=2), 3)
+    assert finished == ["quick"]
+
+    timers = Timers(fire)
+    timers.set("stuck", (D("turn", 0),))
+    timers.start()
+    await asyncio.sleep(0.05)
+    t0 = time.monotonic()
+    await timers.stop(grace=0.05)  # one that does not finish is cancelled
+    assert time.monotonic() - t0 < 1
+
+
+@pytest.mark.soak
+async def test_a_busy_service_always_stops(tmp_path: Path) -> None:
+    """Stopping while bot seats play flat out on many tables: the scheduler used to hang
+    now and then (a cancellation lost inside ``asyncio.wait_for`` as a table re-armed its
+    timers), and with it every shutdown of the terminal table."""
+    for trial in range(10):
+        store = SqliteStore(tmp_path / f"busy{trial}.db")
+        await store.open()
+        svc = Service(store, RecordingPort(keep=False), settings(), seed=trial, bot_delay=0)
+        await svc.start()
+        for i in range(100):
+            key = f"t:{i}"
+            await svc.create(key, "chat", "h", "Host", seat_host=False)
+            for _ in range(4):
+                await svc.add_bot(key, "h", "smart")
+        await asyncio.gather(*(svc.start_game(f"t:{i}", "h") for i in range(100)))
+        await asyncio.sleep(0.2 + trial / 20)
+        await asyncio.wait_for(svc.stop(), 10)
+        await store.close()
