@@ -1,0 +1,26 @@
+"""Telegram: UNO in groups and forum topics, on python-telegram-bot 22.
+
+- ``adapter``: the :class:`Adapter` (a :class:`bot.port.Port` for ``tg:`` tables) and PTB's
+  life cycle, run by hand in the caller's event loop (polling, or a webhook when
+  ``UNO_TELEGRAM_WEBHOOK_URL`` is set; ``UNO_TELEGRAM_API_URL`` points at another Bot API
+  server);
+- ``handlers``: commands, buttons, inline queries and chosen results -> service calls;
+- ``views``: the table message, private hands, inline results, the settings menu;
+- ``codec``: compact ``callback_data`` and result ids (64 bytes, versioned, stateless);
+- ``outbox``: per-chat pacing under Telegram's flood limits, coalesced edits, 429s.
+
+With @BotFather: enable inline mode (``/setinline``) and inline feedback
+(``/setinlinefeedback``, 100%): a card chosen from inline results reaches the bot as a
+``chosen_inline_result`` only with feedback on.
+"""
+
+import os
+
+# PTB 22 returns time periods (``RetryAfter.retry_after``) as timedelta when asked to, and
+# warns otherwise; this adapter handles both, so take the future behaviour now.
+os.environ.setdefault("PTB_TIMEDELTA", "true")
+
+from adapters.telegram.adapter import Adapter, Origin
+from adapters.telegram.outbox import Limits
+
+__all__ = ["Adapter", "Limits", "Origin"]

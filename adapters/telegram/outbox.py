@@ -1,0 +1,300 @@
+"""The outbox: every message and edit the bot sends to a chat, paced per chat.
+
+Telegram allows about 20 messages a minute in a group (edits count too), one a second in a
+private chat and 30 a second in all, and answers ``429 retry_after`` past that. So:
+
+- each chat has one lane: its items run one at a time (at most one edit in flight per
+  chat), in order, each after a token from the chat's bucket and from the global one;
+- an item has a key; putting an item whose key is already waiting replaces it in place,
+  so a burst of table renders becomes one edit (items render lazily, when they run);
+- the last token of a group's bucket is kept for an item a person waits for (the table
+  after their own move), so bot seats never leave them staring at an old table;
+- ``RetryAfter`` pauses the lane for the time Telegram asks and runs the item again:
+  nothing is dropped for flood control;
+- a chat that refuses the bot (blocked, kicked) drops its lane quietly.
+
+Port calls arrive under the service's table lock, so they only ``put`` here: the network
+is awaited by the lanes' tasks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dtm
+import itertools
+import logging
+import warnings
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass, field, replace
+
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+__all__ = ["Bucket", "Limits", "Outbox", "retry_seconds"]
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Pacing. A group's bucket holds ``group_burst`` tokens and refills so that no 60
+    seconds ever see more than ``group_per_minute`` sends and edits in it. ``scale`` runs
+    time that many times faster (benchmarks): rates are multiplied, pauses divided."""
+
+    group_per_minute: float = 20.0
+    group_burst: int = 3
+    private_per_second: float = 1.0
+    private_burst: int = 3
+    global_per_second: float = 30.0
+    global_burst: int = 30
+    group_reserve: int = 1  # tokens kept for people's own moves (see Outbox.put)
+    network_retries: int = 3
+    retry_pause: float = 1.0  # seconds before retrying after a network error
+    scale: float = 1.0
+
+    @classmethod
+    def unlimited(cls) -> Limits:
+        """No pacing at all (tests of everything but pacing)."""
+        big = 10**9
+        return cls(
+            group_per_minute=big,
+            group_burst=big,
+            private_per_second=big,
+            private_burst=big,
+            global_per_second=big,
+            global_burst=big,
+            group_reserve=0,
+            network_retries=2,
+            retry_pause=0.01,
+        )
+
+    def scaled(self, factor: float) -> Limits:
+        """The same limits with time running ``factor`` times faster."""
+        return replace(self, scale=self.scale * factor)
+
+    @property
+    def group_rate(self) -> float:
+        """Tokens a second: the burst plus a minute's refill make ``group_per_minute``."""
+        per_minute = max(self.group_per_minute - self.group_burst, 1.0)
+        return per_minute / 60.0 * self.scale
+
+
+def retry_seconds(err: RetryAfter) -> float:
+    """``retry_after`` in seconds (PTB warns about the attribute's future type)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = err.retry_after
+    if isinstance(value, dtm.timedelta):
+        return value.total_seconds()
+    return float(value)
+
+
+class Bucket:
+    """A token bucket: ``capacity`` tokens, refilled at ``rate`` a second."""
+
+    def __init__(self, rate: float, capacity: int, clock: Callable[[], float]) -> None:
+        self.rate = rate
+        self.capacity = max(1, capacity)
+        self.clock = clock
+        self.tokens = float(self.capacity)
+        self.stamp = clock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def wait_time(self, need: float = 1.0) -> float:
+        """Seconds until ``need`` tokens are there (``need`` at most the capacity)."""
+        self._refill()
+        need = min(need, self.capacity)
+        if self.tokens >= need - 1e-9:  # float dust must not leave it waiting forever
+            return 0.0
+        return (need - self.tokens) / self.rate
+
+    def full(self) -> bool:
+        self._refill()
+        return self.tokens >= self.capacity
+
+    def take(self) -> None:
+        self._refill()
+        self.tokens -= 1
+
+
+@dataclass(eq=False)
+class _Lane:
+    chat_id: int
+    bucket: Bucket
+    items: OrderedDict[Hashable, Job] = field(default_factory=OrderedDict)
+    urgent: set[Hashable] = field(default_factory=set)
+    task: asyncio.Task[None] | None = None
+    busy: bool = False
+    poke: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Outbox:
+    """Per-chat lanes of paced, coalesced sends (see the module docstring)."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] | None = None) -> None:
+        self.limits = limits
+        self.clock = clock or asyncio.get_running_loop().time
+        self._lanes: dict[int, _Lane] = {}
+        self._buckets: dict[int, Bucket] = {}
+        self._global = Bucket(
+            limits.global_per_second * limits.scale, limits.global_burst, self.clock
+        )
+        self._seq = itertools.count()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.sent = 0  # jobs done (for statistics)
+        self.retried = 0  # 429s honoured
+        self.closed = False
+
+    def _bucket(self, chat_id: int) -> Bucket:
+        """The chat's bucket: it outlives the lane, which ends whenever the chat is idle."""
+        found = self._buckets.get(chat_id)
+        if found is not None:
+            return found
+        if len(self._buckets) > 10_000:  # forget the chats whose buckets are full again
+            for cid, b in list(self._buckets.items()):
+                if b.full() and cid not in self._lanes:
+                    del self._buckets[cid]
+        lim = self.limits
+        if chat_id < 0:  # groups, supergroups and channels have negative ids
+            bucket = Bucket(lim.group_rate, lim.group_burst, self.clock)
+        else:
+            bucket = Bucket(lim.private_per_second * lim.scale, lim.private_burst, self.clock)
+        self._buckets[chat_id] = bucket
+        return bucket
+
+    def put(self, chat_id: int, key: Hashable | None, job: Job, *, urgent: bool = False) -> None:
+        """Queue ``job`` for ``chat_id``; with a ``key`` already waiting, replace that one
+        (keeping its place). ``key=None``: always a new item (messages, never merged).
+
+        ``urgent``: a person is waiting for it (their own move on the table). Other items
+        leave the bucket's last ``reserve`` tokens alone, so that a person's move shows at
+        once even while bot seats keep the table busy."""
+        if self.closed:
+            return
+        lane = self._lanes.get(chat_id)
+        if lane is None:
+            lane = self._lanes[chat_id] = _Lane(chat_id, self._bucket(chat_id))
+        k = key if key is not None else ("seq", next(self._seq))
+        lane.items[k] = job
+        if urgent:
+            lane.urgent.add(k)
+        self._idle.clear()
+        lane.poke.set()
+        if lane.task is None or lane.task.done():
+            lane.task = asyncio.create_task(self._run(lane), name=f"tg-outbox-{chat_id}")
+
+    def discard(self, chat_id: int, key: Hashable) -> None:
+        lane = self._lanes.get(chat_id)
+        if lane is not None:
+            lane.items.pop(key, None)
+
+    def pending(self, chat_id: int | None = None) -> int:
+        lanes = self._lanes.values() if chat_id is None else [self._lanes.get(chat_id)]
+        return sum(len(ln.items) + ln.busy for ln in lanes if ln is not None)
+
+    async def _run(self, lane: _Lane) -> None:
+        try:
+            while lane.items:
+                await self._token(lane)
+                key, job = lane.items.popitem(last=False)
+                lane.urgent.discard(key)
+                lane.busy = True
+                try:
+                    done = await self._attempt(lane, key, job)
+                finally:
+                    lane.busy = False
+                if done:
+                    self.sent += 1
+        finally:
+            if not lane.items and self._lanes.get(lane.chat_id) is lane:
+                del self._lanes[lane.chat_id]
+            if not self._lanes:
+                self._idle.set()
+
+    def _need(self, lane: _Lane) -> float:
+        first = next(iter(lane.items), None)
+        if first is None or first in lane.urgent or lane.chat_id >= 0:
+            return 1.0
+        return 1.0 + self.limits.group_reserve
+
+    async def _token(self, lane: _Lane) -> None:
+        """Wait for a token (and the reserve, for an item nobody waits for)."""
+        while True:
+            wait = max(lane.bucket.wait_time(self._need(lane)), self._global.wait_time())
+            if wait <= 0:
+                return
+            lane.poke.clear()
+            # woken early when an item becomes urgent
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(lane.poke.wait(), wait)
+
+    async def _attempt(self, lane: _Lane, key: Hashable, job: Job) -> bool:
+        """Run one job, retrying per the limits. True if it ran (or failed for good)."""
+        failures = 0
+        first = True
+        while True:
+            if not first:
+                await self._token(lane)
+            first = False
+            lane.bucket.take()
+            self._global.take()
+            try:
+                await job()
+                return True
+            except RetryAfter as err:
+                # Telegram refused for flood control: wait as asked, then run it again
+                # (first in the lane, or its newer replacement if one came meanwhile)
+                self.retried += 1
+                pause = retry_seconds(err) / self.limits.scale
+                log.info("chat %s: 429, retrying in %.1fs", lane.chat_id, pause)
+                await asyncio.sleep(pause)
+                newer = lane.items.pop(key, None)
+                if newer is not None:
+                    job = newer
+                continue
+            except Forbidden as err:
+                log.info("chat %s refuses the bot (%s): dropping its queue", lane.chat_id, err)
+                lane.items.clear()
+                return True
+            except BadRequest as err:
+                log.warning("chat %s: %s", lane.chat_id, err)
+                return True
+            except (TimedOut, NetworkError) as err:
+                failures += 1
+                if failures > self.limits.network_retries:
+                    log.warning("chat %s: giving up after %s", lane.chat_id, err)
+                    return True
+                await asyncio.sleep(self.limits.retry_pause * failures / self.limits.scale)
+                continue
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("chat %s: a send failed", lane.chat_id)
+                return True
+
+    async def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until every lane is empty (True) or ``timeout`` passed (False)."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+            return True
+        except TimeoutError:
+            return False
+
+    async def close(self) -> None:
+        self.closed = True
+        tasks = [ln.task for ln in self._lanes.values() if ln.task is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        self._lanes.clear()
+        self._idle.set()

@@ -1,0 +1,450 @@
+"""What Telegram users see: message texts, inline keyboards and inline-mode results.
+
+Pure functions of public state, one player's own view and a translator: no I/O. The table
+message is made from ``TableInfo`` (the public view) only, so no group message can hold a
+hand; a hand is rendered only for its owner (private chat, personal inline results).
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InlineQueryResultsButton,
+    InputTextMessageContent,
+)
+
+from adapters.telegram.codec import MAX_DATA, encode_action, pack, tid_of
+from bot import render
+from bot.i18n import LANGUAGE_NAMES, N_, Translator
+from bot.port import TableInfo
+from engine import (
+    COLORS,
+    Accept,
+    Action,
+    CallUno,
+    Card,
+    CatchUno,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Leave,
+    NextRound,
+    Pass,
+    Phase,
+    Play,
+    Rules,
+    Timeout,
+    View,
+)
+
+__all__ = [
+    "FLAGS",
+    "flag_choices",
+    "hand_message",
+    "inline_answer",
+    "language_menu",
+    "settings_flag",
+    "settings_main",
+    "table_message",
+]
+
+ACTIVE = (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
+FLAGS: tuple[str, ...] = tuple(Rules.model_fields)
+# values offered for the numeric flags (a table's current value is always added)
+_NUMBERS: dict[str, tuple[int, ...]] = {
+    "uno_penalty": (0, 1, 2, 4),
+    "false_uno_penalty": (0, 1, 2),
+    "target": (0, 100, 200, 300, 500, 1000),
+    "hand_size": (5, 7, 10),
+    "turn_seconds": (15, 30, 60, 120, 300, 3600),
+    "afk_strikes": (0, 2, 3, 5),
+    "uno_window_seconds": (0, 3, 5, 10, 30),
+    "challenge_seconds": (10, 20, 30, 60),
+}
+ALERT_MAX = 200  # characters of a callback query alert
+INLINE_MAX = 50  # results per inline answer
+HAND_BUTTONS = 80  # card buttons on a private hand (a keyboard holds about 100)
+TEXT_MAX = 4096
+
+SETTINGS = N_("Settings")
+MY_CARDS = N_("My cards")
+
+
+def deep_link(username: str | None, payload: str) -> str | None:
+    """``t.me/<bot>?start=<payload>``: opens the private chat with the bot."""
+    if not username or len(payload) > MAX_DATA:
+        return None
+    return f"https://t.me/{username}?start={payload}"
+
+
+def _button(text: str, op: str, tid: str, *args: object) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=pack(op, tid, *args))
+
+
+def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+
+
+def _seats(info: TableInfo) -> list[str]:
+    return [s.id for s in info.seats]
+
+
+def _act(text: str, info: TableInfo, action: Action) -> InlineKeyboardButton | None:
+    code = encode_action(action, _seats(info))
+    if code is None:
+        return None
+    try:
+        return _button(text, "a", tid_of(info.key), info.version, code)
+    except ValueError:  # over 64 bytes: leave the button out rather than fail the message
+        return None
+
+
+def short_label(action: Action, tr: Translator, names: dict[str, str]) -> str:
+    """A button-sized label: ``🟥5``, ``🌈+4→🟦``, ``🟥7 ⇄ Bob``, ``Draw a card``."""
+    if isinstance(action, Play):
+        text = "+".join(render.card_short(c) for c in action.cards)
+        if action.color is not None and (
+            action.card.is_wild or any(c.color is not action.color for c in action.cards)
+        ):
+            text += "→" + render.COLOR_EMOJI[action.color]
+        if action.target is not None:
+            text += " ⇄ " + names.get(action.target, action.target)
+        if action.uno:
+            text += " · UNO!"
+        return text
+    if isinstance(action, ChooseColor):
+        return render.color_text(action.color, tr)
+    return render.action_label(action, tr, names)
+
+
+# -- the table message --------------------------------------------------------------------
+
+
+def table_message(
+    info: TableInfo,
+    tr: Translator,
+    recent: Iterable[str] = (),
+    username: str | None = None,
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The public table: text from the public view, buttons for the phase."""
+    text = render.table_text(info, tr, list(recent))
+    if len(text) > TEXT_MAX:
+        text = text[: TEXT_MAX - 1] + "…"
+    return text, table_keyboard(info, tr, username)
+
+
+def table_keyboard(
+    info: TableInfo, tr: Translator, username: str | None = None
+) -> InlineKeyboardMarkup | None:
+    tid = tid_of(info.key)
+    b = render.button_label
+    if info.status == "lobby":
+        return InlineKeyboardMarkup(
+            [
+                [_button("✋ " + b("join", tr), "j", tid), _button(b("leave", tr), "l", tid)],
+                [
+                    _button("🤖 " + b("add_bot", tr), "b", tid),
+                    _button("⚙️ " + tr.gettext(SETTINGS), "S", tid),
+                ],
+                [_button("▶️ " + b("start", tr), "g", tid)],
+            ]
+        )
+    v = info.view
+    if info.status != "playing" or v is None:
+        return None
+    rows: list[list[InlineKeyboardButton]] = []
+    names = info.names
+    if v.phase is Phase.ROUND_OVER:
+        nxt = _act("⏭ " + b("next_round", tr), info, NextRound())
+        return InlineKeyboardMarkup([[nxt]]) if nxt else None
+    if v.phase not in ACTIVE:
+        return None
+    play = InlineKeyboardButton("🃏 " + b("play", tr), switch_inline_query_current_chat=tid)
+    first: list[InlineKeyboardButton | None] = [play]
+    if v.phase is Phase.CHALLENGE:
+        first.append(_act("⚖️ " + b("challenge", tr), info, Challenge()))
+        first.append(_act(tr.gettext("Take +{n}", n=v.pending_draw), info, Accept()))
+    elif v.pending_draw:
+        first.append(_act(tr.gettext("Take +{n}", n=v.pending_draw), info, Accept()))
+    elif v.phase is Phase.PLAYING:
+        first.append(_act("📥 " + b("draw", tr), info, Draw()))
+    rows.append([x for x in first if x is not None])
+    if v.phase is Phase.CHOOSING_COLOR:
+        colours = [_act(render.COLOR_EMOJI[c], info, ChooseColor(c)) for c in COLORS]
+        rows.append([x for x in colours if x is not None])
+    extra: list[InlineKeyboardButton | None] = []
+    if any(v.counts.get(p) == 1 and p not in v.called for p in v.players):
+        extra.append(_act("📢 UNO!", info, CallUno()))
+    for p in v.exposed:
+        extra.append(_act("🎯 " + render.action_label(CatchUno(p), tr, names), info, CatchUno(p)))
+    rows.extend(_rows([x for x in extra if x is not None], 3))
+    link = deep_link(username, "h" + tid)
+    if link:
+        rows.append([InlineKeyboardButton("🔒 " + tr.gettext(MY_CARDS), url=link)])
+    return InlineKeyboardMarkup(rows)
+
+
+# -- a hand, privately ------------------------------------------------------------------------
+
+
+def _playable(legal: Sequence[Action]) -> set[Card]:
+    out: set[Card] = set()
+    for a in legal:
+        if isinstance(a, Play):
+            out.add(a.card)
+    return out
+
+
+def _uno_variants(view: View, legal: Sequence[Action]) -> list[tuple[Play, Play | None]]:
+    """Each listed play, with its ``uno=True`` twin when it leaves exactly one card."""
+    hand = view.hand or ()
+    out: list[tuple[Play, Play | None]] = []
+    for a in legal:
+        if not isinstance(a, Play):
+            continue
+        twin = None
+        if not a.uno and len(hand) - len(a.cards) == 1:
+            twin = Play(a.card, a.color, a.target, a.together, uno=True)
+        out.append((a, twin))
+    out.sort(key=lambda pair: (pair[0].card.index, len(pair[0].together)))
+    return out
+
+
+_OTHER_ORDER = (ChooseColor, Challenge, Accept, Draw, Pass, CallUno, CatchUno)
+
+
+def _others(legal: Sequence[Action]) -> list[Action]:
+    rest = [a for a in legal if not isinstance(a, Play | Leave | NextRound | Timeout)]
+    return sorted(rest, key=lambda a: _OTHER_ORDER.index(type(a)))
+
+
+def hand_message(
+    info: TableInfo,
+    view: View | None,
+    legal: Sequence[Action],
+    tr: Translator,
+    lines: Sequence[str] = (),
+    title: str | None = None,
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """A player's private hand (private chat), with a button for every legal move."""
+    tid = tid_of(info.key)
+    head = [f"🎴 {title}"] if title else []
+    if view is None or view.hand is None:
+        return "\n".join([*head, tr.gettext(render.REFUSALS["not_a_player"])]), None
+    text = "\n".join([*head, render.hand_text(view, tr, info.names), *_tail(lines)])
+    names = info.names
+    buttons: list[InlineKeyboardButton] = []
+    for play, twin in _uno_variants(view, legal):
+        for a in (twin, play) if twin is not None else (play,):
+            btn = _act(short_label(a, tr, names), info, a)
+            if btn is not None:
+                buttons.append(btn)
+    rows = _rows(buttons[:HAND_BUTTONS], 4)
+    others = [_act(short_label(a, tr, names), info, a) for a in _others(legal)]
+    rows.extend(_rows([x for x in others if x is not None], 2))
+    if info.status == "playing":
+        rows.append([_button("🔄", "h", tid)])
+    return text, InlineKeyboardMarkup(rows) if rows else None
+
+
+def _tail(lines: Sequence[str]) -> list[str]:
+    return ["", *lines] if lines else []
+
+
+# -- inline mode ------------------------------------------------------------------------------
+
+
+def _result(
+    tid: str, version: int, code: str, title: str, text: str, description: str | None
+) -> InlineQueryResultArticle | None:
+    rid = f"{tid}|{version}|{code}"
+    if len(rid.encode()) > MAX_DATA:
+        return None
+    return InlineQueryResultArticle(
+        id=rid,
+        title=title,
+        input_message_content=InputTextMessageContent(text),
+        description=description,
+    )
+
+
+def inline_answer(
+    info: TableInfo,
+    view: View | None,
+    legal: Sequence[Action],
+    tr: Translator,
+    group_tr: Translator,
+    username: str | None = None,
+) -> tuple[list[InlineQueryResultArticle], InlineQueryResultsButton | None]:
+    """Personal inline results: playable cards first (marked), then the other moves, then
+    the rest of the hand. The message a choice posts to the group names the move only."""
+    tid = tid_of(info.key)
+    names = info.names
+    button = None
+    if view is None or view.hand is None:
+        button = InlineQueryResultsButton(
+            tr.gettext("You are not playing at this table"), start_parameter="help"
+        )
+        return [], button
+    ver = info.version
+    plays: list[InlineQueryResultArticle | None] = []
+    playable_mark = tr.gettext("✅ Playable")
+    for play, twin in _uno_variants(view, legal):
+        for a in (twin, play) if twin is not None else (play,):
+            code = encode_action(a, _seats(info))
+            if code is None:
+                continue
+            label = render.action_label(a, tr, names)
+            posted = render.action_label(a, group_tr, names)
+            plays.append(_result(tid, ver, code, label, posted, playable_mark))
+    others: list[InlineQueryResultArticle | None] = []
+    for other in _others(legal):
+        code = encode_action(other, _seats(info))
+        if code is None:
+            continue
+        label = "▶️ " + render.action_label(other, tr, names)
+        posted = render.action_label(other, group_tr, names)
+        others.append(_result(tid, ver, code, label, posted, _hint(other, view, tr)))
+    playable = _playable(legal)
+    seen: dict[Card, int] = {}
+    for c in sorted(view.hand, key=lambda c: c.index):
+        if c not in playable:
+            seen[c] = seen.get(c, 0) + 1
+    dim = tr.gettext("Not playable now")
+    rest: list[InlineQueryResultArticle | None] = []
+    for c, n in seen.items():
+        label = render.card_text(c, tr) + (f" ×{n}" if n > 1 else "")
+        rest.append(
+            _result(tid, ver, "-" + c.code, "✖ " + label, render.card_text(c, group_tr), dim)
+        )
+    # 50 results at most: the other moves (draw, pass, UNO...) always make it
+    moves = [r for r in others if r is not None]
+    cards = [r for r in plays if r is not None][: INLINE_MAX - len(moves)]
+    results = [*cards, *moves, *(r for r in rest if r is not None)][:INLINE_MAX]
+    status = _status(view, tr, names)
+    button = InlineQueryResultsButton(status[:64], start_parameter="h" + tid)
+    return results, button
+
+
+def _hint(action: Action, view: View, tr: Translator) -> str | None:
+    if isinstance(action, Draw):
+        return tr.gettext("Take a card from the pile")
+    if isinstance(action, Pass):
+        return tr.gettext("Keep the card you drew")
+    if isinstance(action, Accept):
+        return tr.ngettext("Draw {n} card", "Draw {n} cards", view.pending_draw)
+    if isinstance(action, CallUno):
+        return tr.gettext("Call it before someone catches you")
+    return None
+
+
+def _status(view: View, tr: Translator, names: dict[str, str]) -> str:
+    top = render.card_short(view.top)
+    if view.color is not None and (view.top.is_wild or view.color is not view.top.color):
+        top += "→" + render.COLOR_EMOJI[view.color]
+    if view.current is None:
+        return tr.gettext("The round is over")
+    if view.current == view.viewer:
+        return tr.gettext("▶ Your turn · top card {card}", card=top)
+    who = names.get(view.current, view.current)
+    return tr.gettext("Waiting for {player} · top card {card}", player=who, card=top)
+
+
+# -- settings -------------------------------------------------------------------------------
+
+
+def flag_choices(flag: str, current: Any) -> list[Any]:
+    """The values offered for ``flag`` in the menu."""
+    ann = Rules.model_fields[flag].annotation
+    if ann is bool:
+        values: list[Any] = [False, True]
+    elif typing.get_origin(ann) is typing.Literal:
+        values = list(typing.get_args(ann))
+    else:
+        values = list(_NUMBERS.get(flag, ()))
+    if current not in values:
+        values.append(current)
+        if all(isinstance(v, int) for v in values):
+            values.sort()
+    return values
+
+
+def settings_main(info: TableInfo, tr: Translator) -> tuple[str, InlineKeyboardMarkup]:
+    """The host's settings menu: a preset, or a flag to open."""
+    tid = tid_of(info.key)
+    rules = info.rules
+    text = "\n".join(
+        [
+            "⚙️ " + tr.gettext(SETTINGS),
+            render.rules_summary(rules, tr, info.preset),
+            "",
+            tr.gettext("Pick a preset, or a rule to change it."),
+        ]
+    )
+    presets = [
+        _button(
+            ("✓ " if name == info.preset else "") + render.preset_name(name, tr), "sp", tid, name
+        )
+        for name in Rules.PRESET_NAMES
+    ]
+    flags = [
+        _button(
+            f"{render.flag_name(f, tr)}: {render.flag_value(f, getattr(rules, f), tr)}",
+            "sf",
+            tid,
+            i,
+        )
+        for i, f in enumerate(FLAGS)
+    ]
+    rows = [presets, *_rows(flags, 2), [_button("✅ " + tr.gettext("Done"), "sx", tid)]]
+    return text, InlineKeyboardMarkup(rows)
+
+
+def settings_flag(info: TableInfo, index: int, tr: Translator) -> tuple[str, InlineKeyboardMarkup]:
+    """One flag: its meaning and a button per value."""
+    tid = tid_of(info.key)
+    flag = FLAGS[index]
+    current = getattr(info.rules, flag)
+    text = "\n".join(
+        [
+            f"⚙️ {render.flag_name(flag, tr)}: {render.flag_value(flag, current, tr)}",
+            render.flag_help(flag, tr),
+        ]
+    )
+    buttons = [
+        _button(
+            ("✓ " if value == current else "") + render.flag_value(flag, value, tr),
+            "sv",
+            tid,
+            index,
+            j,
+        )
+        for j, value in enumerate(flag_choices(flag, current))
+    ]
+    rows = [*_rows(buttons, 2), [_button("⬅️ " + tr.gettext("Back"), "sm", tid)]]
+    return text, InlineKeyboardMarkup(rows)
+
+
+def language_menu(
+    tid: str, kind: str, current: str | None, tr: Translator
+) -> tuple[str, InlineKeyboardMarkup]:
+    """``kind`` ``c``: the chat's language; ``u``: the user's own."""
+    if kind == "c":
+        text = tr.gettext("Choose the language of this chat:")
+    else:
+        text = tr.gettext("Choose your language:")
+    buttons = [
+        _button(("✓ " if code == current else "") + name, "L", tid, kind, code)
+        for code, name in LANGUAGE_NAMES.items()
+    ]
+    rows = [buttons]
+    if kind == "u":
+        mark = "✓ " if current is None else ""
+        rows.append([_button(mark + tr.gettext("As in Telegram"), "L", tid, kind, "-")])
+    return text, InlineKeyboardMarkup(rows)

@@ -1,0 +1,146 @@
+"""The outbox: coalesced renders, per-chat pacing under Telegram's limits, 429s honoured."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from telegram.error import BadRequest, Forbidden, RetryAfter
+
+from adapters.telegram.outbox import Bucket, Limits, Outbox
+
+GROUP = -100123
+OTHER = -100456
+
+
+def test_bucket_never_passes_its_rate_in_any_window() -> None:
+    now = [0.0]
+    per_minute, burst = 20, 3
+    bucket = Bucket((per_minute - burst) / 60, burst, lambda: now[0])
+    sent: list[float] = []
+    while now[0] < 600:
+        wait = bucket.wait_time()
+        if wait > 0:
+            now[0] += wait
+            continue
+        bucket.take()
+        sent.append(now[0])
+        now[0] += 0.1  # someone always wants to send
+    for i, t in enumerate(sent):
+        in_window = [s for s in sent[i:] if s < t + 60]
+        assert len(in_window) <= per_minute
+
+
+async def test_renders_for_one_message_are_coalesced() -> None:
+    box = Outbox(Limits(group_per_minute=60 * 20, group_burst=1))
+    shown: list[int] = []
+    state = {"v": 0}
+
+    async def edit() -> None:
+        shown.append(state["v"])  # renders the latest state when it runs
+
+    for v in range(1, 30):
+        state["v"] = v
+        box.put(GROUP, ("table", 1), edit)
+        await asyncio.sleep(0.001)
+    assert await box.flush(5)
+    assert shown[-1] == 29
+    assert len(shown) < 10  # 29 changes, a handful of edits
+    assert shown == sorted(shown)
+
+
+async def test_messages_keep_their_order_and_are_never_merged() -> None:
+    box = Outbox(Limits.unlimited())
+    out: list[str] = []
+
+    def say(text: str) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            out.append(text)
+
+        return job
+
+    for text in "abcde":
+        box.put(GROUP, None, say(text))
+    assert await box.flush(2)
+    assert out == list("abcde")
+
+
+async def test_retry_after_is_honoured_and_nothing_is_lost() -> None:
+    box = Outbox(Limits.unlimited())
+    loop = asyncio.get_running_loop()
+    tries: list[float] = []
+    done: list[str] = []
+
+    async def flaky() -> None:
+        tries.append(loop.time())
+        if len(tries) < 3:
+            raise RetryAfter(1)
+        done.append("sent")
+
+    async def after() -> None:
+        done.append("after")
+
+    box.put(GROUP, "x", flaky)
+    box.put(GROUP, None, after)
+    assert await box.flush(10)
+    assert done == ["sent", "after"]  # order kept through the retries
+    assert tries[1] - tries[0] >= 0.95
+    assert tries[2] - tries[1] >= 0.95
+    assert box.retried == 2
+
+
+async def test_a_chat_that_refuses_the_bot_is_dropped_quietly() -> None:
+    box = Outbox(Limits.unlimited())
+    ran: list[str] = []
+
+    async def blocked() -> None:
+        ran.append("blocked")
+        raise Forbidden("Forbidden: bot was blocked by the user")
+
+    async def later() -> None:
+        ran.append("later")
+
+    async def elsewhere() -> None:
+        ran.append("elsewhere")
+
+    box.put(42, None, blocked)
+    box.put(42, None, later)
+    box.put(OTHER, None, elsewhere)
+    assert await box.flush(2)
+    assert sorted(ran) == ["blocked", "elsewhere"]
+
+
+async def test_bad_requests_do_not_stop_the_lane() -> None:
+    box = Outbox(Limits.unlimited())
+    ran: list[str] = []
+
+    async def bad() -> None:
+        raise BadRequest("Bad Request: message is too long")
+
+    async def good() -> None:
+        ran.append("good")
+
+    box.put(GROUP, None, bad)
+    box.put(GROUP, None, good)
+    assert await box.flush(2)
+    assert ran == ["good"]
+
+
+async def test_group_pacing_keeps_under_the_limit_in_any_minute() -> None:
+    # 20 a minute (burst 3), with time running 600 times faster: a "minute" is 0.1 s
+    scale = 600
+    box = Outbox(Limits(group_burst=3).scaled(scale))
+    loop = asyncio.get_running_loop()
+    stamps: list[float] = []
+
+    async def job() -> None:
+        stamps.append(loop.time())
+
+    for _ in range(60):
+        box.put(GROUP, None, job)
+    assert await box.flush(5)
+    assert len(stamps) == 60
+    minute = 60 / scale
+    for i, t in enumerate(stamps):
+        assert len([s for s in stamps[i:] if s < t + minute]) <= 20
+    assert stamps[-1] - stamps[0] >= (60 - 20) / 17 * minute  # paced, not a burst

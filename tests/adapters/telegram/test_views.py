@@ -1,0 +1,143 @@
+"""Texts and keyboards: the buttons of each phase, Telegram's size limits, personal results."""
+
+from __future__ import annotations
+
+import engine
+from adapters.telegram import views
+from bot.i18n import translator
+from bot.model import Seat
+from bot.port import TableInfo
+from engine import Card, Game, Play, Rules, scenario
+
+EN = translator("en")
+KEY = "tg:-1001234567890:2147483647"  # the longest table id: a supergroup's forum topic
+PLAYERS = ["tg:1000000001", "tg:1000000002", "tg:1000000003"]
+
+
+def _info(game: Game | None, status: str = "playing", version: int = 123456) -> TableInfo:
+    rules = game.rules if game is not None else Rules()
+    return TableInfo(
+        key=KEY,
+        scope="tg:-1001234567890",
+        version=version,
+        status=status,
+        host=PLAYERS[0],
+        seats=tuple(Seat(p, f"Player {i}") for i, p in enumerate(PLAYERS)),
+        waiting=(),
+        rules=rules,
+        preset="official",
+        lang=None,
+        view=engine.view(game, None) if game is not None else None,
+        meta={},
+        game_no=1,
+    )
+
+
+def _data(markup: object) -> list[str]:
+    rows = getattr(markup, "inline_keyboard", ())
+    return [b.callback_data for row in rows for b in row if b.callback_data]
+
+
+def _labels(markup: object) -> list[str]:
+    return [b.text for row in getattr(markup, "inline_keyboard", ()) for b in row]
+
+
+def _game(hands: list[list[str]], top: str = "R5", **rules: object) -> Game:
+    return scenario(
+        dict(zip(PLAYERS, hands, strict=False)),
+        [top],
+        draw_pile=["G1", "G2", "G3", "G4", "G5", "G6"],
+        rules=Rules.preset("official", **rules),
+    )
+
+
+def test_the_keyboard_follows_the_phase() -> None:
+    lobby = views.table_keyboard(_info(None, "lobby"), EN, "uno_bot")
+    assert _labels(lobby) == ["✋ Join", "Leave", "🤖 Add a bot", "⚙️ Settings", "▶️ Start"]
+
+    g = _game([["R1", "B2"], ["G3", "Y4"], ["B5", "B6"]])
+    playing = views.table_keyboard(_info(g), EN, "uno_bot")
+    assert _labels(playing) == ["🃏 Play", "📥 Draw", "🔒 My cards"]
+    play = playing.inline_keyboard[0][0]  # type: ignore[union-attr]
+    assert play.switch_inline_query_current_chat == "-1001234567890_2147483647"
+
+    # a +2 waiting under stacking: take it (or stack, through Play)
+    g2, _ = engine.apply(
+        _game([["RD2", "B2"], ["YD2", "Y4"], ["B5"]], stacking="draw_two"),
+        PLAYERS[0],
+        Play(Card.parse("RD2")),
+    )
+    assert "Take +2" in _labels(views.table_keyboard(_info(g2), EN))
+
+    # a Wild Draw Four: the victim's choice
+    g3, _ = engine.apply(
+        _game([["W4", "R2", "B3"], ["G3", "Y4"], ["B5"]]), PLAYERS[0], Play(Card.parse("W4"), "B")
+    )
+    labels = _labels(views.table_keyboard(_info(g3), EN))
+    assert "⚖️ Challenge" in labels and "Take +4" in labels and "📥 Draw" not in labels
+
+    # one card left and no UNO called: UNO! and Catch
+    g4, _ = engine.apply(_game([["R1", "B2"], ["G3", "Y4"], ["B5"]]), PLAYERS[0], Play("R1"))
+    labels = _labels(views.table_keyboard(_info(g4), EN))
+    assert "📢 UNO!" in labels and "🎯 Catch Player 0" in labels
+
+    assert views.table_keyboard(_info(g4, "finished"), EN) is None
+    assert views.table_keyboard(_info(g4, "stopped"), EN) is None
+
+
+def test_every_button_fits_in_64_bytes() -> None:
+    g = _game([["R1", "B2"], ["G3", "Y4"], ["B5"]])
+    g, _ = engine.apply(g, PLAYERS[0], Play("R1"))
+    markups = [views.table_keyboard(_info(g, version=10**9), EN, "uno_bot")]
+    info = _info(g, version=10**9)
+    for p in PLAYERS:
+        view = engine.view(g, p)
+        markups.append(views.hand_message(info, view, engine.legal_actions(g, p), EN)[1])
+    markups.append(views.settings_main(_info(None, "lobby"), EN)[1])
+    for i in range(len(views.FLAGS)):
+        markups.append(views.settings_flag(_info(None, "lobby"), i, EN)[1])
+    data = [d for m in markups for d in _data(m)]
+    assert data and all(len(d.encode()) <= 64 for d in data)
+
+
+def test_a_huge_hand_keeps_to_50_results_and_the_draw() -> None:
+    big = ["W", "W4", "W", "W4"] + [f"{c}{n}" for c in "RYGB" for n in range(1, 10)] * 2
+    g = _game([big, ["G3"], ["B5"]], decks=2, multi_play="same_rank")
+    view = engine.view(g, PLAYERS[0])
+    legal = engine.legal_actions(g, PLAYERS[0])
+    assert len(legal) > 1000  # every combination of same-rank cards
+    results, button = views.inline_answer(_info(g), view, legal, EN, EN, "uno_bot")
+    assert len(results) == 50
+    codes = [r.id.split("|")[2] for r in results]
+    assert codes[-1] == "d"  # trimmed from the plays, never the other moves
+    assert len({r.id for r in results}) == 50
+    assert all(len(r.id.encode()) <= 64 for r in results)
+    assert button is not None and button.start_parameter == "h-1001234567890_2147483647"
+    # what a choice posts is one move, never the hand
+    for r in results:
+        text = r.input_message_content.message_text  # type: ignore[attr-defined]
+        assert "\n" not in text and len(text) < 60
+    _, markup = views.hand_message(_info(g), view, legal, EN)
+    assert markup is not None and sum(len(row) for row in markup.inline_keyboard) <= 100
+
+
+def test_results_put_playable_cards_first_and_mark_them() -> None:
+    g = _game([["R1", "B2", "R9", "W"], ["G3"], ["B5"]])
+    view = engine.view(g, PLAYERS[0])
+    results, _ = views.inline_answer(
+        _info(g), view, engine.legal_actions(g, PLAYERS[0]), EN, EN, "uno_bot"
+    )
+    kinds = [r.id.split("|")[2][0] for r in results]
+    assert kinds == ["p"] * 6 + ["d", "-"]  # R1, R9, four colours of W; Draw; B2
+    assert all(r.description == "✅ Playable" for r in results[:6])
+    assert results[-1].title == "✖ 🟦 2"
+
+
+def test_a_table_never_shows_a_hand() -> None:
+    g = _game([["R1", "B2"], ["G3", "Y4"], ["B5"]])
+    text, _ = views.table_message(_info(g), EN, ["Player 0 played 🟥 1."])
+    assert "Your cards" not in text
+    for p in PLAYERS:
+        for card in g.hands[g.seat[p]]:
+            assert EN.gettext("🃏 Your cards ({n}):", n=len(g.hands[g.seat[p]])) not in text
+            assert card.code not in text

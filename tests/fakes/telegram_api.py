@@ -1,0 +1,966 @@
+"""A local fake of the Telegram Bot API, for tests and benchmarks.
+
+An aiohttp server speaking the Bot API's JSON (``{"ok": true, "result": ...}``; errors with
+``error_code``, ``description`` and, for 429, ``parameters.retry_after``) for the methods
+the bot uses. The real python-telegram-bot is pointed at it with ``base_url``.
+
+It keeps a small world: users, chats (groups, forum supergroups, private chats), the
+messages in them (with their edits and keyboards), and a queue of updates served by
+``getUpdates`` (long polling honoured) or posted to a webhook. Scripted users send
+commands, press buttons, make inline queries and choose results; every call the bot makes
+is recorded with its parameters, and so is what each user was shown: callback answers,
+private messages, inline results.
+
+Flood control can be enforced (``group_limit``: at most N sends or edits per window per
+group, else 429 with the real ``retry_after``) and 429s scripted (``fail``, ``storm``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import math
+import random
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import ClientSession, web
+
+__all__ = [
+    "ApiError",
+    "Call",
+    "CallbackAnswer",
+    "FakeBotAPI",
+    "FakeChat",
+    "FakeMessage",
+    "FakeUser",
+    "InlineAnswer",
+    "Result",
+]
+
+# parameters that stay strings even when they look like JSON
+_STRINGS = frozenset(
+    {
+        "text",
+        "callback_query_id",
+        "inline_query_id",
+        "url",
+        "secret_token",
+        "parse_mode",
+        "next_offset",
+        "language_code",
+        "description",
+        "short_description",
+        "name",
+    }
+)
+_COMMAND = re.compile(r"^/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]+)?")
+
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup "
+    "are exactly the same as a current content and reply markup of the message"
+)
+
+
+class ApiError(Exception):
+    """An error answer: ``error_code``, ``description``, optional ``retry_after``."""
+
+    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+        self.retry_after = retry_after
+
+    def body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "ok": False,
+            "error_code": self.code,
+            "description": self.description,
+        }
+        if self.retry_after is not None:
+            out["parameters"] = {"retry_after": self.retry_after}
+        return out
+
+
+@dataclass
+class Call:
+    """One request the bot made, its answer, and when (loop time)."""
+
+    method: str
+    params: dict[str, Any]
+    t: float
+    ok: bool = True
+    result: Any = None
+    error: ApiError | None = None
+
+
+@dataclass
+class FakeChat:
+    id: int
+    type: str  # "private", "group", "supergroup"
+    title: str | None = None
+    is_forum: bool = False
+    user: FakeUser | None = None  # the other side of a private chat
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "type": self.type}
+        if self.type == "private" and self.user is not None:
+            out["first_name"] = self.user.first_name
+            if self.user.username:
+                out["username"] = self.user.username
+        else:
+            out["title"] = self.title or "Group"
+        if self.is_forum:
+            out["is_forum"] = True
+        return out
+
+
+@dataclass
+class FakeMessage:
+    """A message in a chat, with every version of it."""
+
+    chat: FakeChat
+    message_id: int
+    sender: dict[str, Any]
+    text: str
+    markup: dict[str, Any] | None = None
+    thread: int | None = None
+    via_bot: bool = False
+    date: int = 0
+    history: list[tuple[str, dict[str, Any] | None]] = field(default_factory=list)
+    entities: list[dict[str, Any]] | None = None
+    reply_to: FakeMessage | None = None
+    deleted: bool = False
+
+    @property
+    def from_bot(self) -> bool:
+        return bool(self.sender.get("is_bot")) and not self.via_bot
+
+    def to_json(self, *, nested: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "message_id": self.message_id,
+            "date": self.date,
+            "chat": self.chat.to_json(),
+            "from": self.sender,
+            "text": self.text,
+        }
+        if self.entities:
+            out["entities"] = self.entities
+        if self.markup is not None:
+            out["reply_markup"] = self.markup
+        if self.thread is not None:
+            out["message_thread_id"] = self.thread
+            if self.chat.is_forum:
+                out["is_topic_message"] = True
+        if self.reply_to is not None and nested:
+            out["reply_to_message"] = self.reply_to.to_json(nested=False)
+        return out
+
+    def buttons(self) -> list[dict[str, Any]]:
+        if not self.markup:
+            return []
+        return [b for row in self.markup.get("inline_keyboard", []) for b in row]
+
+    def button(self, label: str) -> dict[str, Any]:
+        """The button whose text contains ``label`` (raises if none)."""
+        for b in self.buttons():
+            if label in b.get("text", ""):
+                return b
+        raise LookupError(f"no button {label!r} on message {self.message_id}: {self.labels()}")
+
+    def has_button(self, label: str) -> bool:
+        return any(label in b.get("text", "") for b in self.buttons())
+
+    def labels(self) -> list[str]:
+        return [str(b.get("text")) for b in self.buttons()]
+
+
+@dataclass
+class CallbackAnswer:
+    user: FakeUser
+    query_id: str
+    data: str | None
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    text: str | None = None
+    show_alert: bool = False
+    url: str | None = None
+
+    async def wait(self, timeout: float = 5.0) -> CallbackAnswer:
+        await asyncio.wait_for(self.answered.wait(), timeout)
+        return self
+
+
+@dataclass
+class Result:
+    """One inline result as the user sees it."""
+
+    id: str
+    title: str
+    description: str | None
+    text: str  # what choosing it posts
+
+    @property
+    def code(self) -> str:
+        return self.id.split("|")[-1]
+
+
+@dataclass
+class InlineAnswer:
+    user: FakeUser
+    query_id: str
+    query: str
+    chat_type: str
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    results: list[Result] = field(default_factory=list)
+    button: dict[str, Any] | None = None
+    is_personal: bool = False
+    cache_time: int | None = None
+
+    def find(self, pred: Callable[[Result], bool]) -> Result | None:
+        return next((r for r in self.results if pred(r)), None)
+
+
+@dataclass(eq=False)
+class FakeUser:
+    """A scripted Telegram user."""
+
+    api: FakeBotAPI
+    id: int
+    first_name: str
+    last_name: str | None = None
+    username: str | None = None
+    language_code: str | None = "en"
+    started: bool = False  # opened the private chat with the bot
+    blocked: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            out["last_name"] = self.last_name
+        if self.username:
+            out["username"] = self.username
+        if self.language_code:
+            out["language_code"] = self.language_code
+        return out
+
+    @property
+    def pid(self) -> str:
+        return f"tg:{self.id}"
+
+    @property
+    def chat(self) -> FakeChat:
+        return self.api.private(self)
+
+    async def send(
+        self,
+        chat: FakeChat,
+        text: str,
+        *,
+        thread: int | None = None,
+        reply_to: FakeMessage | None = None,
+        entities: list[dict[str, Any]] | None = None,
+    ) -> FakeMessage:
+        """Post a message (commands get their ``bot_command`` entity)."""
+        if chat.type == "private":
+            self.started = True
+        ents = list(entities or [])
+        m = _COMMAND.match(text)
+        if m:
+            ents.insert(0, {"type": "bot_command", "offset": 0, "length": m.end()})
+        msg = self.api.post(chat, self.to_json(), text, thread=thread, entities=ents or None)
+        msg.reply_to = reply_to
+        self.api.push({"message": msg.to_json()})
+        return msg
+
+    async def start_bot(self, payload: str | None = None) -> FakeMessage:
+        """Open the private chat (``/start``, or a deep link's ``/start <payload>``)."""
+        return await self.send(self.chat, "/start" + (f" {payload}" if payload else ""))
+
+    async def press(
+        self, message: FakeMessage, label: str | None = None, *, data: str | None = None
+    ) -> CallbackAnswer:
+        """Press a button of ``message`` (by label), or send forged ``data``; returns the
+        callback answer (await ``.wait()``)."""
+        if data is None:
+            assert label is not None
+            button = message.button(label)
+            data = button.get("callback_data")
+            if data is None:
+                raise LookupError(f"button {label!r} has no callback_data: {button}")
+        qid = str(next(self.api._ids))
+        ans = CallbackAnswer(self, qid, data)
+        self.api.callbacks[qid] = ans
+        self.api.push(
+            {
+                "callback_query": {
+                    "id": qid,
+                    "from": self.to_json(),
+                    "message": message.to_json(),
+                    "chat_instance": str(message.chat.id),
+                    "data": data,
+                }
+            }
+        )
+        return ans
+
+    async def click(
+        self, message: FakeMessage, label: str | None = None, *, data: str | None = None
+    ) -> CallbackAnswer:
+        """``press`` and wait for the answer."""
+        return await (await self.press(message, label, data=data)).wait()
+
+    async def inline(
+        self, query: str = "", *, chat_type: str = "supergroup", timeout: float = 5.0
+    ) -> InlineAnswer:
+        """Type ``@bot <query>``: the results the bot answers with."""
+        qid = str(next(self.api._ids))
+        ans = InlineAnswer(self, qid, query, chat_type)
+        self.api.inline_answers[qid] = ans
+        self.api.push(
+            {
+                "inline_query": {
+                    "id": qid,
+                    "from": self.to_json(),
+                    "query": query,
+                    "offset": "",
+                    "chat_type": chat_type,
+                }
+            }
+        )
+        await asyncio.wait_for(ans.answered.wait(), timeout)
+        return ans
+
+    async def choose(
+        self,
+        answer: InlineAnswer,
+        result: Result,
+        chat: FakeChat,
+        *,
+        thread: int | None = None,
+    ) -> FakeMessage:
+        """Choose an inline result: it is posted to ``chat`` as this user's message (via
+        the bot) and the bot gets a ``chosen_inline_result``."""
+        assert result in answer.results, "only a shown result can be chosen"
+        msg = self.api.post(chat, self.to_json(), result.text, thread=thread, via_bot=True)
+        self.api.push(
+            {
+                "chosen_inline_result": {
+                    "result_id": result.id,
+                    "from": self.to_json(),
+                    "query": answer.query,
+                }
+            }
+        )
+        return msg
+
+
+@dataclass
+class _Failure:
+    method: str | None
+    times: int
+    code: int
+    description: str
+    retry_after: int | None
+    chat_id: int | None
+
+
+class FakeBotAPI:
+    """The fake server. ``await start()``; point PTB at :attr:`base_url`."""
+
+    def __init__(
+        self,
+        token: str = "123456:TEST-TOKEN",
+        *,
+        username: str = "uno_test_bot",
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.token = token
+        self.bot_id = int(token.split(":", maxsplit=1)[0])
+        self.username = username
+        self._clock = clock
+        self._ids = itertools.count(1000)
+        self._chat_ids = itertools.count(1)
+        self._user_ids = itertools.count(1001)
+        self.users: dict[int, FakeUser] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.messages: dict[tuple[int, int], FakeMessage] = {}
+        self._next_mid: dict[int, int] = {}
+        self.calls: list[Call] = []
+        self.updates: list[dict[str, Any]] = []
+        self._update_id = 1
+        self.confirmed = 0  # every update below this id was confirmed by an offset
+        self.callbacks: dict[str, CallbackAnswer] = {}
+        self.inline_answers: dict[str, InlineAnswer] = {}
+        self.commands: dict[str | None, list[dict[str, Any]]] = {}
+        self.admins: dict[int, dict[int, str]] = {}
+        self.webhook: dict[str, Any] | None = None
+        self.group_limit: tuple[int, float] | None = None  # (sends+edits, per seconds)
+        # seconds of the world per second of this clock (benchmarks run time faster): the
+        # flood window is in the world's seconds, and so is ``retry_after``
+        self.time_scale = 1.0
+        self._sent_at: dict[int, list[float]] = {}
+        self._failures: list[_Failure] = []
+        self._storm: tuple[float, int, frozenset[str], float, random.Random] | None = None
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self._session: ClientSession | None = None
+        self.port = 0
+        self.refused_429 = 0
+        self._closing = False
+
+    # -- server --------------------------------------------------------------------------
+
+    def now(self) -> float:
+        if self._clock is not None:
+            return self._clock()
+        return asyncio.get_running_loop().time()
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        app = web.Application(client_max_size=8 * 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        server = site._server
+        assert server is not None
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        self._closing = True
+        async with self._changed:
+            self._changed.notify_all()
+        if self._session is not None:
+            await self._session.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
+        method = request.match_info["method"]
+        params = await _params(request)
+        call = Call(method, params, self.now())
+        handler = getattr(self, "m_" + method, None)
+        try:
+            if handler is None:
+                raise ApiError(404, "Not Found: method not found")
+            self._scripted_failure(method, params)
+            result = await handler(params)
+            call.result = result
+            body: dict[str, Any] = {"ok": True, "result": result}
+            status = 200
+        except ApiError as err:
+            call.ok = False
+            call.error = err
+            if err.code == 429:
+                self.refused_429 += 1
+            body, status = err.body(), err.code
+        if method != "getUpdates" or call.result:
+            self.calls.append(call)
+            await self._notify()
+        return web.json_response(body, status=status)
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
+        """Wait until ``predicate()`` is truthy (checked after every call); return it."""
+
+        async def waiting() -> Any:
+            async with self._changed:
+                while True:
+                    value = predicate()
+                    if value:
+                        return value
+                    # woken by every call; also now and then, for state kept elsewhere
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), 0.05)
+
+        return await asyncio.wait_for(waiting(), timeout)
+
+    # -- scripted errors -------------------------------------------------------------------
+
+    def fail(
+        self,
+        method: str | None = None,
+        *,
+        times: int = 1,
+        code: int = 429,
+        retry_after: int | None = 1,
+        description: str | None = None,
+        chat_id: int | None = None,
+    ) -> None:
+        """The next ``times`` calls of ``method`` (any if ``None``; to ``chat_id`` if
+        given) fail with ``code``."""
+        if description is None:
+            description = (
+                f"Too Many Requests: retry after {retry_after}" if code == 429 else "Bad Request"
+            )
+        self._failures.append(
+            _Failure(
+                method, times, code, description, retry_after if code == 429 else None, chat_id
+            )
+        )
+
+    def storm(
+        self,
+        probability: float,
+        *,
+        retry_after: int = 1,
+        methods: Iterable[str] = ("sendMessage", "editMessageText", "editMessageReplyMarkup"),
+        seconds: float = math.inf,
+        seed: int = 0,
+    ) -> None:
+        """For ``seconds``, answer each call of ``methods`` with 429 with ``probability``."""
+        self._storm = (
+            probability,
+            retry_after,
+            frozenset(methods),
+            self.now() + seconds,
+            random.Random(seed),
+        )
+
+    def calm(self) -> None:
+        self._storm = None
+        self._failures.clear()
+
+    def _scripted_failure(self, method: str, params: dict[str, Any]) -> None:
+        chat = params.get("chat_id")
+        for f in self._failures:
+            if f.times <= 0:
+                continue
+            if f.method is not None and f.method != method:
+                continue
+            if f.chat_id is not None and f.chat_id != chat:
+                continue
+            f.times -= 1
+            raise ApiError(f.code, f.description, f.retry_after)
+        if self._storm is not None:
+            p, retry, methods, until, rng = self._storm
+            if self.now() > until:
+                self._storm = None
+            elif method in methods and rng.random() < p:
+                raise ApiError(429, f"Too Many Requests: retry after {retry}", retry)
+
+    def _flood(self, chat: FakeChat) -> None:
+        """Telegram's per-group limit, when enforced."""
+        if self.group_limit is None or chat.type == "private":
+            return
+        limit, window = self.group_limit
+        window /= self.time_scale
+        now = self.now()
+        stamps = [t for t in self._sent_at.get(chat.id, []) if t > now - window]
+        self._sent_at[chat.id] = stamps
+        if len(stamps) >= limit:
+            wait = max(1, math.ceil((stamps[0] + window - now) * self.time_scale))
+            raise ApiError(429, f"Too Many Requests: retry after {wait}", wait)
+        stamps.append(now)
+
+    # -- the world -------------------------------------------------------------------------
+
+    def user(
+        self,
+        first_name: str,
+        last_name: str | None = None,
+        *,
+        username: str | None = None,
+        language_code: str | None = "en",
+        started: bool = False,
+    ) -> FakeUser:
+        u = FakeUser(
+            self, next(self._user_ids), first_name, last_name, username, language_code, started
+        )
+        self.users[u.id] = u
+        return u
+
+    def group(self, title: str = "Group", *, forum: bool = False) -> FakeChat:
+        chat = FakeChat(-1001000000000 - next(self._chat_ids), "supergroup", title, forum)
+        self.chats[chat.id] = chat
+        return chat
+
+    def private(self, user: FakeUser) -> FakeChat:
+        chat = self.chats.get(user.id)
+        if chat is None:
+            chat = self.chats[user.id] = FakeChat(user.id, "private", user=user)
+        return chat
+
+    def set_admin(self, chat: FakeChat, user: FakeUser, status: str = "administrator") -> None:
+        self.admins.setdefault(chat.id, {})[user.id] = status
+
+    def bot_user(self) -> dict[str, Any]:
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": "UNO",
+            "username": self.username,
+        }
+
+    def post(
+        self,
+        chat: FakeChat,
+        sender: dict[str, Any],
+        text: str,
+        *,
+        thread: int | None = None,
+        markup: dict[str, Any] | None = None,
+        via_bot: bool = False,
+        entities: list[dict[str, Any]] | None = None,
+    ) -> FakeMessage:
+        mid = self._next_mid.get(chat.id, 1)
+        self._next_mid[chat.id] = mid + 1
+        msg = FakeMessage(
+            chat, mid, sender, text, markup, thread, via_bot, int(time.time()), entities=entities
+        )
+        msg.history.append((text, markup))
+        self.messages[(chat.id, mid)] = msg
+        return msg
+
+    def push(self, update: dict[str, Any]) -> dict[str, Any]:
+        """Queue an update for the bot (``update_id`` added)."""
+        update = {"update_id": self._update_id, **update}
+        self._update_id += 1
+        self.updates.append(update)
+        if self.webhook is not None:
+            self._deliver(update)
+        else:
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().create_task(self._notify())
+        return update
+
+    def _deliver(self, update: dict[str, Any]) -> None:
+        hook = self.webhook
+        assert hook is not None
+
+        async def post() -> None:
+            if self._session is None:
+                self._session = ClientSession()
+            headers = {"Content-Type": "application/json"}
+            if hook.get("secret_token"):
+                headers["X-Telegram-Bot-Api-Secret-Token"] = hook["secret_token"]
+            for _ in range(50):
+                try:
+                    async with self._session.post(
+                        hook["url"], data=json.dumps(update), headers=headers
+                    ) as resp:
+                        if resp.status == 200:
+                            return
+                except OSError:
+                    pass
+                await asyncio.sleep(0.05)
+
+        asyncio.get_running_loop().create_task(post())
+
+    # -- what users saw ----------------------------------------------------------------------
+
+    def of(self, method: str) -> list[Call]:
+        return [c for c in self.calls if c.method == method]
+
+    def bot_messages(self, chat: FakeChat, thread: int | None = None) -> list[FakeMessage]:
+        """Messages the bot sent to ``chat`` (in ``thread``, if given), oldest first."""
+        return [
+            m
+            for (cid, _), m in sorted(self.messages.items())
+            if cid == chat.id and m.from_bot and (thread is None or m.thread == thread)
+        ]
+
+    def user_messages(self, chat: FakeChat) -> list[FakeMessage]:
+        return [
+            m for (cid, _), m in sorted(self.messages.items()) if cid == chat.id and not m.from_bot
+        ]
+
+    def dms(self, user: FakeUser) -> list[str]:
+        """Every text the bot showed ``user`` in their private chat (sends and edits)."""
+        return [t for m in self.bot_messages(self.private(user)) for t, _ in m.history]
+
+    def alerts(self, user: FakeUser) -> list[CallbackAnswer]:
+        return [a for a in self.callbacks.values() if a.user is user and a.text]
+
+    def group_texts(self, chat: FakeChat) -> list[str]:
+        """Every text the bot put in ``chat``: new messages and every edit."""
+        return [t for m in self.bot_messages(chat) for t, _ in m.history]
+
+    def unanswered(self) -> list[CallbackAnswer]:
+        return [a for a in self.callbacks.values() if not a.answered.is_set()]
+
+    # -- methods -----------------------------------------------------------------------------
+
+    async def m_getMe(self, p: dict[str, Any]) -> Any:
+        return {
+            **self.bot_user(),
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": True,
+        }
+
+    async def m_getUpdates(self, p: dict[str, Any]) -> Any:
+        if self.webhook is not None:
+            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active")
+        offset = int(p.get("offset") or 0)
+        if offset:
+            self.updates = [u for u in self.updates if u["update_id"] >= offset]
+            self.confirmed = max(self.confirmed, offset)
+        timeout = float(p.get("timeout") or 0)
+        limit = int(p.get("limit") or 100)
+        deadline = self.now() + timeout
+
+        def ready() -> list[dict[str, Any]]:
+            return [u for u in self.updates if u["update_id"] >= offset][:limit]
+
+        async with self._changed:
+            while not ready() and not self._closing:
+                left = deadline - self.now()
+                if left <= 0:
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), left)
+        return ready()
+
+    async def m_deleteWebhook(self, p: dict[str, Any]) -> Any:
+        self.webhook = None
+        if p.get("drop_pending_updates"):
+            self.updates.clear()
+        return True
+
+    async def m_setWebhook(self, p: dict[str, Any]) -> Any:
+        self.webhook = {"url": p["url"], "secret_token": p.get("secret_token")}
+        for u in list(self.updates):
+            self._deliver(u)
+        return True
+
+    async def m_getWebhookInfo(self, p: dict[str, Any]) -> Any:
+        return {
+            "url": (self.webhook or {}).get("url", ""),
+            "has_custom_certificate": False,
+            "pending_update_count": len(self.updates),
+        }
+
+    async def m_setMyCommands(self, p: dict[str, Any]) -> Any:
+        commands = p.get("commands") or []
+        for c in commands:
+            if not re.fullmatch(r"[a-z0-9_]{1,32}", c.get("command", "")):
+                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+            if not 1 <= len(c.get("description", "")) <= 256:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+        self.commands[p.get("language_code") or None] = commands
+        return True
+
+    async def m_getMyCommands(self, p: dict[str, Any]) -> Any:
+        return self.commands.get(p.get("language_code") or None, [])
+
+    def _chat(self, p: dict[str, Any]) -> FakeChat:
+        cid = int(p.get("chat_id", 0))
+        chat = self.chats.get(cid)
+        if chat is None and cid in self.users:
+            chat = self.private(self.users[cid])
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        if chat.type == "private":
+            assert chat.user is not None
+            if chat.user.blocked:
+                raise ApiError(403, "Forbidden: bot was blocked by the user")
+            if not chat.user.started:
+                raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        return chat
+
+    def _check_markup(self, markup: Any) -> dict[str, Any] | None:
+        if markup is None:
+            return None
+        if not isinstance(markup, dict) or "inline_keyboard" not in markup:
+            raise ApiError(400, "Bad Request: can't parse reply keyboard markup JSON object")
+        for row in markup["inline_keyboard"]:
+            for b in row:
+                if not b.get("text"):
+                    raise ApiError(400, "Bad Request: text buttons are unallowed")
+                data = b.get("callback_data")
+                if data is not None and not 1 <= len(str(data).encode()) <= 64:
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                kinds = [k for k in b if k != "text"]
+                if len(kinds) != 1:
+                    raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+        return dict(markup)
+
+    @staticmethod
+    def _check_text(text: Any) -> str:
+        if not isinstance(text, str) or not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        if len(text) > 4096:
+            raise ApiError(400, "Bad Request: message is too long")
+        return text
+
+    async def m_sendMessage(self, p: dict[str, Any]) -> Any:
+        chat = self._chat(p)
+        text = self._check_text(p.get("text"))
+        markup = self._check_markup(p.get("reply_markup"))
+        thread = p.get("message_thread_id")
+        if thread is not None and not chat.is_forum:
+            thread = None  # only forum topics keep it in this fake
+        self._flood(chat)
+        msg = self.post(chat, self.bot_user(), text, thread=thread, markup=markup)
+        return msg.to_json()
+
+    def _message(self, p: dict[str, Any]) -> FakeMessage:
+        if "inline_message_id" in p:
+            raise ApiError(400, "Bad Request: MESSAGE_ID_INVALID")
+        chat = self._chat(p)
+        msg = self.messages.get((chat.id, int(p.get("message_id", 0))))
+        if msg is None or msg.deleted:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        if not msg.from_bot:
+            raise ApiError(400, "Bad Request: message can't be edited")
+        return msg
+
+    async def m_editMessageText(self, p: dict[str, Any]) -> Any:
+        msg = self._message(p)
+        text = self._check_text(p.get("text"))
+        markup = self._check_markup(p.get("reply_markup"))
+        if text == msg.text and markup == msg.markup:
+            raise ApiError(400, NOT_MODIFIED)
+        self._flood(msg.chat)
+        msg.text, msg.markup = text, markup
+        msg.history.append((text, markup))
+        return msg.to_json()
+
+    async def m_editMessageReplyMarkup(self, p: dict[str, Any]) -> Any:
+        msg = self._message(p)
+        markup = self._check_markup(p.get("reply_markup"))
+        if markup == msg.markup:
+            raise ApiError(400, NOT_MODIFIED)
+        self._flood(msg.chat)
+        msg.markup = markup
+        msg.history.append((msg.text, markup))
+        return msg.to_json()
+
+    async def m_deleteMessage(self, p: dict[str, Any]) -> Any:
+        chat = self.chats.get(int(p.get("chat_id", 0)))
+        msg = self.messages.get((chat.id if chat else 0, int(p.get("message_id", 0))))
+        if msg is None or msg.deleted:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        msg.deleted = True
+        return True
+
+    async def m_answerCallbackQuery(self, p: dict[str, Any]) -> Any:
+        qid = str(p.get("callback_query_id"))
+        ans = self.callbacks.get(qid)
+        if ans is None or ans.answered.is_set():
+            raise ApiError(
+                400,
+                "Bad Request: query is too old and response timeout expired or query ID is "
+                "invalid",
+            )
+        text = p.get("text")
+        if text is not None and len(str(text)) > 200:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        url = p.get("url")
+        if url is not None and not str(url).startswith(f"https://t.me/{self.username}?start="):
+            raise ApiError(400, "Bad Request: URL_INVALID")
+        ans.text = None if text is None else str(text)
+        ans.show_alert = bool(p.get("show_alert"))
+        ans.url = url
+        ans.answered.set()
+        return True
+
+    async def m_answerInlineQuery(self, p: dict[str, Any]) -> Any:
+        qid = str(p.get("inline_query_id"))
+        ans = self.inline_answers.get(qid)
+        if ans is None or ans.answered.is_set():
+            raise ApiError(400, "Bad Request: query is too old and response timeout expired")
+        raw = p.get("results") or []
+        if len(raw) > 50:
+            raise ApiError(400, "Bad Request: RESULTS_TOO_MUCH")
+        ids = [str(r.get("id")) for r in raw]
+        if len(set(ids)) != len(ids):
+            raise ApiError(400, "Bad Request: RESULT_ID_DUPLICATE")
+        if any(not 1 <= len(i.encode()) <= 64 for i in ids):
+            raise ApiError(400, "Bad Request: RESULT_ID_INVALID")
+        results = []
+        for r in raw:
+            content = r.get("input_message_content") or {}
+            text = content.get("message_text", "")
+            if not r.get("title") or not text:
+                raise ApiError(400, "Bad Request: RESULT_INVALID")
+            results.append(Result(str(r["id"]), r["title"], r.get("description"), text))
+        button = p.get("button")
+        if button is not None:
+            start = button.get("start_parameter", "")
+            if start and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", start):
+                raise ApiError(400, "Bad Request: START_PARAM_INVALID")
+        ans.results = results
+        ans.button = button
+        ans.is_personal = bool(p.get("is_personal"))
+        ans.cache_time = p.get("cache_time")
+        ans.answered.set()
+        return True
+
+    async def m_getChatMember(self, p: dict[str, Any]) -> Any:
+        chat_id = int(p.get("chat_id", 0))
+        uid = int(p.get("user_id", 0))
+        user = self.users.get(uid)
+        if chat_id not in self.chats or user is None:
+            raise ApiError(400, "Bad Request: user not found")
+        status = self.admins.get(chat_id, {}).get(uid, "member")
+        out: dict[str, Any] = {"status": status, "user": user.to_json()}
+        if status == "creator":
+            out["is_anonymous"] = False
+        elif status == "administrator":
+            out.update(
+                {
+                    "can_be_edited": False,
+                    "is_anonymous": False,
+                    "can_manage_chat": True,
+                    "can_delete_messages": True,
+                    "can_manage_video_chats": True,
+                    "can_restrict_members": True,
+                    "can_promote_members": False,
+                    "can_change_info": True,
+                    "can_invite_users": True,
+                    "can_post_stories": False,
+                    "can_edit_stories": False,
+                    "can_delete_stories": False,
+                }
+            )
+        return out
+
+    async def m_getChat(self, p: dict[str, Any]) -> Any:
+        chat = self.chats.get(int(p.get("chat_id", 0)))
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        return {**chat.to_json(), "accent_color_id": 0, "max_reaction_count": 11}
+
+
+async def _params(request: web.Request) -> dict[str, Any]:
+    """The parameters of a Bot API call: query string, JSON body or form fields (PTB sends
+    forms whose non-string values are JSON-encoded)."""
+    raw: dict[str, Any] = dict(request.query)
+    ctype = request.content_type
+    if ctype == "application/json":
+        with contextlib.suppress(ValueError):
+            body = await request.json()
+            if isinstance(body, dict):
+                return {**raw, **body}
+    elif ctype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        form = await request.post()
+        raw.update({k: v for k, v in form.items() if isinstance(v, str)})
+    out: dict[str, Any] = {}
+    for k, v in raw.items():
+        if k in _STRINGS or not isinstance(v, str):
+            out[k] = v
+            continue
+        try:
+            out[k] = json.loads(v)
+        except ValueError:
+            out[k] = v
+    return out
