@@ -1,0 +1,1097 @@
+"""The Discord adapter: slash commands and components in, the table service's port out.
+
+Every interaction is acknowledged first (``defer``: Discord allows 3 seconds, and a slow
+database must not cost the answer), then turned into a service call with
+``origin=<the interaction>``, then answered through the interaction token (15 minutes):
+ephemeral for anything private. The port's calls arrive under the service's table lock, so
+they only queue work in the :class:`~adapters.discord.outbox.Outbox`:
+
+- ``show_table``: one edit of the table's one public message (coalesced per channel);
+- ``show_hand``: an edit of the player's latest ephemeral hand message, through the token
+  of their latest interaction with it (a fresh "Show hand" after 15 minutes);
+- ``announce``: a new public message for a round or game won and an AFK removal only;
+- ``tell``: an ephemeral answer to the interaction that caused it;
+- ``closed``: the table message's last edit, without buttons.
+
+Table key ``dc:<channel id>`` (a thread is a channel, so threads have their own tables),
+scope ``dc:g:<guild id>``, player ``dc:<user id>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from adapters.discord import ids, text, views
+from adapters.discord.commands import CommandTranslator, UnoCommands
+from adapters.discord.outbox import Outbox
+from bot import render
+from bot.config import Settings
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, resolve_lang, translator
+from bot.model import LOBBY, PLAYING
+from bot.port import Notice, TableInfo
+from bot.service import GLOBAL, Result, Service
+from engine import (
+    Accept,
+    Action,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Event,
+    NextRound,
+    Pass,
+    Phase,
+    Play,
+    Rules,
+    View,
+)
+
+__all__ = ["DEFAULT_API", "Adapter", "UnoClient"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_API = "https://discord.com/api/v10"
+# An interaction token lives 15 minutes; a hand view is retired a little before that.
+HAND_TTL = 14 * 60.0
+RECENT_PUBLIC = 5  # event lines under the table
+RECENT_PRIVATE = 4  # event lines under a hand
+TEXT_MAX = 2000
+# notices worth a message of their own; the rest is written under the table
+NOTABLE = frozenset({"info.round_won", "info.game_won", "info.afk_removed"})
+# actions whose buttons are refused once the table moved on (CallUno and CatchUno are not)
+_VERSIONED = (Play, Draw, Pass, Accept, Challenge, ChooseColor, NextRound)
+# private actions on a hand message
+HAND_ACTIONS = frozenset(
+    {"play", "pick", "color", "pass", "page", "back", "draw", "uno", "catch", "challenge",
+     "accept", "next", "cards"}
+)  # fmt: skip
+
+
+def _cut(content: str) -> str:
+    return content if len(content) <= TEXT_MAX else content[: TEXT_MAX - 1] + "…"
+
+
+def table_key(channel_id: int) -> str:
+    return f"dc:{channel_id}"
+
+
+def scope_of(guild_id: int) -> str:
+    return f"dc:g:{guild_id}"
+
+
+def player_of(user: discord.abc.Snowflake) -> str:
+    return f"dc:{user.id}"
+
+
+@dataclass
+class Origin:
+    """What the adapter passes as ``origin`` to the service: the interaction being
+    answered, whose refusals and private notices are collected to answer it."""
+
+    interaction: discord.Interaction[Any]
+    player: str
+    lang: str
+    notices: list[Notice] = field(default_factory=list)
+
+    @property
+    def tr(self) -> Translator:
+        return translator(self.lang)
+
+
+@dataclass
+class HandSession:
+    """A player's live ephemeral hand message, reachable through ``interaction``'s token."""
+
+    key: str
+    player: str
+    interaction: discord.Interaction[Any]
+    since: float
+    lang: str
+    page: int = 0
+    picking: str | None = None  # the group key of a card waiting for its colour or target
+    forced: bool = True  # redraw even if nothing they can do changed
+    final: bool = False  # the table closed: a last edit without buttons
+    shown: Any = None  # what the last drawing offered (see ``hand_message``)
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_PRIVATE))
+    expiry: asyncio.TimerHandle | None = None
+
+
+class UnoClient(discord.Client):
+    """The discord.py client: one command tree, the dynamic items, the adapter."""
+
+    def __init__(self, adapter: Adapter, *, guild_ready_timeout: float = 2.0) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels, threads and the guild's locale
+        super().__init__(
+            intents=intents, max_messages=None, guild_ready_timeout=guild_ready_timeout
+        )
+        self.adapter = adapter
+        self.tree: app_commands.CommandTree[UnoClient] = app_commands.CommandTree(self)
+
+    async def setup_hook(self) -> None:
+        # buttons and selects keep working after a restart: the templates parse every id
+        self.add_dynamic_items(views.UnoButton, views.UnoSelect)
+        await self.tree.set_translator(CommandTranslator())
+        self.tree.add_command(UnoCommands(self.adapter))
+        await self.adapter.sync_commands()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A component that no template claims (not ``uno:...``) is refused, not ignored."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Mapping[str, Any] = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        templates = (views.UnoButton, views.UnoSelect)
+        if not any(t.__discord_ui_compiled_template__.fullmatch(custom_id) for t in templates):
+            await self.adapter.refuse_unknown(interaction)
+
+
+class Adapter:
+    """Discord for the table service: ``await start()``, ``await stop()``; a ``Port``."""
+
+    prefix = "dc"
+
+    def __init__(
+        self,
+        settings: Settings,
+        service: Service,
+        *,
+        hand_ttl: float = HAND_TTL,
+        sync_commands: bool = True,
+        guild_ready_timeout: float = 2.0,
+    ) -> None:
+        self.settings = settings
+        self.service = service
+        self.hand_ttl = hand_ttl
+        self._sync = sync_commands
+        self._guild_ready_timeout = guild_ready_timeout
+        self.client: UnoClient | None = None
+        self.outbox = Outbox()
+        self._runner: asyncio.Task[None] | None = None
+        self._msg: dict[str, int] = {}  # table key -> its public message
+        self._latest: dict[str, TableInfo] = {}  # the newest state to draw per table
+        self._recent: dict[str, deque[str]] = {}  # public event lines per table
+        self._known: dict[str, dict[str, str]] = {}  # every name seen at a table
+        self._news: dict[str, list[str]] = {}  # announcements waiting to be posted
+        self._sessions: dict[tuple[str, str], HandSession] = {}
+        self._user_lang: dict[str, str | None] = {}
+        self._guild_locale: dict[int, str] = {}
+        self._handlers: set[asyncio.Task[Any]] = set()
+        self._saved: tuple[str, yarl.URL] | None = None
+        # seconds from receiving an interaction to acknowledging it (the latest ones)
+        self.ack_latencies: deque[float] = deque(maxlen=10_000)
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    async def start(self, *, timeout: float = 60.0) -> None:
+        """Log in (syncing the commands), connect to the gateway, wait until ready."""
+        token = self.settings.discord_token
+        if token is None:
+            raise RuntimeError("UNO_DISCORD_TOKEN is not set")
+        base = self.settings.discord_api_url.rstrip("/")
+        self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+        Route.BASE = base
+        client = self.client = UnoClient(self, guild_ready_timeout=self._guild_ready_timeout)
+        try:
+            await client.login(token.get_secret_value())
+            if base != DEFAULT_API:
+                # a plain Client dials DEFAULT_GATEWAY without asking /gateway/bot: with
+                # another API (a proxy, a test double) ask it where its gateway is
+                _, url, _ = await client.http.get_bot_gateway()
+                DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+            self._runner = asyncio.create_task(client.connect(reconnect=True), name="uno-discord")
+            ready = asyncio.create_task(client.wait_until_ready())
+            done, _ = await asyncio.wait(
+                {ready, self._runner}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+            if ready not in done:
+                ready.cancel()
+                if self._runner in done:
+                    self._runner.result()  # raises what stopped the connection
+                raise TimeoutError("Discord did not get ready in time")
+        except BaseException:
+            await self.stop()
+            raise
+        log.info("discord: logged in as %s", client.user)
+
+    async def stop(self) -> None:
+        """Finish queued sends, then disconnect (restoring the patched class defaults)."""
+        with contextlib.suppress(Exception):
+            await self.idle(timeout=10.0)
+        for s in self._sessions.values():
+            if s.expiry is not None:
+                s.expiry.cancel()
+        self._sessions.clear()
+        await self.outbox.close()
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                await self.client.close()
+        if self._runner is not None:
+            with contextlib.suppress(BaseException):
+                await self._runner
+            self._runner = None
+        if self._saved is not None:
+            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+            self._saved = None
+
+    async def idle(self, timeout: float | None = None) -> None:
+        """Wait until no interaction is being handled and nothing waits to be sent."""
+
+        async def _wait() -> None:
+            me = asyncio.current_task()
+            while True:
+                busy = [t for t in self._handlers if t is not me and not t.done()]
+                if busy:
+                    await asyncio.gather(*busy, return_exceptions=True)
+                    continue
+                if self.outbox.busy:
+                    await self.outbox.drain()
+                    continue
+                return
+
+        await asyncio.wait_for(_wait(), timeout)
+
+    async def sync_commands(self) -> None:
+        """Register ``/uno`` unless Discord already has exactly these commands."""
+        client = self.client
+        if client is None or not self._sync or client.application_id is None:
+            return
+        tree = client.tree
+        translator_ = tree.translator
+        assert translator_ is not None
+        wanted = [await c.get_translated_payload(tree, translator_) for c in tree.get_commands()]
+        have = await client.http.get_global_commands(client.application_id)
+        if _same_commands(have, wanted):
+            log.info("discord: application commands are up to date")
+            return
+        await tree.sync()
+        log.info("discord: application commands synced")
+
+    # -- languages ----------------------------------------------------------------------------
+
+    def _guild_lang(self, scope: str) -> str | None:
+        try:
+            gid = int(scope.rsplit(":", 1)[1])
+        except (ValueError, IndexError):
+            return None
+        found = self._guild_locale.get(gid)
+        if found is None and self.client is not None:
+            guild = self.client.get_guild(gid)
+            if guild is not None:
+                found = guild.preferred_locale.value
+        return found
+
+    def table_lang(self, info: TableInfo) -> str:
+        """The table's language setting, else the guild's locale, else the default."""
+        return resolve_lang(info.lang, self._guild_lang(info.scope), self.settings.language)
+
+    async def private_lang(self, interaction: discord.Interaction[Any]) -> str:
+        """The user's saved language, else their Discord client's."""
+        user = player_of(interaction.user)
+        if user not in self._user_lang:
+            self._user_lang[user] = await self.service.user_lang(user)
+        return resolve_lang(self._user_lang[user], interaction.locale.value)
+
+    def _note_guild(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.guild_id is not None and interaction.guild_locale is not None:
+            self._guild_locale[interaction.guild_id] = interaction.guild_locale.value
+
+    # -- the port -----------------------------------------------------------------------------
+
+    def names(self, table: TableInfo) -> dict[str, str]:
+        """The table's names, with those who left it (a notice may still name them)."""
+        known = self._known.setdefault(table.key, {})
+        known.update(table.names)
+        return dict(known)
+
+    async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
+        tr = translator(self.table_lang(table))
+        lines = render.event_lines(events, tr, self.names(table))
+        before = self._latest.get(table.key)
+        if before is not None and before.status != table.status:
+            self._recent.pop(table.key, None)  # the lobby's news is old news once dealt
+        self._add_recent(table.key, lines)
+        self._latest[table.key] = table
+        self._queue_table(table.key)
+        for s in self._sessions_at(table.key):
+            self._queue_hand(s)
+
+    async def show_hand(
+        self, table: TableInfo, player: str, view: View, events: Sequence[Event]
+    ) -> None:
+        s = self._sessions.get((table.key, player))
+        if s is None:
+            return  # no live hand message: they see it on their next "Show hand"
+        s.recent.extend(render.event_lines(events, translator(s.lang), self.names(table)))
+        self._queue_hand(s, force=True)
+
+    async def announce(self, table: TableInfo, notice: Notice) -> None:
+        tr = translator(self.table_lang(table))
+        line = render.notice_text(notice, tr, self.names(table))
+        if notice.code in NOTABLE:
+            # one message for the news of one change (a round and the game won together)
+            self._news.setdefault(table.key, []).append(line)
+            self.outbox.put(f"t:{table.key}", "news", lambda: self._post_news(table.key))
+        else:
+            self._add_recent(table.key, [line])
+            self._latest.setdefault(table.key, table)
+            self._queue_table(table.key)
+
+    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        if isinstance(origin, Origin) and origin.player == user:
+            origin.notices.append(notice)  # answered by the handler, after the call
+            return
+        s = self._sessions.get((table_key, user))
+        if s is None or not self._alive(s):
+            log.debug("no way to tell %s privately at %s: %s", user, table_key, notice.code)
+            return
+        names = self._known.get(table_key, {})
+        line = render.notice_text(notice, translator(s.lang), names)
+
+        async def _send() -> None:
+            await s.interaction.followup.send(line, ephemeral=True)
+
+        self.outbox.put(f"h:{table_key}:{user}", None, _send)
+
+    async def closed(self, table: TableInfo) -> None:
+        key = table.key
+        lane = f"t:{key}"
+        self.outbox.discard(lane, "table")
+        recent = list(self._recent.pop(key, ()))
+        self._latest.pop(key, None)
+        self._known.pop(key, None)
+        self.outbox.put(lane, None, lambda: self._close_table(table, recent))
+        for s in self._sessions_at(key):
+            self._queue_hand(s, force=True, final=True)
+
+    # -- the public table message -------------------------------------------------------------
+
+    def _add_recent(self, key: str, lines: Sequence[str]) -> None:
+        if lines:
+            self._recent.setdefault(key, deque(maxlen=RECENT_PUBLIC)).extend(lines)
+
+    def _queue_table(self, key: str) -> None:
+        self.outbox.put(f"t:{key}", "table", lambda: self._draw_table(key))
+
+    def _table_content(self, info: TableInfo, recent: Sequence[str]) -> tuple[str, Translator]:
+        tr = translator(self.table_lang(info))
+        content = render.table_text(info, tr, list(recent))
+        if recent and (info.status == LOBBY or info.view is None):
+            # table_text leaves the lobby's news out; who left or was removed belongs there
+            content += "\n\n" + "\n".join(recent)
+        if info.status == PLAYING and info.deadline is not None:
+            v = info.view
+            if v is not None and v.phase in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE):
+                content += "\n" + tr.gettext(text.TURN_ENDS, when=f"<t:{int(info.deadline)}:R>")
+        return _cut(content), tr
+
+    def _channel(self, key: str, info: TableInfo) -> discord.PartialMessageable:
+        assert self.client is not None
+        guild_id = int(info.scope.rsplit(":", 1)[1]) if info.scope.startswith("dc:g:") else None
+        return self.client.get_partial_messageable(views.channel_of(key), guild_id=guild_id)
+
+    async def _draw_table(self, key: str) -> None:
+        info = self._latest.get(key)
+        if info is None or self.client is None:
+            return
+        content, tr = self._table_content(info, self._recent.get(key, ()))
+        view = views.table_view(info, tr)
+        channel = self._channel(key, info)
+        mid = self._msg.get(key) or _int(info.meta.get("dc_msg"))
+        if mid is not None:
+            try:
+                await channel.get_partial_message(mid).edit(content=content, view=view)
+                self._msg[key] = mid
+                return
+            except discord.NotFound:
+                log.info("table message %s of %s is gone: posting a new one", mid, key)
+        msg = await channel.send(content=content, view=view or discord.utils.MISSING)
+        self._msg[key] = msg.id
+        await self.service.set_meta(key, dc_msg=msg.id)
+
+    async def _close_table(self, info: TableInfo, recent: Sequence[str]) -> None:
+        if self.client is None:
+            return
+        key = info.key
+        content, _ = self._table_content(info, recent)
+        channel = self._channel(key, info)
+        mid = self._msg.pop(key, None) or _int(info.meta.get("dc_msg"))
+        if mid is not None:
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(mid).edit(content=content, view=None)
+                return
+        await channel.send(content=content)
+
+    async def _post_news(self, key: str) -> None:
+        lines = self._news.pop(key, [])
+        if lines and self.client is not None:
+            await self._post(key, "\n".join(lines))
+
+    async def _post(self, key: str, line: str) -> None:
+        if self.client is None:
+            return
+        info = self._latest.get(key)
+        guild_id = None
+        if info is not None and info.scope.startswith("dc:g:"):
+            guild_id = int(info.scope.rsplit(":", 1)[1])
+        channel = self.client.get_partial_messageable(views.channel_of(key), guild_id=guild_id)
+        await channel.send(content=_cut(line))
+
+    # -- private hands ------------------------------------------------------------------------
+
+    def _sessions_at(self, key: str) -> list[HandSession]:
+        return [s for (k, _), s in self._sessions.items() if k == key]
+
+    def _alive(self, s: HandSession) -> bool:
+        return time.monotonic() - s.since < self.hand_ttl
+
+    def _open_session(
+        self, key: str, player: str, interaction: discord.Interaction[Any], lang: str
+    ) -> HandSession:
+        """``interaction``'s message is now the player's hand message (its token is fresh)."""
+        s = self._sessions.get((key, player))
+        now = time.monotonic()
+        if s is None:
+            s = self._sessions[(key, player)] = HandSession(key, player, interaction, now, lang)
+        else:
+            s.interaction, s.since, s.lang = interaction, now, lang
+        if s.expiry is not None:
+            s.expiry.cancel()
+        loop = asyncio.get_running_loop()
+        s.expiry = loop.call_later(self.hand_ttl, self._expire, s, now)
+        return s
+
+    def _expire(self, s: HandSession, since: float) -> None:
+        """The token is about to die: tell the player how to get a fresh hand."""
+        if self._sessions.get((s.key, s.player)) is not s or s.since != since:
+            return
+        del self._sessions[(s.key, s.player)]
+        tr = translator(s.lang)
+        note = tr.gettext(text.EXPIRED, hand=render.button_label("hand", tr))
+
+        async def _retire() -> None:
+            with contextlib.suppress(discord.HTTPException):
+                await s.interaction.edit_original_response(content=note, view=None)
+
+        self.outbox.put(f"h:{s.key}:{s.player}", "hand", _retire)
+
+    def _queue_hand(
+        self, s: HandSession, *, force: bool = False, final: bool = False
+    ) -> asyncio.Future[None]:
+        s.forced = s.forced or force
+        s.final = s.final or final
+        return self.outbox.put(f"h:{s.key}:{s.player}", "hand", lambda: self._draw_hand(s))
+
+    async def _draw_hand(self, s: HandSession) -> None:
+        if self._sessions.get((s.key, s.player)) is not s:
+            return
+        content, view, shown = await self.hand_message(s)
+        final = s.final
+        if not (s.forced or final) and shown is not None and shown == s.shown:
+            # a player waiting for their turn, whose possible actions did not change:
+            # the public table tells the rest; their hand is redrawn when it concerns them
+            return
+        s.forced, s.shown = False, shown
+        if final:
+            view = None
+            self._drop(s)
+        try:
+            await s.interaction.edit_original_response(content=content, view=view)
+        except discord.HTTPException as e:
+            log.info("hand of %s at %s no longer reachable: %s", s.player, s.key, e)
+            self._drop(s)
+
+    def _drop(self, s: HandSession) -> None:
+        if self._sessions.get((s.key, s.player)) is s:
+            del self._sessions[(s.key, s.player)]
+        if s.expiry is not None:
+            s.expiry.cancel()
+
+    async def hand_message(self, s: HandSession) -> tuple[str, discord.ui.View | None, Any]:
+        """The hand message as the game stands now: text, components, and what it offers
+        (``None`` when its buttons carry the table version, so any move makes them stale)."""
+        tr = translator(s.lang)
+        info = await self.service.table(s.key)
+        hand = await self.service.hand(s.key, s.player)
+        if info is None or hand is None:
+            return tr.gettext(render.REFUSALS["not_a_player"]), None, ("gone",)
+        legal = await self.service.legal(s.key, s.player) if info.status == PLAYING else []
+        shown = None
+        if not any(isinstance(a, _VERSIONED) for a in legal):
+            shown = (info.status, frozenset(repr(a) for a in legal), len(hand.hand or ()))
+        names = info.names
+        body = render.hand_text(hand, tr, names)
+        if s.recent:
+            body += "\n\n" + "\n".join(s.recent)
+        if not legal:
+            return _cut(body), None, shown
+        if s.picking is not None:
+            choice = next(
+                (c for c in views.hand_choices(hand.hand or (), legal) if c.key == s.picking), None
+            )
+            if choice is not None and choice.needs() is not None:
+                prompt, view = views.picker_view(s.key, info.version, choice, tr, names)
+                return _cut(body + "\n\n" + prompt), view, shown
+            s.picking = None
+        view, s.page, _ = views.hand_view(
+            s.key, info.version, hand.hand or (), legal, tr, names, page=s.page
+        )
+        return _cut(body), view, shown
+
+    # -- answering ----------------------------------------------------------------------------
+
+    async def _origin(self, interaction: discord.Interaction[Any]) -> Origin:
+        self._note_guild(interaction)
+        return Origin(
+            interaction, player_of(interaction.user), await self.private_lang(interaction)
+        )
+
+    def _notices_text(self, o: Origin, names: Mapping[str, str]) -> str:
+        key = table_key(o.interaction.channel_id or 0)
+        names = {**self._known.get(key, {}), **names}
+        return "\n".join(render.notice_text(n, o.tr, names) for n in o.notices)
+
+    async def _answer(
+        self,
+        o: Origin,
+        content: str | None,
+        *,
+        view: discord.ui.View | None = None,
+        names: Mapping[str, str] | None = None,
+    ) -> None:
+        """Fill a deferred ("thinking") answer: the content, else the notices."""
+        notes = self._notices_text(o, names or {})
+        o.notices.clear()
+        body = content if content else notes
+        if content and notes:
+            body = notes + "\n\n" + content
+        await o.interaction.edit_original_response(content=_cut(body or "✅"), view=view)
+
+    async def _follow(self, o: Origin, names: Mapping[str, str] | None = None) -> None:
+        """Send the collected notices as an ephemeral follow-up (after a silent defer)."""
+        notes = self._notices_text(o, names or {})
+        o.notices.clear()
+        if notes:
+            await o.interaction.followup.send(_cut(notes), ephemeral=True)
+
+    async def _forged(self, o: Origin) -> None:
+        """An id of the right shape whose contents make no sense (a card code that is no
+        card, a player who is not one): refused like any id this bot never made."""
+        await o.interaction.followup.send(o.tr.gettext(text.BAD_BUTTON), ephemeral=True)
+
+    def _track(self) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
+            task.add_done_callback(self._handlers.discard)
+
+    def _acked(self, started: float) -> None:
+        self.ack_latencies.append(time.monotonic() - started)
+
+    async def refuse_unknown(self, interaction: discord.Interaction[Any]) -> None:
+        """A component id this bot never made."""
+        self._track()
+        tr = translator(resolve_lang(interaction.locale.value))
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(tr.gettext(text.BAD_BUTTON), ephemeral=True)
+
+    async def _fail(self, interaction: discord.Interaction[Any]) -> None:
+        log.exception("discord interaction %s failed", interaction.id)
+        tr = translator(resolve_lang(interaction.locale.value))
+        with contextlib.suppress(Exception):
+            if interaction.response.is_done():
+                await interaction.followup.send(tr.gettext(text.ERROR), ephemeral=True)
+            else:
+                await interaction.response.send_message(tr.gettext(text.ERROR), ephemeral=True)
+
+    # -- components ---------------------------------------------------------------------------
+
+    async def on_component(
+        self,
+        interaction: discord.Interaction[Any],
+        custom_id: str,
+        values: Sequence[str],
+        *,
+        select: bool,
+    ) -> None:
+        """A button press or a select choice on any of this bot's messages."""
+        started = time.monotonic()
+        self._track()
+        cid = ids.parse(custom_id, select=select)
+        if (
+            cid is None
+            or interaction.guild_id is None
+            or interaction.channel_id != cid.table
+            or (select and not values)
+        ):
+            await self.refuse_unknown(interaction)
+            return
+        private = interaction.message is not None and interaction.message.flags.ephemeral
+        try:
+            # acknowledge within 3 s, before anything that may wait on the database
+            if cid.action in ("hand", "settings") or (cid.action == "draw" and not private):
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+            self._acked(started)
+            o = await self._origin(interaction)
+            key = table_key(cid.table)
+            if private and cid.action in HAND_ACTIONS:
+                await self._hand_action(o, key, cid, values)
+            elif private:
+                await self._private_action(o, key, cid, values)
+            else:
+                await self._table_action(o, key, cid)
+        except Exception:
+            await self._fail(interaction)
+
+    async def _table_action(self, o: Origin, key: str, cid: ids.CustomId) -> None:
+        """A button of the public table message."""
+        svc, user, admin = self.service, o.player, _admin(o.interaction)
+        a = cid.action
+        names: Mapping[str, str] = {}
+        if a == "join":
+            res = await svc.join(key, user, _display_name(o.interaction), origin=o)
+        elif a == "leave":
+            res = await svc.leave(key, user, origin=o)
+        elif a == "addbot":
+            res = await svc.add_bot(key, user, "smart", admin=admin, origin=o)
+        elif a == "start":
+            res = await svc.start_game(key, user, admin=admin, origin=o)
+        elif a == "settings":
+            await self._open_settings(o, key)
+            return
+        elif a in ("hand", "draw"):
+            await self._open_hand(o, key, draw_version=cid.version if a == "draw" else None)
+            return
+        else:
+            action = _table_button_action(cid, key)
+            if action is None:
+                await self._forged(o)
+                return
+            res = await svc.act(key, user, action, seen_version=cid.version, origin=o)
+        if res.table is not None:
+            names = res.table.names
+        await self._follow(o, names)
+
+    async def _open_hand(self, o: Origin, key: str, *, draw_version: int | None = None) -> None:
+        """Answer with the player's hand (a new ephemeral message: their hand message now).
+        ``draw_version``: they pressed Draw on the table; draw first."""
+        info = await self.service.table(key)
+        if info is None or info.status not in (LOBBY, PLAYING):
+            o.notices.append(Notice("no_table"))
+            await self._answer(o, None)
+            return
+        if await self.service.hand(key, o.player) is None:
+            o.notices.append(Notice("not_a_player" if info.status == PLAYING else "not_started"))
+            await self._answer(o, None, names=info.names)
+            return
+        s = self._open_session(key, o.player, o.interaction, o.lang)
+        s.picking = None
+        if draw_version is not None:
+            res = await self.service.act(
+                key, o.player, Draw(), seen_version=draw_version, origin=o
+            )
+            if res.table is not None:
+                info = res.table
+        await self._queue_hand(s, force=True)
+        await self._follow(o, info.names)
+
+    async def _hand_action(
+        self, o: Origin, key: str, cid: ids.CustomId, values: Sequence[str]
+    ) -> None:
+        """A button or select of a hand message: it becomes the live hand message."""
+        s = self._open_session(key, o.player, o.interaction, o.lang)
+        a = cid.action
+        action: Action | None = None
+        if a == "page":
+            s.page = _int(cid.arg) or 0
+        elif a == "back":
+            s.picking = None
+        elif a in ("pick", "cards"):
+            group = values[0] if a == "cards" else cid.arg
+            legal = await self.service.legal(key, o.player)
+            plays = [p for p in legal if isinstance(p, Play) and ids.group_key(p) == group]
+            if len(plays) == 1:
+                action = plays[0]
+            elif plays:
+                s.picking = group
+            else:
+                o.notices.append(Notice("stale"))
+        else:
+            action = _hand_button_action(cid, key)
+            if action is None:
+                await self._forged(o)
+                return
+        names: Mapping[str, str] = {}
+        if action is not None:
+            s.picking = None
+            res = await self.service.act(key, o.player, action, seen_version=cid.version, origin=o)
+            if res.table is not None:
+                names = res.table.names
+        await self._queue_hand(s, force=True)
+        await self._follow(o, names)
+
+    async def _private_action(
+        self, o: Origin, key: str, cid: ids.CustomId, values: Sequence[str]
+    ) -> None:
+        """Settings and kick menus (ephemeral, edited in place)."""
+        a = cid.action
+        if a == "refresh":
+            return
+        if a == "kick":
+            target = ids.decode_player(values[0], key)
+            if target is None:
+                o.notices.append(Notice("not_seated"))
+                await self._answer(o, None)
+                return
+            res = await self.service.kick(
+                key, o.player, target, admin=_admin(o.interaction), origin=o
+            )
+            names = res.table.names if res.table is not None else {}
+            await self._answer(o, None if o.notices else "✅", names=names)
+            return
+        page = (_int(cid.arg) or 0) if a == "setpage" else None
+        if a == "preset":
+            await self.service.configure(
+                key, o.player, preset=values[0], admin=_admin(o.interaction), origin=o
+            )
+        elif a == "flag":
+            try:
+                value = views.decode_value(cid.arg, values[0])
+            except ValueError:
+                o.notices.append(Notice("bad_setting"))
+            else:
+                await self.service.configure(
+                    key, o.player, overrides={cid.arg: value}, admin=_admin(o.interaction),
+                    origin=o,
+                )  # fmt: skip
+            page = _flag_page(cid.arg)
+        await self._show_settings(o, key, page or 0, edit=True)
+
+    # -- settings -----------------------------------------------------------------------------
+
+    async def _open_settings(self, o: Origin, key: str) -> None:
+        info = await self.service.table(key)
+        if info is None or info.status not in (LOBBY, PLAYING):
+            o.notices.append(Notice("no_table"))
+            await self._answer(o, None)
+            return
+        if o.player != info.host and not _admin(o.interaction):
+            o.notices.append(Notice("not_host"))
+            await self._answer(o, None)
+            return
+        await self._show_settings(o, key, 0, edit=False)
+
+    async def _show_settings(self, o: Origin, key: str, page: int, *, edit: bool) -> None:
+        info = await self.service.table(key)
+        if info is None or info.status not in (LOBBY, PLAYING):
+            o.notices.append(Notice("no_table"))
+            await self._answer(o, None)
+            return
+        content, view, _ = views.settings_view(info, o.tr, page)
+        notes = self._notices_text(o, info.names)
+        o.notices.clear()
+        if edit:
+            await o.interaction.edit_original_response(content=_cut(content), view=view)
+            if notes:
+                await o.interaction.followup.send(_cut(notes), ephemeral=True)
+        else:
+            await self._answer(o, content, view=view)
+
+    # -- slash commands -----------------------------------------------------------------------
+
+    async def _command(
+        self,
+        interaction: discord.Interaction[Any],
+        handler: Callable[[Origin, str, str], Awaitable[None]],
+        *,
+        ephemeral: bool = True,
+    ) -> None:
+        """Acknowledge a slash command at once, then run ``handler(origin, key, scope)``."""
+        started = time.monotonic()
+        self._track()
+        try:
+            if interaction.guild_id is None or interaction.channel_id is None:
+                tr = translator(resolve_lang(interaction.locale.value))
+                await interaction.response.send_message(
+                    tr.gettext(text.SERVER_ONLY), ephemeral=True
+                )
+                return
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            self._acked(started)
+            o = await self._origin(interaction)
+            await handler(o, table_key(interaction.channel_id), scope_of(interaction.guild_id))
+        except Exception:
+            await self._fail(interaction)
+
+    async def _done(self, o: Origin, res: Result) -> None:
+        """The answer to a command that changed the table: its refusal, or a tick."""
+        names = res.table.names if res.table is not None else None
+        await self._answer(o, None if o.notices else "✅", names=names)
+
+    async def cmd_new(self, interaction: discord.Interaction[Any], preset: str | None) -> None:
+        """``/uno new``: open a table here."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            name = _display_name(o.interaction)
+            res = await self.service.create(key, scope, o.player, name, preset=preset, origin=o)
+            opened = None
+            if res.ok:
+                opened = o.tr.gettext(text.OPENED, join=render.button_label("join", o.tr))
+            await self._answer(o, opened, names=res.table.names if res.table else None)
+
+        await self._command(interaction, run)
+
+    async def cmd_simple(self, interaction: discord.Interaction[Any], what: str) -> None:
+        """``/uno join``, ``start``, ``leave``, ``stop``."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            svc, admin = self.service, _admin(o.interaction)
+            if what == "join":
+                name = _display_name(o.interaction)
+                res = await svc.join(key, o.player, name, origin=o)
+            elif what == "start":
+                res = await svc.start_game(key, o.player, admin=admin, origin=o)
+            elif what == "leave":
+                res = await svc.leave(key, o.player, origin=o)
+            else:
+                res = await svc.stop_game(key, o.player, admin=admin, origin=o)
+            await self._done(o, res)
+
+        await self._command(interaction, run)
+
+    async def cmd_kick(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None
+    ) -> None:
+        """``/uno kick [player]``: remove someone, or choose from the seats (bots too)."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            admin = _admin(o.interaction)
+            if member is not None:
+                target = player_of(member)
+                await self._done(
+                    o, await self.service.kick(key, o.player, target, admin=admin, origin=o)
+                )
+                return
+            info = await self.service.table(key)
+            if info is None or info.status not in (LOBBY, PLAYING):
+                o.notices.append(Notice("no_table"))
+            elif o.player != info.host and not admin:
+                o.notices.append(Notice("not_host"))
+            else:
+                view = views.kick_view(info, o.player, o.tr)
+                if view is None:
+                    await self._answer(o, o.tr.gettext(text.NOBODY_TO_KICK))
+                else:
+                    await self._answer(o, o.tr.gettext(text.KICK_PLACEHOLDER), view=view)
+                return
+            await self._answer(o, None)
+
+        await self._command(interaction, run)
+
+    async def cmd_hand(self, interaction: discord.Interaction[Any]) -> None:
+        """``/uno hand``: the same as the table's Show hand."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            await self._open_hand(o, key)
+
+        await self._command(interaction, run)
+
+    async def cmd_rules(self, interaction: discord.Interaction[Any]) -> None:
+        """``/uno rules``: the open table's rules, else this server's defaults."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            info = await self.service.table(key)
+            if info is not None and info.status in (LOBBY, PLAYING):
+                await self._answer(o, render.rules_summary(info.rules, o.tr, info.preset))
+                return
+            preset, over, _ = await self.service.store.chat_settings(scope)
+            name = preset or self.settings.default_preset
+            try:
+                rules = Rules.preset(name, **(over or {}))
+            except ValueError:
+                name, rules = "official", Rules()
+            await self._answer(o, render.rules_summary(rules, o.tr, name))
+
+        await self._command(interaction, run)
+
+    async def cmd_settings(self, interaction: discord.Interaction[Any]) -> None:
+        """``/uno settings``: the settings menu (host or Manage Channels)."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            await self._open_settings(o, key)
+
+        await self._command(interaction, run)
+
+    async def cmd_stats(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | None,
+        where: str | None,
+    ) -> None:
+        """``/uno stats [whose] [scope]``: here, or everywhere."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            who = player_of(member) if member is not None else o.player
+            line = await self.service.player_stats(GLOBAL if where == "global" else scope, who)
+            await self._answer(o, render.stats_text(line, o.tr))
+
+        await self._command(interaction, run)
+
+    async def cmd_leaderboard(
+        self, interaction: discord.Interaction[Any], where: str | None
+    ) -> None:
+        """``/uno leaderboard [scope]``: for everyone to see, in the server's language."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            lines = await self.service.leaderboard(GLOBAL if where == "global" else scope, 10)
+            saved = await self.service.chat_lang(scope)
+            lang = resolve_lang(saved, self._guild_lang(scope), self.settings.language)
+            await self._answer(o, render.leaderboard_text(lines, translator(lang)))
+
+        await self._command(interaction, run, ephemeral=False)
+
+    async def cmd_language(
+        self, interaction: discord.Interaction[Any], language: str, where: str | None
+    ) -> None:
+        """``/uno language``: yours, or the server's (the host of the table here, or a member
+        with Manage Channels)."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            if where == "guild":
+                info = await self.service.table(key)
+                host = info is not None and info.host == o.player
+                if language not in LANGUAGES:
+                    o.notices.append(Notice("bad_setting"))
+                elif not (host or _admin(o.interaction)):
+                    o.notices.append(Notice("not_host"))
+                else:
+                    await self.service.set_chat_language(key, scope, language)
+                    done = translator(language).gettext(
+                        text.LANGUAGE_SERVER, language=LANGUAGE_NAMES[language]
+                    )
+                    await self._answer(o, done)
+                    return
+                await self._answer(o, None)
+                return
+            lang = language if language in LANGUAGES else None
+            await self.service.set_user_language(o.player, lang)
+            self._user_lang[o.player] = lang
+            o.lang = resolve_lang(lang, o.interaction.locale.value)
+            for s in [s for (_, p), s in self._sessions.items() if p == o.player]:
+                s.lang = o.lang
+                self._queue_hand(s, force=True)
+            if lang is None:
+                await self._answer(o, o.tr.gettext(text.LANGUAGE_AUTO))
+            else:
+                await self._answer(
+                    o, o.tr.gettext(text.LANGUAGE_ME, language=LANGUAGE_NAMES[lang])
+                )
+
+        await self._command(interaction, run)
+
+    async def cmd_addbot(
+        self, interaction: discord.Interaction[Any], strategy: str | None
+    ) -> None:
+        """``/uno addbot [strategy]``."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            admin = _admin(o.interaction)
+            await self._done(
+                o,
+                await self.service.add_bot(
+                    key, o.player, strategy or "smart", admin=admin, origin=o
+                ),
+            )
+
+        await self._command(interaction, run)
+
+    async def cmd_help(self, interaction: discord.Interaction[Any]) -> None:
+        """``/uno help``."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            await self._answer(o, render.help_text(o.tr, "discord"))
+
+        await self._command(interaction, run)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _admin(interaction: discord.Interaction[Any]) -> bool:
+    """Members with Manage Channels may run any table in their server."""
+    return bool(interaction.permissions.manage_channels)
+
+
+def _display_name(interaction: discord.Interaction[Any]) -> str:
+    return interaction.user.display_name
+
+
+def _flag_page(flag: str) -> int:
+    flags = views.settings_flags()
+    return flags.index(flag) // views.FLAGS_PER_PAGE if flag in flags else 0
+
+
+def _table_button_action(cid: ids.CustomId, key: str) -> Action | None:
+    if cid.action == "challenge":
+        return Challenge()
+    if cid.action == "accept":
+        return Accept()
+    if cid.action == "next":
+        return NextRound()
+    return ids.decode_action(cid, key)
+
+
+def _hand_button_action(cid: ids.CustomId, key: str) -> Action | None:
+    if cid.action == "draw":
+        return Draw()
+    if cid.action == "pass":
+        return Pass()
+    return _table_button_action(cid, key)
+
+
+def _normal(cmd: Mapping[str, Any]) -> dict[str, Any]:
+    """The parts of a command that matter for deciding whether to sync."""
+    return {
+        "name": cmd.get("name"),
+        "description": cmd.get("description", ""),
+        "type": cmd.get("type", 1),
+        "name_localizations": cmd.get("name_localizations") or {},
+        "description_localizations": cmd.get("description_localizations") or {},
+        "required": bool(cmd.get("required", False)),
+        "choices": [
+            {
+                "name": c.get("name"),
+                "value": c.get("value"),
+                "name_localizations": c.get("name_localizations") or {},
+            }
+            for c in cmd.get("choices") or ()
+        ],
+        "options": [_normal(o) for o in cmd.get("options") or ()],
+    }
+
+
+def _same_commands(have: Sequence[Mapping[str, Any]], wanted: Sequence[Mapping[str, Any]]) -> bool:
+    a = sorted((_normal(c) for c in have), key=lambda c: str(c["name"]))
+    b = sorted((_normal(c) for c in wanted), key=lambda c: str(c["name"]))
+    return a == b

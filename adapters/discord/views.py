@@ -1,0 +1,584 @@
+"""Components: the public table's buttons, a player's private hand, pickers and settings.
+
+Every button and select is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries
+the table id and version only (``adapters.discord.ids``), so any of them still works after
+a restart: ``UnoClient.setup_hook`` registers the two templates. Discord's limits are kept
+here: at most 5 rows of 5 buttons, a select alone on its row with at most 25 options,
+labels of 80 characters and ids of 100.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from adapters.discord import ids, text
+from bot import render
+from bot.i18n import Translator
+from bot.port import TableInfo
+from engine import (
+    Accept,
+    Action,
+    CallUno,
+    Card,
+    CatchUno,
+    Challenge,
+    ChooseColor,
+    Color,
+    Draw,
+    NextRound,
+    Pass,
+    Phase,
+    Play,
+    Rules,
+)
+
+if TYPE_CHECKING:
+    from adapters.discord.adapter import UnoClient
+
+__all__ = [
+    "CARD_ROWS",
+    "PAGE_SIZE",
+    "Choice",
+    "UnoButton",
+    "UnoSelect",
+    "hand_choices",
+    "hand_view",
+    "kick_view",
+    "picker_view",
+    "settings_flags",
+    "settings_view",
+    "table_view",
+]
+
+ROWS = 5  # action rows in a message
+PER_ROW = 5  # buttons in a row
+PAGE_SIZE = 25  # options in a select menu
+CARD_ROWS = 4  # rows of card buttons when the hand needs no select
+LABEL_MAX = 80
+OPTION_MAX = 100
+
+_COLOR_STYLE = {
+    Color.RED: discord.ButtonStyle.danger,
+    Color.YELLOW: discord.ButtonStyle.secondary,
+    Color.GREEN: discord.ButtonStyle.success,
+    Color.BLUE: discord.ButtonStyle.primary,
+}
+
+
+def _cut(label: str, limit: int = LABEL_MAX) -> str:
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+# -- the dynamic items ------------------------------------------------------------------------
+
+
+class UnoButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"uno:(?!(?:cards|preset|flag|kick):)\S{1,96}",
+):
+    """Any button this bot draws; it hands the press to the adapter, which parses the id
+    (and refuses one it did not make)."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        label: str,
+        *,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_cut(label), style=style, custom_id=custom_id, disabled=disabled
+            ),
+            row=row,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: typing.Match[str],
+        /,
+    ) -> UnoButton:
+        label = getattr(item, "label", None) or "?"
+        return cls(match.group(0), label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client: UnoClient = interaction.client
+        await client.adapter.on_component(interaction, self.custom_id, (), select=False)
+
+
+class UnoSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"uno:(?:cards|preset|flag|kick):\S{1,90}",
+):
+    """Any select menu this bot draws (cards, settings, kick)."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        options: Sequence[discord.SelectOption],
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id,
+                options=list(options),
+                placeholder=_cut(placeholder, 150) if placeholder else None,
+                min_values=1,
+                max_values=1,
+            ),
+            row=row,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: typing.Match[str],
+        /,
+    ) -> UnoSelect:
+        options = getattr(item, "options", None) or [discord.SelectOption(label="?")]
+        return cls(match.group(0), options)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        client: UnoClient = interaction.client
+        data: Mapping[str, Any] = interaction.data or {}
+        values = tuple(str(v) for v in data.get("values", ()))
+        await client.adapter.on_component(interaction, self.custom_id, values, select=True)
+
+
+def _id(action: str, table: int, version: int, arg: str = "") -> str:
+    return str(ids.CustomId(action, table, version, arg))
+
+
+def _button(
+    action: str,
+    table: int,
+    version: int,
+    label: str,
+    *,
+    arg: str = "",
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+    row: int | None = None,
+) -> UnoButton:
+    return UnoButton(
+        _id(action, table, version, arg), label, style=style, disabled=disabled, row=row
+    )
+
+
+def channel_of(key: str) -> int:
+    """The channel (or thread) id of a table key ``dc:<channel>``."""
+    return int(key.split(":", 1)[1])
+
+
+# -- the public table -------------------------------------------------------------------------
+
+
+def table_view(info: TableInfo, tr: Translator) -> discord.ui.View | None:
+    """The table message's buttons; ``None`` when the table is over."""
+    t, v = channel_of(info.key), info.version
+    label = render.button_label
+    view = discord.ui.View(timeout=None)
+    if info.status == "lobby":
+        view.add_item(
+            _button("join", t, v, label("join", tr), style=discord.ButtonStyle.success, row=0)
+        )
+        view.add_item(_button("leave", t, v, label("leave", tr), row=0))
+        view.add_item(_button("addbot", t, v, label("add_bot", tr), row=0))
+        view.add_item(_button("settings", t, v, tr.gettext(text.SETTINGS), row=0))
+        view.add_item(
+            _button("start", t, v, label("start", tr), style=discord.ButtonStyle.primary, row=0)
+        )
+        return view
+    pv = info.view
+    if info.status != "playing" or pv is None or pv.phase is Phase.GAME_OVER:
+        return None
+    if pv.phase is Phase.ROUND_OVER:
+        view.add_item(
+            _button(
+                "next", t, v, label("next_round", tr), style=discord.ButtonStyle.primary, row=0
+            )
+        )
+        view.add_item(_button("hand", t, v, label("hand", tr), row=0))
+        return view
+    view.add_item(
+        _button("hand", t, v, label("hand", tr), style=discord.ButtonStyle.primary, row=0)
+    )
+    view.add_item(_button("draw", t, v, label("draw", tr), row=0))
+    view.add_item(_button("uno", t, v, label("uno", tr), style=discord.ButtonStyle.danger, row=0))
+    if pv.phase is Phase.CHALLENGE:
+        view.add_item(
+            _button(
+                "challenge", t, v, label("challenge", tr), style=discord.ButtonStyle.danger, row=1
+            )
+        )
+        view.add_item(_button("accept", t, v, label("accept", tr), row=1))
+    names = info.names
+    for target in pv.exposed[:PER_ROW]:
+        arg = ids.encode_player(target, info.key)
+        if arg is None:
+            continue
+        view.add_item(
+            _button(
+                "catch", t, v, render.action_label(CatchUno(target), tr, names),
+                arg=arg, style=discord.ButtonStyle.danger, row=2,
+            )
+        )  # fmt: skip
+    return view
+
+
+# -- a player's hand --------------------------------------------------------------------------
+
+
+@dataclass
+class Choice:
+    """Something to play: one card (or several together) with its legal plays, which may
+    still differ in the colour named or the player swapped with."""
+
+    key: str
+    cards: tuple[Card, ...]
+    plays: list[Play] = field(default_factory=list)
+    count: int = 1
+
+    @property
+    def playable(self) -> bool:
+        return bool(self.plays)
+
+    def short(self) -> str:
+        label = "+".join(render.card_short(c) for c in self.cards)
+        return f"{label} ×{self.count}" if self.count > 1 else label
+
+    def long(self, tr: Translator) -> str:
+        label = " + ".join(render.card_text(c, tr) for c in self.cards)
+        return f"{label} ×{self.count}" if self.count > 1 else label
+
+    def needs(self) -> str | None:
+        """``color`` or ``target`` when one more choice follows, else ``None``."""
+        if len(self.plays) < 2:
+            return None
+        if len({p.target for p in self.plays}) > 1:
+            return "target"
+        if len({p.color for p in self.plays}) > 1:
+            return "color"
+        return "play"
+
+
+def hand_choices(hand: Sequence[Card], legal: Sequence[Action]) -> list[Choice]:
+    """One choice per distinct card in the hand (in card order, unplayable ones too), then
+    the legal plays of several cards together."""
+    counts: dict[Card, int] = {}
+    for c in sorted(hand, key=lambda c: c.index):
+        counts[c] = counts.get(c, 0) + 1
+    groups: dict[str, list[Play]] = {}
+    for a in legal:
+        if isinstance(a, Play):
+            groups.setdefault(ids.group_key(a), []).append(a)
+    out = [Choice(c.code, (c,), groups.pop(c.code, []), n) for c, n in counts.items()]
+    for key, plays in groups.items():
+        out.append(Choice(key, plays[0].cards, plays))
+    return out
+
+
+def _choice_button(
+    ch: Choice, key: str, t: int, v: int, *, row: int | None = None
+) -> UnoButton | None:
+    style = discord.ButtonStyle.primary if ch.playable else discord.ButtonStyle.secondary
+    if len(ch.plays) == 1:
+        arg = ids.encode_play(ch.plays[0], key)
+        if arg is not None and len(_id("play", t, v, "")) + len(arg) + 1 <= ids.MAX_CUSTOM_ID:
+            return _button("play", t, v, ch.short(), arg=arg, style=style, row=row)
+    if len(_id("pick", t, v, ch.key)) > ids.MAX_CUSTOM_ID:
+        return None
+    if not ch.playable:
+        return _button("pick", t, v, ch.short(), arg=ch.key, disabled=True, row=row)
+    return _button("pick", t, v, ch.short(), arg=ch.key, style=style, row=row)
+
+
+def _controls(
+    legal: Sequence[Action], key: str, t: int, v: int, tr: Translator, names: Mapping[str, str]
+) -> list[UnoButton]:
+    label = render.button_label
+    out: list[UnoButton] = []
+    kinds = {type(a) for a in legal}
+    if Draw in kinds:
+        out.append(_button("draw", t, v, label("draw", tr)))
+    if Pass in kinds:
+        out.append(_button("pass", t, v, label("pass", tr)))
+    if Accept in kinds:
+        out.append(_button("accept", t, v, label("accept", tr)))
+    if Challenge in kinds:
+        out.append(
+            _button("challenge", t, v, label("challenge", tr), style=discord.ButtonStyle.danger)
+        )
+    if CallUno in kinds:
+        out.append(_button("uno", t, v, label("uno", tr), style=discord.ButtonStyle.danger))
+    if NextRound in kinds:
+        out.append(
+            _button("next", t, v, label("next_round", tr), style=discord.ButtonStyle.primary)
+        )
+    for a in legal:
+        if isinstance(a, CatchUno) and len(out) < PER_ROW:
+            arg = ids.encode_player(a.target, key)
+            if arg is not None:
+                out.append(
+                    _button("catch", t, v, render.action_label(a, tr, names), arg=arg,
+                            style=discord.ButtonStyle.danger)
+                )  # fmt: skip
+    return out[:PER_ROW]
+
+
+def hand_view(
+    key: str,
+    version: int,
+    hand: Sequence[Card],
+    legal: Sequence[Action],
+    tr: Translator,
+    names: Mapping[str, str],
+    *,
+    page: int = 0,
+) -> tuple[discord.ui.View, int, int]:
+    """The hand's components: ``(view, page, pages)``.
+
+    Cards are buttons (unplayable ones disabled); when they do not all fit in the rows left
+    by the controls, the rest of the playable ones go in a select menu paged at 25."""
+    t, v = channel_of(key), version
+    view = discord.ui.View(timeout=None)
+    colors = [a for a in legal if isinstance(a, ChooseColor)]
+    controls = _controls(legal, key, t, v, tr, names)
+    choices = hand_choices(hand, legal)
+    rows_left = ROWS - (1 if controls else 0) - (1 if colors else 0)
+    row = 0
+    if colors:
+        for a in colors:
+            view.add_item(
+                _button("color", t, v, render.color_text(a.color, tr), arg=a.color.value,
+                        style=_COLOR_STYLE[a.color], row=row)
+            )  # fmt: skip
+        row += 1
+    capacity = min(rows_left, CARD_ROWS) * PER_ROW
+    page_count = 1
+    if len(choices) <= capacity:
+        shown, rest = choices, []
+    else:
+        # the rows left once a select and a bottom row (controls, pages) are kept free
+        card_rows = ROWS - row - 2
+        shown = choices[: card_rows * PER_ROW]
+        rest = [c for c in choices[len(shown) :] if c.playable]
+    for i, ch in enumerate(shown):
+        b = _choice_button(ch, key, t, v, row=row + i // PER_ROW)
+        if b is not None:
+            view.add_item(b)
+    row += (len(shown) + PER_ROW - 1) // PER_ROW
+    if rest:
+        page_count = (len(rest) + PAGE_SIZE - 1) // PAGE_SIZE
+        page = max(0, min(page, page_count - 1))
+        part = rest[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+        options = []
+        for ch in part:
+            need = ch.needs()
+            desc = None
+            if need == "color":
+                desc = tr.gettext(text.THEN_COLOR)
+            elif need == "target":
+                desc = tr.gettext(text.THEN_TARGET)
+            options.append(
+                discord.SelectOption(
+                    label=_cut(ch.long(tr), OPTION_MAX), value=ch.key, description=desc
+                )
+            )
+        placeholder = tr.gettext(text.MORE_CARDS, page=page + 1, pages=page_count)
+        view.add_item(
+            UnoSelect(_id("cards", t, v, str(page)), options, placeholder=placeholder, row=row)
+        )
+        row += 1
+        if page_count > 1:
+            nav = [
+                _button("page", t, v, "◀", arg=str(max(page - 1, 0)), disabled=page == 0),
+                _button("page", t, v, "▶", arg=str(min(page + 1, page_count - 1)),
+                        disabled=page >= page_count - 1),
+            ]  # fmt: skip
+            if len(controls) + len(nav) > PER_ROW:
+                controls = controls[: PER_ROW - len(nav)]
+            controls = [*nav, *controls]
+    for b in controls:
+        b.row = row
+        view.add_item(b)
+    return view, page, page_count
+
+
+def picker_view(
+    key: str, version: int, choice: Choice, tr: Translator, names: Mapping[str, str]
+) -> tuple[str, discord.ui.View]:
+    """After choosing a card that still needs a colour or a player: one button each."""
+    t, v = channel_of(key), version
+    view = discord.ui.View(timeout=None)
+    need = choice.needs()
+    cards = choice.long(tr)
+    if need == "color":
+        prompt = tr.gettext(text.CHOOSE_COLOR, cards=cards)
+    elif need == "target":
+        prompt = tr.gettext(text.CHOOSE_TARGET, cards=cards)
+    else:
+        prompt = tr.gettext(text.CHOOSE_PLAY, cards=cards)
+    n = 0
+    for p in choice.plays:
+        arg = ids.encode_play(p, key)
+        if arg is None or n >= (ROWS - 1) * PER_ROW:
+            continue
+        if need == "color" and p.color is not None:
+            label, style = render.color_text(p.color, tr), _COLOR_STYLE[p.color]
+        elif need == "target" and p.target is not None:
+            label, style = names.get(p.target, p.target), discord.ButtonStyle.primary
+        else:
+            label, style = render.action_label(p, tr, names), discord.ButtonStyle.primary
+        view.add_item(_button("play", t, v, label, arg=arg, style=style, row=n // PER_ROW))
+        n += 1
+    view.add_item(_button("back", t, v, tr.gettext(text.BACK), row=ROWS - 1))
+    return prompt, view
+
+
+# -- settings and kicking ---------------------------------------------------------------------
+
+_INT_CHOICES: dict[str, tuple[int, ...]] = {
+    "uno_penalty": (0, 1, 2, 4),
+    "false_uno_penalty": (0, 1, 2),
+    "target": (0, 100, 200, 300, 500, 1000),
+    "hand_size": (5, 7, 10, 15),
+    "turn_seconds": (15, 30, 45, 60, 90, 120, 300),
+    "afk_strikes": (0, 2, 3, 5),
+    "uno_window_seconds": (0, 3, 5, 10, 20),
+    "challenge_seconds": (10, 20, 30, 60),
+}
+FLAGS_PER_PAGE = 3
+
+
+def settings_flags() -> list[str]:
+    return list(Rules.model_fields)
+
+
+def flag_values(flag: str, current: Any) -> list[Any]:
+    """The values offered for ``flag`` (its current one always among them)."""
+    annotation = Rules.model_fields[flag].annotation
+    values: list[Any]
+    if annotation is bool:
+        values = [False, True]
+    elif typing.get_origin(annotation) is typing.Literal:
+        values = list(typing.get_args(annotation))
+    else:
+        values = list(_INT_CHOICES.get(flag, ()))
+    if current not in values:
+        values.append(current)
+        if all(isinstance(x, int) and not isinstance(x, bool) for x in values):
+            values.sort()
+    return values[:PAGE_SIZE]
+
+
+def encode_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def decode_value(flag: str, raw: str) -> Any:
+    """A select's value back into the flag's type (``ValueError`` if it is not one)."""
+    if flag not in Rules.model_fields:
+        raise ValueError(flag)
+    for value in flag_values(flag, getattr(Rules(), flag)):
+        if encode_value(value) == raw:
+            return value
+    if raw.isdigit():
+        return int(raw)
+    raise ValueError(raw)
+
+
+def settings_view(info: TableInfo, tr: Translator, page: int) -> tuple[str, discord.ui.View, int]:
+    """The settings message: the rules, a preset select, a select per flag (3 a page)."""
+    t, v = channel_of(info.key), info.version
+    flags = settings_flags()
+    pages = (len(flags) + FLAGS_PER_PAGE - 1) // FLAGS_PER_PAGE
+    page = max(0, min(page, pages - 1))
+    rules = info.rules
+    shown = flags[page * FLAGS_PER_PAGE : (page + 1) * FLAGS_PER_PAGE]
+    lines = [tr.gettext(text.SETTINGS_TITLE), render.rules_summary(rules, tr, info.preset), ""]
+    for flag in shown:
+        lines.append(
+            tr.gettext(text.FLAG_CHOICE, flag=render.flag_name(flag, tr),
+                       value=render.flag_value(flag, getattr(rules, flag), tr))
+            + " — " + render.flag_help(flag, tr)
+        )  # fmt: skip
+    lines.append("")
+    lines.append(tr.gettext(text.SETTINGS_HINT))
+    view = discord.ui.View(timeout=None)
+    presets = [
+        discord.SelectOption(
+            label=render.preset_name(name, tr), value=name, default=name == info.preset
+        )
+        for name in Rules.PRESET_NAMES
+    ]
+    view.add_item(
+        UnoSelect(
+            _id("preset", t, v), presets, placeholder=tr.gettext(text.PRESET_PLACEHOLDER), row=0
+        )
+    )
+    for i, flag in enumerate(shown, 1):
+        current = getattr(rules, flag)
+        options = [
+            discord.SelectOption(
+                label=_cut(render.flag_value(flag, value, tr), OPTION_MAX),
+                value=encode_value(value),
+                default=value == current and type(value) is type(current),
+            )
+            for value in flag_values(flag, current)
+        ]
+        placeholder = tr.gettext(
+            text.FLAG_CHOICE, flag=render.flag_name(flag, tr),
+            value=render.flag_value(flag, current, tr),
+        )  # fmt: skip
+        view.add_item(UnoSelect(_id("flag", t, v, flag), options, placeholder=placeholder, row=i))
+    if pages > 1:
+        view.add_item(
+            _button("setpage", t, v, "◀", arg=str(max(page - 1, 0)), disabled=page == 0, row=4)
+        )
+        view.add_item(
+            _button("refresh", t, v, tr.gettext(text.SETTINGS_PAGE, page=page + 1, pages=pages),
+                    arg=str(page), disabled=True, row=4)
+        )  # fmt: skip
+        view.add_item(
+            _button("setpage", t, v, "▶", arg=str(min(page + 1, pages - 1)),
+                    disabled=page >= pages - 1, row=4)
+        )  # fmt: skip
+    return "\n".join(lines), view, page
+
+
+def kick_view(info: TableInfo, by: str, tr: Translator) -> discord.ui.View | None:
+    """A select of everyone at the table but ``by`` (bots too)."""
+    t, v = channel_of(info.key), info.version
+    options = []
+    for s in info.seats:
+        arg = ids.encode_player(s.id, info.key)
+        if s.id == by or arg is None:
+            continue
+        label = f"{s.name} 🤖" if s.bot is not None else s.name
+        options.append(discord.SelectOption(label=_cut(label, OPTION_MAX), value=arg))
+    if not options:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        UnoSelect(
+            _id("kick", t, v), options[:PAGE_SIZE], placeholder=tr.gettext(text.KICK_PLACEHOLDER)
+        )
+    )
+    return view

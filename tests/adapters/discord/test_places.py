@@ -1,0 +1,112 @@
+"""Where tables live and which language they speak: threads, a Traditional Chinese server,
+the language command."""
+
+from __future__ import annotations
+
+from bot.i18n import translator
+from tests.adapters.discord.harness import World
+
+
+async def test_two_threads_have_independent_tables(world: World) -> None:
+    alice, bob, carol = world.users
+    fake = world.fake
+    one = fake.add_channel(world.guild, "table one", parent=world.channel)
+    two = fake.add_channel(world.guild, "table two", parent=world.channel)
+    await world.restart()  # the guild now has two threads (GUILD_CREATE carries them)
+
+    await world.slash(alice, "new", channel=one)
+    await world.slash(bob, "new", channel=two)
+    t1 = await world.table_message(one)
+    t2 = await world.table_message(two)
+    assert t1.channel_id == one.id and t2.channel_id == two.id
+    await world.press(bob, t1, world.button(t1, "join"))
+    await world.press(carol, t2, world.button(t2, "join"))
+    await world.press(alice, t1, world.button(t1, "start"))
+
+    i1, i2 = await world.info(one), await world.info(two)
+    assert i1.status == "playing" and i2.status == "lobby"
+    assert i1.scope == i2.scope == f"dc:g:{world.guild.id}"
+    assert [s.name for s in i1.seats] == ["Alice", "Bob"]
+    assert [s.name for s in i2.seats] == ["Bob", "Carol"]
+    # Bob plays in one and waits in the other; the parent channel has no table at all
+    hand = await world.show_hand(bob, one)
+    assert "Your cards (" in hand.content
+    rec = await world.slash(bob, "hand", channel=two)
+    assert world.fake.texts_for(rec) == ["The game has not started yet."]
+    rec = await world.slash(carol, "join")
+    assert world.fake.texts_for(rec) == ["There is no open table here."]
+    assert world.fake.public(world.channel) == []
+    assert world.fake.errors == []
+
+
+async def test_a_traditional_chinese_server(make_world) -> None:  # type: ignore[no-untyped-def]
+    world: World = await make_world(guild_locale="zh-TW")
+    alice, bob, carol = world.users
+    hant = translator("zh_Hant")
+    fake = world.fake
+
+    # Discord shows the commands in Chinese to Chinese clients
+    uno = next(c for c in fake.global_commands if c["name"] == "uno")
+    names = {o["name"]: o.get("name_localizations", {}) for o in uno["options"]}
+    assert names["join"]["zh-TW"] == "加入" and names["join"]["zh-CN"] == "加入"
+    assert names["settings"] == {"zh-CN": "设置", "zh-TW": "設定"}
+    new = next(o for o in uno["options"] if o["name"] == "new")
+    assert new["description_localizations"]["zh-TW"] == hant.gettext("open a table in this chat")
+
+    rec = await world.slash(alice, "new")
+    assert fake.texts_for(rec) == [
+        hant.gettext("The table is open: press “{join}” on it to sit down.", join="加入")
+    ]
+    table = await world.table_message()
+    assert table.content.startswith(hant.gettext("🎴 UNO — waiting for players"))
+    assert [b["label"] for b in table.buttons()][:2] == ["加入", "離開"]
+    await world.press(bob, table, world.button(table, "join"))
+    await world.press(alice, table, world.button(table, "start"))
+    assert hant.gettext("▶ Turn: {player}", player="") in table.content
+
+    # a member whose Discord speaks Simplified Chinese reads their hand in it
+    bob.locale = "zh-CN"
+    hand = await world.show_hand(bob)
+    hans = translator("zh_Hans")
+    count = (await world.info()).view.counts[f"dc:{bob.id}"]  # type: ignore[union-attr]
+    assert hand.content.startswith(hans.gettext("🃏 Your cards ({n}):", n=count))
+    # and a refusal in it too
+    rec = await world.press(carol, table, world.button(table, "draw"))
+    assert fake.texts_for(rec)[-1] == hant.gettext("You are not playing in this game.")
+    rec = await world.slash(carol, "help")
+    assert fake.texts_for(rec)[0].startswith(hant.gettext("🎴 UNO — how to play"))
+    assert "/uno new" in fake.texts_for(rec)[0]
+    assert fake.errors == []
+
+
+async def test_the_language_command(make_world) -> None:  # type: ignore[no-untyped-def]
+    world: World = await make_world(admin=("Carol",))
+    alice, bob, carol = world.users
+    fake = world.fake
+    await world.slash(alice, "new")
+    table = await world.table_message()
+    await world.press(bob, table, world.button(table, "join"))
+
+    rec = await world.slash(bob, "language", language="zh_Hans")
+    hans = translator("zh_Hans")
+    assert fake.texts_for(rec) == [
+        hans.gettext("Your language is now {language}.", language="简体中文")
+    ]
+    rec = await world.press(bob, table, world.button(table, "join"))
+    assert fake.texts_for(rec) == [hans.gettext("You have joined already.")]
+    rec = await world.slash(bob, "language", language="auto")
+    assert fake.texts_for(rec) == ["Your messages now follow your Discord language."]
+
+    # the server's language: the host or a channel manager
+    rec = await world.slash(bob, "language", language="zh_Hant", where="guild")
+    assert fake.texts_for(rec) == ["Only the host (or a chat admin) can do that."]
+    rec = await world.slash(carol, "language", language="zh_Hant", where="guild")
+    hant = translator("zh_Hant")
+    assert fake.texts_for(rec) == [
+        hant.gettext("The language of UNO in this server is now {language}.", language="繁體中文")
+    ]
+    assert table.content.startswith(hant.gettext("🎴 UNO — waiting for players"))
+    assert (await world.info()).lang == "zh_Hant"
+    # private texts stay in each user's own language
+    rec = await world.slash(bob, "rules")
+    assert fake.texts_for(rec)[0].startswith("📜 Official rules")

@@ -1,0 +1,72 @@
+"""Restarts and reconnects: the same database, the old buttons, the commands synced once."""
+
+from __future__ import annotations
+
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from adapters.discord.adapter import DEFAULT_API
+from tests.adapters.discord.harness import World
+
+
+async def test_old_buttons_work_after_a_restart(world: World) -> None:
+    alice, bob, _ = world.users
+    await world.load_scenario(
+        {alice: ["R1", "R2", "G5", "B7"], bob: ["Y3", "Y4", "Y5"]}, ["R9"], ["G6", "G2", "G3"]
+    )
+    rec = await world.slash(alice, "hand")
+    old_hand = world.fake.messages[rec.original]  # type: ignore[index]
+    await world.press(alice, old_hand, world.button(old_hand, "play", "R1"))
+    await world.act(bob)  # Bob has no red: he draws (and passes)
+    table = await world.table_message()
+    info = await world.info()
+    assert info.view is not None and info.view.current == f"dc:{alice.id}"
+    play = world.button(old_hand, "play", "R2")
+    assert play is not None
+
+    before = world.fake.identifies
+    await world.restart()  # a new process on the same database
+    assert world.fake.identifies == before + 1
+    assert (await world.info()).version == info.version
+
+    # the hand message from before the restart still plays
+    await world.press(alice, old_hand, play)
+    assert "Alice played 🟥 2." in table.content
+    assert "Waiting for Bob" in old_hand.content  # refreshed through the new interaction
+    # and so does the table message: Bob asks for his hand with its old button
+    rec = await world.press(bob, table, world.button(table, "hand"))
+    assert "🃏 Your cards (4):" in world.fake.texts_for(rec)[0]
+    assert len(world.fake.public(world.channel)) == 1  # still one table message
+    assert world.fake.errors == []
+
+
+async def test_commands_are_synced_once_and_defaults_restored(world: World) -> None:
+    fake = world.fake
+    assert fake.command_puts == 1
+    uno = next(c for c in fake.global_commands if c["name"] == "uno")
+    subs = {o["name"] for o in uno["options"]}
+    assert subs == {
+        "new", "join", "start", "leave", "kick", "stop", "hand", "rules", "settings",
+        "stats", "leaderboard", "language", "addbot", "help",
+    }  # fmt: skip
+    assert uno["contexts"] == [0]  # servers only
+    assert fake.api_url == Route.BASE
+    await world.restart()
+    assert fake.command_puts == 1  # unchanged commands are not registered again
+    await world.halt()
+    assert Route.BASE == DEFAULT_API
+    assert str(DiscordWebSocket.DEFAULT_GATEWAY) == "wss://gateway.discord.gg/"
+
+
+async def test_the_gateway_reconnects_and_resumes(world: World) -> None:
+    alice, bob, _ = world.users
+    await world.slash(alice, "new")
+    await world.fake.drop_connections(4000)
+    for _ in range(200):
+        await world.settle()
+        if world.fake.connected:
+            break
+    assert world.fake.resumes == 1 and world.fake.identifies == 1
+    table = await world.table_message()
+    await world.press(bob, table, world.button(table, "join"))
+    assert "Bob" in table.content

@@ -1,0 +1,203 @@
+"""Components and custom ids without a network: Discord's limits hold for every hand of
+many random games, and every legal play can be reached."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+
+from adapters.discord import ids, views
+from adapters.discord.commands import CommandTranslator
+from adapters.discord.text import command_names, option_names
+from bot.i18n import LANGUAGES, translator
+from bot.model import Seat
+from bot.port import TableInfo
+from engine import (
+    CatchUno,
+    ChooseColor,
+    Leave,
+    Phase,
+    Play,
+    Rules,
+    apply,
+    legal_actions,
+    new_game,
+    scenario,
+    view,
+)
+
+CHANNEL = 123456789012345678901 // 10  # a 20-digit snowflake
+
+
+def _rows(v: Any) -> list[dict[str, Any]]:
+    return list(v.to_components())
+
+
+def _check(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    assert len(rows) <= 5
+    seen = set()
+    items = []
+    for row in rows:
+        comps = row["components"]
+        assert 1 <= len(comps) <= 5
+        if any(c["type"] == 3 for c in comps):
+            assert len(comps) == 1
+        for c in comps:
+            cid = c["custom_id"]
+            assert len(cid) <= 100 and cid not in seen
+            seen.add(cid)
+            if c["type"] == 2:
+                assert len(c["label"]) <= 80
+                assert ids.parse(cid) is not None, cid
+            else:
+                assert ids.parse(cid, select=True) is not None, cid
+                assert 1 <= len(c["options"]) <= 25
+                assert all(len(o["value"]) <= 100 and len(o["label"]) <= 100 for o in c["options"])
+            items.append(c)
+    return items
+
+
+def test_custom_ids_round_trip() -> None:
+    key = f"dc:{CHANNEL}"
+    for play in (
+        Play("R5"),
+        Play("W4", color="G"),
+        Play("Y7", target="dc:98765432109876543"),
+        Play("B7", target=f"bot:{key}:3", uno=True),
+        Play("R5", together=("R5",)),
+    ):
+        arg = ids.encode_play(play, key)
+        assert arg is not None
+        cid = str(ids.CustomId("play", CHANNEL, 123456, arg))
+        assert len(cid) <= 100
+        parsed = ids.parse(cid)
+        assert parsed is not None and ids.decode_play(parsed.arg, key) == play
+    assert ids.parse("uno:play:1:2:R5", select=True) is None
+    assert ids.parse("uno:cards:1:2:0") is None
+    assert ids.parse("uno:join:01:2") is None  # no leading zero in a snowflake
+    assert ids.parse("uno:join:1:2: x") is None
+    assert ids.decode_play("Q9", key) is None
+    assert ids.decode_player("b2", key) == f"bot:{key}:2"
+    with pytest.raises(ValueError):
+        str(ids.CustomId("play", CHANNEL, 1, "R5+" * 40))
+
+
+def _reachable(items: list[dict[str, Any]], pages: list[list[dict[str, Any]]]) -> set[str]:
+    """The group keys a player can get to: card buttons, select options of every page."""
+    out = set()
+    for c in [*items, *(i for p in pages for i in p)]:
+        parts = c["custom_id"].split(":")
+        if c["type"] == 2 and parts[1] in ("play", "pick") and not c.get("disabled"):
+            arg = parts[4]
+            out.add(arg.split("~")[0].split("@")[0].rstrip("!"))
+        elif c["type"] == 3 and parts[1] == "cards":
+            out.update(o["value"] for o in c["options"])
+    return out
+
+
+@pytest.mark.parametrize("preset", ["official", "house", "party"])
+async def test_every_hand_of_random_games_fits_and_plays(preset: str) -> None:
+    rng = random.Random(preset)
+    names = {f"dc:{n}": f"Player {n}" for n in range(1, 5)}
+    tr = translator("en")
+    steps = 0
+    for seed in range(6):
+        rules = Rules.preset(preset, hand_size=rng.choice((7, 15)))
+        game = new_game(list(names), rules, seed=seed)
+        for _ in range(120):
+            if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+                break
+            steps += 1
+            for p in names:
+                legal = legal_actions(game, p)
+                hand = view(game, p).hand or ()
+                v, _, pagecount = views.hand_view(f"dc:{CHANNEL}", 999999, hand, legal, tr, names)
+                items = _check(_rows(v))
+                pages = []
+                for n in range(1, pagecount):
+                    more, _, _ = views.hand_view(
+                        f"dc:{CHANNEL}", 999999, hand, legal, tr, names, page=n
+                    )
+                    pages.append(_check(_rows(more)))
+                wanted = {ids.group_key(a) for a in legal if isinstance(a, Play)}
+                assert wanted <= _reachable(items, pages)
+                colors = [c for c in items if c["custom_id"].split(":")[1] == "color"]
+                assert len(colors) == sum(isinstance(a, ChooseColor) for a in legal)
+            cur = game.current
+            assert cur is not None
+            acts = [a for a in legal_actions(game, cur) if not isinstance(a, CatchUno | Leave)]
+            game, _ = apply(game, cur, rng.choice(acts))
+    assert steps > 200
+
+
+async def test_a_huge_hand_pages_its_select() -> None:
+    tr = translator("en")
+    names = {"dc:1": "A", "dc:2": "B"}
+    hand = [f"{c}{r}" for c in "RYGB" for r in (*"0123456789", "S", "R", "D2")] + ["W", "W4"]
+    g = scenario(
+        {"dc:1": hand * 2, "dc:2": ["R1"]}, ["Y9", "BS"], rules=Rules(multi_play="identical")
+    )
+    legal = legal_actions(g, "dc:1")
+    hv = view(g, "dc:1").hand or ()
+    v, page, pagecount = views.hand_view(f"dc:{CHANNEL}", 1, hv, legal, tr, names)
+    assert len(hv) == 108 and pagecount >= 2
+    items = _check(_rows(v))
+    sel = [c for c in items if c["type"] == 3]
+    assert len(sel) == 1 and len(sel[0]["options"]) == 25
+    nav = [c for c in items if c["custom_id"].split(":")[1] == "page"]
+    assert [c["label"] for c in nav] == ["◀", "▶"] and nav[0]["disabled"]
+    last, page, _ = views.hand_view(f"dc:{CHANNEL}", 1, hv, legal, tr, names, page=99)
+    assert page == pagecount - 1
+    _check(_rows(last))
+
+
+async def test_table_and_settings_views_keep_the_limits() -> None:
+    seats = tuple(Seat(f"dc:{n}", "N" * 40 + str(n)) for n in range(10))
+    g = scenario({s.id: ["R1"] for s in seats}, ["R9"])
+    for lang in LANGUAGES:
+        tr = translator(lang)
+        base: dict[str, Any] = {
+            "key": f"dc:{CHANNEL}", "scope": "dc:g:1", "version": 99999, "host": seats[0].id,
+            "seats": seats, "waiting": (), "rules": Rules(), "preset": "official",
+            "lang": lang, "meta": {}, "game_no": 1,
+        }  # fmt: skip
+        lobby = views.table_view(TableInfo(status="lobby", view=None, **base), tr)
+        assert lobby is not None
+        _check(_rows(lobby))
+        pv = view(g, None)
+        pv = dataclasses.replace(pv, exposed=tuple(s.id for s in seats), phase=Phase.CHALLENGE)
+        playing = views.table_view(TableInfo(status="playing", view=pv, **base), tr)
+        assert playing is not None
+        _check(_rows(playing))
+        info = TableInfo(status="lobby", view=None, **base)
+        for page in range(12):
+            content, sv, _ = views.settings_view(info, tr, page)
+            assert len(content) <= 2000
+            _check(_rows(sv))
+        kick = views.kick_view(info, seats[0].id, tr)
+        assert kick is not None
+        _check(_rows(kick))
+
+
+@pytest.mark.parametrize("lang", ["zh_Hans", "zh_Hant"])
+def test_command_names_are_valid_discord_names(lang: str) -> None:
+    tr = translator(lang)
+    for table in (command_names(tr), option_names(tr)):
+        for english, name in table.items():
+            assert name != english, (lang, english)
+            assert 1 <= len(name) <= 32 and name == name.lower() and " " not in name
+        assert len(set(table.values())) == len(table)
+
+
+async def test_the_translator_leaves_english_alone() -> None:
+    import discord
+    from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
+
+    t = CommandTranslator()
+    ctx = TranslationContext(TranslationContextLocation.command_name, None)
+    assert await t.translate(locale_str("join"), discord.Locale.american_english, ctx) is None
+    assert await t.translate(locale_str("join"), discord.Locale.taiwan_chinese, ctx) == "加入"
+    assert await t.translate(locale_str("join"), discord.Locale.french, ctx) is None

@@ -1,0 +1,1222 @@
+"""A local fake Discord: the REST routes the bot uses and a gateway WebSocket.
+
+It speaks Discord's wire format closely enough for the real discord.py client: plain-text
+JSON gateway frames (HELLO, IDENTIFY -> READY and GUILD_CREATE, heartbeats and their ACKs,
+RESUME or a fresh IDENTIFY, INTERACTION_CREATE), application commands (global and guild),
+interaction callbacks of every type, webhook follow-ups and edits of ``@original``, channel
+messages. It enforces the platform limits a bot can trip over (3 s to acknowledge, 15 min
+interaction tokens, one acknowledgement, component and content limits) and records every
+message as each user saw it, so tests can assert on what was shown to whom.
+
+Scripted users drive it: ``await fake.slash(user, channel, "join")``, ``await
+fake.press(user, message, label="Join")``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+__all__ = ["FakeDiscord", "Interaction", "Message", "Shown"]
+
+DISCORD_EPOCH = 1420070400000
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+MANAGE_CHANNELS = 1 << 4
+MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)  # view, send, history, commands
+ADMIN_PERMISSIONS = MEMBER_PERMISSIONS | MANAGE_CHANNELS
+
+# callback types
+PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
+AUTOCOMPLETE, MODAL = 8, 9
+
+JSON: web.RequestKey[Any] = web.RequestKey("json", object)
+_NAME = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
+
+
+def _now_iso(t: float | None = None) -> str:
+    return datetime.fromtimestamp(time.time() if t is None else t, UTC).isoformat()
+
+
+class _Snowflakes:
+    def __init__(self) -> None:
+        self._n = itertools.count()
+
+    def __call__(self) -> int:
+        ms = int(time.time() * 1000) - DISCORD_EPOCH
+        return (ms << 22) | (next(self._n) & 0x3FFFFF)
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # exactly "application/json", as Discord sends it (discord.py compares the header)
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: int, message: str, errors: Any = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+    def response(self) -> web.Response:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.errors is not None:
+            body["errors"] = self.errors
+        return _json(body, status=self.status)
+
+
+# -- records -----------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class User:
+    id: int
+    name: str
+    locale: str = "en-US"
+    permissions: int = MEMBER_PERMISSIONS
+    nick: str | None = None
+    bot: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name.lower().replace(" ", "_"),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+    def member(self, *, with_user: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "nick": self.nick,
+            "roles": [],
+            "joined_at": _now_iso(0),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "avatar": None,
+            "communication_disabled_until": None,
+            "permissions": str(self.permissions),
+        }
+        if with_user:
+            out["user"] = self.payload()
+        return out
+
+    @property
+    def display_name(self) -> str:
+        return self.nick or self.name
+
+
+@dataclass(eq=False)
+class Channel:
+    id: int
+    guild_id: int
+    name: str
+    parent_id: int | None = None  # set for a thread
+
+    @property
+    def is_thread(self) -> bool:
+        return self.parent_id is not None
+
+    def payload(self) -> dict[str, Any]:
+        if self.parent_id is not None:
+            return {
+                "id": str(self.id),
+                "type": 11,
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": "1",
+                "name": self.name,
+                "last_message_id": None,
+                "message_count": 0,
+                "member_count": 3,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": _now_iso(),
+                    "locked": False,
+                },
+                "total_message_sent": 0,
+            }
+        return {
+            "id": str(self.id),
+            "type": 0,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": 0,
+            "permission_overwrites": [],
+            "parent_id": None,
+            "nsfw": False,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class Guild:
+    id: int
+    name: str
+    locale: str = "en-US"
+    channels: dict[int, Channel] = field(default_factory=dict)
+    members: dict[int, User] = field(default_factory=dict)
+
+    def payload(self, bot: User) -> dict[str, Any]:
+        everyone = {
+            "id": str(self.id),
+            "name": "@everyone",
+            "color": 0,
+            "hoist": False,
+            "position": 0,
+            "permissions": str(MEMBER_PERMISSIONS),
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(next(iter(self.members), bot.id)),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [everyone],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "preferred_locale": self.locale,
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": _now_iso(0),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.members) + 1,
+            "voice_states": [],
+            "members": [bot.member(), *(u.member() for u in self.members.values())],
+            "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+
+@dataclass
+class Shown:
+    """One thing a user saw: a message as created or edited (``audience``: ``None`` for
+    everyone in the channel, else the one user of an ephemeral message)."""
+
+    message_id: int
+    kind: str  # "create", "edit", "delete"
+    audience: int | None
+    content: str
+    components: list[dict[str, Any]]
+    at: float
+    via: str  # "channel", "callback", "followup", "original", "webhook"
+
+
+@dataclass
+class Message:
+    id: int
+    channel_id: int
+    guild_id: int
+    author: dict[str, Any]
+    content: str = ""
+    components: list[dict[str, Any]] = field(default_factory=list)
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0
+    audience: int | None = None  # the user of an ephemeral message
+    interaction_token: str | None = None
+    created: float = field(default_factory=time.time)
+    edited: float | None = None
+    deleted: bool = False
+    loading: bool = False
+    type: int = 0
+    history: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    def payload(self, app_id: int | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "guild_id": str(self.guild_id),
+            "author": self.author,
+            "content": self.content,
+            "timestamp": _now_iso(self.created),
+            "edited_timestamp": _now_iso(self.edited) if self.edited else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": self.embeds,
+            "pinned": False,
+            "type": self.type,
+            "flags": self.flags,
+            "components": self.components,
+        }
+        if self.interaction_token is not None and app_id is not None:
+            out["webhook_id"] = str(app_id)
+            out["application_id"] = str(app_id)
+        return out
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for row in self.components for c in row.get("components", ()) if c["type"] == 2]
+
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for row in self.components for c in row.get("components", ()) if c["type"] == 3]
+
+    def component(self, custom_id: str) -> dict[str, Any] | None:
+        for row in self.components:
+            for c in row.get("components", ()):
+                if c.get("custom_id") == custom_id:
+                    found: dict[str, Any] = c
+                    return found
+        return None
+
+
+@dataclass
+class Interaction:
+    """One interaction the fake dispatched, and what the bot did with it."""
+
+    id: int
+    token: str
+    type: int  # 2 application command, 3 component
+    user: User
+    channel_id: int
+    guild_id: int
+    created: float
+    source_message: int | None = None
+    custom_id: str | None = None
+    command: str | None = None
+    callback_type: int | None = None
+    callback_data: dict[str, Any] | None = None
+    acked_at: float | None = None
+    late: bool = False
+    original: int | None = None
+    followups: list[int] = field(default_factory=list)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def ack_latency(self) -> float | None:
+        return None if self.acked_at is None else self.acked_at - self.created
+
+
+@dataclass
+class Call:
+    method: str
+    path: str
+    body: Any
+    at: float
+    status: int = 200
+
+
+# -- the fake ----------------------------------------------------------------------------------
+
+
+class FakeDiscord:
+    """A fake Discord for one bot. ``await start()``, point the bot at ``api_url``."""
+
+    def __init__(
+        self,
+        *,
+        token: str = "fake-bot-token",
+        ack_deadline: float = 3.0,
+        token_ttl: float = 15 * 60,
+        heartbeat_ms: int = 41250,
+    ) -> None:
+        self.snowflake = _Snowflakes()
+        self.token = token
+        self.ack_deadline = ack_deadline
+        self.token_ttl = token_ttl
+        self.heartbeat_ms = heartbeat_ms
+        self.app_id = self.snowflake()
+        self.bot = User(self.snowflake(), "UNO Bot", bot=True)
+        self.owner = User(self.snowflake(), "Owner")
+        self.guilds: dict[int, Guild] = {}
+        self.users: dict[int, User] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.interactions: dict[int, Interaction] = {}
+        self._by_token: dict[str, Interaction] = {}
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.command_puts = 0
+        self.calls: list[Call] = []
+        self.errors: list[str] = []
+        self.shown: list[Shown] = []
+        self.identifies = 0
+        self.resumes = 0
+        self.heartbeats = 0
+        self._sessions: set[str] = set()
+        self._sockets: list[web.WebSocketResponse] = []
+        self._identified: set[web.WebSocketResponse] = set()
+        self._seq: dict[int, int] = {}
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.last_activity = time.monotonic()
+        self.callback_delay = 0.0  # seconds added before answering an interaction callback
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
+        g = Guild(self.snowflake(), name, locale)
+        self.guilds[g.id] = g
+        return g
+
+    def add_channel(self, guild: Guild, name: str, *, parent: Channel | None = None) -> Channel:
+        c = Channel(self.snowflake(), guild.id, name, parent.id if parent else None)
+        guild.channels[c.id] = c
+        self.channels[c.id] = c
+        return c
+
+    def add_user(
+        self,
+        guild: Guild,
+        name: str,
+        *,
+        locale: str = "en-US",
+        admin: bool = False,
+        nick: str | None = None,
+    ) -> User:
+        u = User(
+            self.snowflake(),
+            name,
+            locale,
+            ADMIN_PERMISSIONS if admin else MEMBER_PERMISSIONS,
+            nick,
+        )
+        guild.members[u.id] = u
+        self.users[u.id] = u
+        return u
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_url(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def start(self) -> None:
+        app = web.Application(middlewares=[self._middleware])
+        r = app.router
+        api = "/api/v10"
+        r.add_get("/gateway", self._gateway)
+        r.add_get(api + "/gateway", self._get_gateway)
+        r.add_get(api + "/gateway/bot", self._get_gateway_bot)
+        r.add_get(api + "/users/@me", self._get_me)
+        r.add_get(api + "/oauth2/applications/@me", self._get_application)
+        r.add_get(api + "/applications/@me", self._get_application)
+        r.add_get(api + "/applications/{app}/commands", self._get_commands)
+        r.add_put(api + "/applications/{app}/commands", self._put_commands)
+        r.add_get(api + "/applications/{app}/guilds/{guild}/commands", self._get_commands)
+        r.add_put(api + "/applications/{app}/guilds/{guild}/commands", self._put_commands)
+        r.add_post(api + "/interactions/{iid}/{token}/callback", self._callback)
+        r.add_post(api + "/webhooks/{app}/{token}", self._followup)
+        r.add_get(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_get)
+        r.add_patch(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_edit)
+        r.add_delete(api + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_delete)
+        r.add_post(api + "/channels/{cid}/messages", self._channel_post)
+        r.add_get(api + "/channels/{cid}/messages/{mid}", self._channel_get)
+        r.add_patch(api + "/channels/{cid}/messages/{mid}", self._channel_edit)
+        r.add_delete(api + "/channels/{cid}/messages/{mid}", self._channel_delete)
+        r.add_get(api + "/channels/{cid}", self._get_channel)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def close(self) -> None:
+        for ws in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # -- HTTP plumbing --------------------------------------------------------------------
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        self.last_activity = time.monotonic()
+        body: Any = None
+        if request.can_read_body:
+            raw = await request.read()
+            if raw:
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = raw.decode(errors="replace")
+        call = Call(request.method, request.path, body, time.monotonic())
+        if request.path != "/gateway":
+            self.calls.append(call)
+        request[JSON] = body
+        try:
+            resp = await handler(request)
+        except ApiError as e:
+            call.status = e.status
+            if e.status >= 400 and e.code not in (10062, 40060, 50027):
+                self.errors.append(
+                    f"{request.method} {request.path}: {e.code} {e.message} {e.errors}"
+                )
+            return e.response()
+        call.status = resp.status
+        self.last_activity = time.monotonic()
+        out: web.StreamResponse = resp
+        return out
+
+    def _bot_auth(self, request: web.Request) -> None:
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            raise ApiError(401, 0, "401: Unauthorized")
+
+    # -- gateway --------------------------------------------------------------------------
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return _json({"url": self.gateway_url})
+
+    async def _get_gateway_bot(self, request: web.Request) -> web.Response:
+        self._bot_auth(request)
+        return _json(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(heartbeat=None, compress=False, max_msg_size=0)
+        await ws.prepare(request)
+        self._sockets.append(ws)
+        sid = id(ws)
+        self._seq[sid] = 0
+        await ws.send_str(
+            json.dumps(
+                {"op": 10, "d": {"heartbeat_interval": self.heartbeat_ms}, "s": None, "t": None}
+            )
+        )
+        try:
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                op, d = frame.get("op"), frame.get("d")
+                if op == 1:  # heartbeat
+                    self.heartbeats += 1
+                    await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+                elif op == 2:  # identify
+                    if d.get("token") != self.token:
+                        await ws.close(code=4004, message=b"Authentication failed.")
+                        break
+                    self.identifies += 1
+                    session = secrets.token_hex(16)
+                    self._sessions.add(session)
+                    self._identified.add(ws)
+                    await self._send(ws, "READY", self._ready(session))
+                    for g in self.guilds.values():
+                        await self._send(ws, "GUILD_CREATE", g.payload(self.bot))
+                elif op == 6:  # resume
+                    if d.get("token") == self.token and d.get("session_id") in self._sessions:
+                        self.resumes += 1
+                        self._identified.add(ws)
+                        self._seq[sid] = int(d.get("seq") or 0)
+                        await self._send(ws, "RESUMED", {})
+                    else:
+                        await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
+        finally:
+            if ws in self._sockets:
+                self._sockets.remove(ws)
+            self._identified.discard(ws)
+        return ws
+
+    def _ready(self, session: str) -> dict[str, Any]:
+        return {
+            "v": 10,
+            "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "session_id": session,
+            "resume_gateway_url": self.gateway_url,
+            "shard": [0, 1],
+            "application": {"id": str(self.app_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "user_settings": {},
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+        }
+
+    async def _send(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
+        sid = id(ws)
+        self._seq[sid] = self._seq.get(sid, 0) + 1
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq[sid], "d": data}))
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        for ws in list(self._sockets):
+            if ws in self._identified and not ws.closed:
+                await self._send(ws, event, data)
+
+    async def drop_connections(self, code: int = 4000) -> None:
+        """Close every gateway connection (the bot reconnects and resumes)."""
+        for ws in list(self._sockets):
+            await ws.close(code=code, message=b"fake reconnect")
+
+    @property
+    def connected(self) -> int:
+        return sum(1 for ws in self._sockets if ws in self._identified and not ws.closed)
+
+    # -- users and the application ----------------------------------------------------------
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        self._bot_auth(request)
+        return _json({**self.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0})
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        self._bot_auth(request)
+        return _json(
+            {
+                "id": str(self.app_id),
+                "name": "UNO",
+                "icon": None,
+                "description": "UNO for servers",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "bot": self.bot.payload(),
+                "terms_of_service_url": None,
+                "privacy_policy_url": None,
+                "owner": self.owner.payload(),
+                "verify_key": "0" * 64,
+                "team": None,
+                "guild_id": None,
+                "flags": 0,
+                "interactions_endpoint_url": None,
+                "redirect_uris": [],
+                "tags": [],
+                "approximate_guild_count": len(self.guilds),
+            }
+        )
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        self._bot_auth(request)
+        c = self.channels.get(int(request.match_info["cid"]))
+        if c is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return _json(c.payload())
+
+    # -- application commands ---------------------------------------------------------------
+
+    def _commands_for(self, request: web.Request) -> list[dict[str, Any]]:
+        guild = request.match_info.get("guild")
+        if guild is None:
+            return self.global_commands
+        return self.guild_commands.setdefault(int(guild), [])
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        self._bot_auth(request)
+        return _json(self._commands_for(request))
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        self._bot_auth(request)
+        body = request[JSON] or []
+        errors = [e for cmd in body for e in _check_command(cmd)]
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors)
+        out = []
+        for cmd in body:
+            stored = {
+                "id": str(self.snowflake()),
+                "application_id": str(self.app_id),
+                "version": str(self.snowflake()),
+                "default_member_permissions": None,
+                "type": 1,
+                **cmd,
+            }
+            if "guild" in request.match_info:
+                stored["guild_id"] = request.match_info["guild"]
+            out.append(stored)
+        self.command_puts += 1
+        lst = self._commands_for(request)
+        lst[:] = out
+        return _json(out)
+
+    # -- interactions: what users do ----------------------------------------------------------
+
+    def _base_interaction(
+        self, kind: int, user: User, channel: Channel, data: dict[str, Any]
+    ) -> tuple[Interaction, dict[str, Any]]:
+        guild = self.guilds[channel.guild_id]
+        rec = Interaction(
+            id=self.snowflake(),
+            token="aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48),
+            type=kind,
+            user=user,
+            channel_id=channel.id,
+            guild_id=guild.id,
+            created=time.monotonic(),
+        )
+        payload = {
+            "id": str(rec.id),
+            "application_id": str(self.app_id),
+            "type": kind,
+            "data": data,
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
+            "channel": channel.payload(),
+            "channel_id": str(channel.id),
+            "member": user.member(),
+            "token": rec.token,
+            "version": 1,
+            "app_permissions": str(ADMIN_PERMISSIONS),
+            "locale": user.locale,
+            "guild_locale": guild.locale,
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        return rec, payload
+
+    async def _dispatch_interaction(
+        self, rec: Interaction, payload: dict[str, Any]
+    ) -> Interaction:
+        self.interactions[rec.id] = rec
+        self._by_token[rec.token] = rec
+        rec.created = time.monotonic()
+        self.last_activity = rec.created
+        if not self.connected:
+            raise RuntimeError("the bot is not connected to the fake gateway")
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return rec
+
+    async def slash(
+        self,
+        user: User,
+        channel: Channel,
+        sub: str,
+        **options: Any,
+    ) -> Interaction:
+        """``user`` runs ``/uno <sub> option:value...`` in ``channel``."""
+        cmd = next((c for c in self.global_commands if c["name"] == "uno"), None)
+        if cmd is None:
+            raise AssertionError("the bot registered no /uno command")
+        spec = next((o for o in cmd.get("options", ()) if o["name"] == sub), None)
+        if spec is None:
+            raise AssertionError(f"/uno has no subcommand {sub!r}")
+        opts = []
+        resolved: dict[str, Any] = {}
+        for name, value in options.items():
+            if value is None:
+                continue
+            ospec = next((o for o in spec.get("options", ()) if o["name"] == name), None)
+            if ospec is None:
+                raise AssertionError(f"/uno {sub} has no option {name!r}")
+            if ospec["type"] == 6:  # a user
+                u = value
+                resolved.setdefault("users", {})[str(u.id)] = u.payload()
+                resolved.setdefault("members", {})[str(u.id)] = u.member(with_user=False)
+                opts.append({"name": name, "type": 6, "value": str(u.id)})
+            else:
+                choices = ospec.get("choices")
+                if choices and value not in [c["value"] for c in choices]:
+                    raise AssertionError(f"{value!r} is not a choice of {name}")
+                opts.append({"name": name, "type": ospec["type"], "value": value})
+        data: dict[str, Any] = {
+            "id": cmd["id"],
+            "name": "uno",
+            "type": 1,
+            "options": [{"name": sub, "type": 1, "options": opts}],
+        }
+        if resolved:
+            data["resolved"] = resolved
+        rec, payload = self._base_interaction(2, user, channel, data)
+        rec.command = sub
+        return await self._dispatch_interaction(rec, payload)
+
+    async def press(
+        self,
+        user: User,
+        message: Message | int,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+        value: str | None = None,
+        forge: bool = False,
+    ) -> Interaction:
+        """``user`` presses a button (or picks ``value`` in a select) of ``message``.
+
+        With ``forge=True`` the component need not exist: it is slipped into the message as
+        a tampered client would, to check that the bot refuses it."""
+        msg = self.messages[message if isinstance(message, int) else message.id]
+        if msg.deleted:
+            raise AssertionError("the message was deleted")
+        if msg.audience is not None and msg.audience != user.id:
+            raise AssertionError(f"{user.name} cannot see message {msg.id}")
+        components = msg.components
+        comp: dict[str, Any] | None
+        if forge:
+            assert custom_id is not None
+            kind = 3 if value is not None else 2
+            fake_item: dict[str, Any] = (
+                {"type": 3, "custom_id": custom_id, "options": [{"label": "x", "value": value}]}
+                if kind == 3
+                else {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
+            )
+            components = [*components, {"type": 1, "components": [fake_item]}]
+            comp = fake_item
+        else:
+            comp = None
+            for c in [*msg.buttons(), *msg.selects()]:
+                if custom_id is not None and c.get("custom_id") == custom_id:
+                    comp = c
+                    break
+                if label is not None and c["type"] == 2 and c.get("label") == label:
+                    comp = c
+                    break
+                if label is not None and c["type"] == 3 and c.get("placeholder") == label:
+                    comp = c
+                    break
+            if comp is None:
+                raise AssertionError(f"no component {custom_id or label!r} in message {msg.id}")
+            if comp.get("disabled"):
+                raise AssertionError(f"component {comp.get('custom_id')} is disabled")
+            if comp["type"] == 3 and (
+                value is None or value not in [o["value"] for o in comp.get("options", ())]
+            ):
+                raise AssertionError(f"{value!r} is not an option of {comp.get('custom_id')}")
+        assert comp is not None
+        data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": comp["type"]}
+        if comp["type"] == 3:
+            data["values"] = [value]
+        channel = self.channels[msg.channel_id]
+        rec, payload = self._base_interaction(3, user, channel, data)
+        snapshot = msg.payload(self.app_id)
+        snapshot["components"] = components
+        payload["message"] = snapshot
+        rec.source_message = msg.id
+        rec.custom_id = comp["custom_id"]
+        return await self._dispatch_interaction(rec, payload)
+
+    # -- interactions: what the bot answers ---------------------------------------------------
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        if self.callback_delay:
+            await asyncio.sleep(self.callback_delay)
+        rec = self.interactions.get(int(request.match_info["iid"]))
+        if rec is None or rec.token != request.match_info["token"]:
+            raise ApiError(404, 10062, "Unknown interaction")
+        now = time.monotonic()
+        if rec.acked_at is not None:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if now - rec.created > self.ack_deadline:
+            rec.late = True
+            self.errors.append(f"interaction {rec.id} acknowledged after {now - rec.created:.2f}s")
+            raise ApiError(404, 10062, "Unknown interaction")
+        body = request[JSON] or {}
+        kind = int(body.get("type", 0))
+        data = body.get("data") or {}
+        msg: Message | None = None
+        if kind == MESSAGE:
+            msg = self._new_message(rec, data, via="callback")
+            rec.original = msg.id
+        elif kind == DEFERRED_MESSAGE:
+            msg = self._new_message(
+                rec, {"flags": data.get("flags", 0)}, via="callback", loading=True
+            )
+            rec.original = msg.id
+        elif kind == DEFERRED_UPDATE:
+            if rec.type != 3:
+                raise ApiError(400, 50035, "Invalid Form Body", "type 6 is for components only")
+            rec.original = rec.source_message
+        elif kind == UPDATE_MESSAGE:
+            if rec.type != 3 or rec.source_message is None:
+                raise ApiError(400, 50035, "Invalid Form Body", "type 7 is for components only")
+            msg = self._edit(self.messages[rec.source_message], data, via="callback")
+            rec.original = msg.id
+        elif kind not in (AUTOCOMPLETE, MODAL, PONG):
+            raise ApiError(400, 50035, "Invalid Form Body", f"unknown callback type {kind}")
+        rec.callback_type = kind
+        rec.callback_data = data
+        rec.acked_at = now
+        rec.done.set()
+        callback: dict[str, Any] = {
+            "id": str(rec.id),
+            "type": rec.type,
+            "response_message_loading": kind == DEFERRED_MESSAGE,
+            "response_message_ephemeral": bool((data.get("flags") or 0) & EPHEMERAL),
+        }
+        if rec.original is not None:
+            callback["response_message_id"] = str(rec.original)
+        out: dict[str, Any] = {"interaction": callback}
+        if msg is not None and kind in (MESSAGE, UPDATE_MESSAGE):
+            out["resource"] = {"type": kind, "message": msg.payload(self.app_id)}
+        return _json(out)
+
+    def _token(self, request: web.Request) -> Interaction:
+        if int(request.match_info["app"]) != self.app_id:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        rec = self._by_token.get(request.match_info["token"])
+        if rec is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        if time.monotonic() - rec.created > self.token_ttl:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if rec.acked_at is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        return rec
+
+    def _webhook_message(self, rec: Interaction, mid: str) -> Message:
+        if mid == "@original":
+            if rec.original is None:
+                raise ApiError(404, 10008, "Unknown Message")
+            msg = self.messages[rec.original]
+        else:
+            msg_id = int(mid)
+            if msg_id not in rec.followups and msg_id != rec.original:
+                raise ApiError(404, 10008, "Unknown Message")
+            msg = self.messages[msg_id]
+        if msg.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        rec = self._token(request)
+        data = request[JSON] or {}
+        original = self.messages.get(rec.original) if rec.original is not None else None
+        if original is not None and original.loading:
+            # the first follow-up after a deferred "thinking" answer replaces it, keeping
+            # the ephemeral flag chosen when deferring
+            msg = self._edit(
+                original, {k: v for k, v in data.items() if k != "flags"}, via="followup"
+            )
+        else:
+            msg = self._new_message(rec, data, via="followup")
+            rec.followups.append(msg.id)
+        return _json(msg.payload(self.app_id))
+
+    async def _webhook_get(self, request: web.Request) -> web.Response:
+        rec = self._token(request)
+        return _json(self._webhook_message(rec, request.match_info["mid"]).payload(self.app_id))
+
+    async def _webhook_edit(self, request: web.Request) -> web.Response:
+        rec = self._token(request)
+        msg = self._webhook_message(rec, request.match_info["mid"])
+        data = {k: v for k, v in (request[JSON] or {}).items() if k != "flags"}
+        self._edit(
+            msg, data, via="original" if request.match_info["mid"] == "@original" else "webhook"
+        )
+        return _json(msg.payload(self.app_id))
+
+    async def _webhook_delete(self, request: web.Request) -> web.Response:
+        rec = self._token(request)
+        msg = self._webhook_message(rec, request.match_info["mid"])
+        self._delete(msg, via="webhook")
+        return web.Response(status=204)
+
+    # -- channel messages -----------------------------------------------------------------
+
+    def _channel(self, request: web.Request) -> Channel:
+        self._bot_auth(request)
+        c = self.channels.get(int(request.match_info["cid"]))
+        if c is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return c
+
+    def _channel_message(self, request: web.Request) -> Message:
+        c = self._channel(request)
+        msg = self.messages.get(int(request.match_info["mid"]))
+        if msg is None or msg.deleted or msg.channel_id != c.id or msg.ephemeral:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _channel_post(self, request: web.Request) -> web.Response:
+        c = self._channel(request)
+        data = request[JSON] or {}
+        msg = self._create(c.id, c.guild_id, data, audience=None, via="channel")
+        return _json(msg.payload(self.app_id))
+
+    async def _channel_get(self, request: web.Request) -> web.Response:
+        return _json(self._channel_message(request).payload(self.app_id))
+
+    async def _channel_edit(self, request: web.Request) -> web.Response:
+        msg = self._channel_message(request)
+        if msg.author.get("id") != str(self.bot.id):
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        self._edit(msg, request[JSON] or {}, via="channel")
+        return _json(msg.payload(self.app_id))
+
+    async def _channel_delete(self, request: web.Request) -> web.Response:
+        self._delete(self._channel_message(request), via="channel")
+        return web.Response(status=204)
+
+    # -- message store ------------------------------------------------------------------------
+
+    def _new_message(
+        self, rec: Interaction, data: dict[str, Any], *, via: str, loading: bool = False
+    ) -> Message:
+        flags = int(data.get("flags") or 0)
+        audience = rec.user.id if flags & EPHEMERAL else None
+        msg = self._create(
+            rec.channel_id, rec.guild_id, data, audience=audience, via=via, token=rec.token,
+            loading=loading, type_=20 if rec.type == 2 and via == "callback" else 0,
+        )  # fmt: skip
+        return msg
+
+    def _create(
+        self,
+        channel_id: int,
+        guild_id: int,
+        data: dict[str, Any],
+        *,
+        audience: int | None,
+        via: str,
+        token: str | None = None,
+        loading: bool = False,
+        type_: int = 0,
+    ) -> Message:
+        problems = check_message(data)
+        if problems:
+            raise ApiError(400, 50035, "Invalid Form Body", problems)
+        flags = int(data.get("flags") or 0) & EPHEMERAL
+        if loading:
+            flags |= LOADING
+        msg = Message(
+            id=self.snowflake(),
+            channel_id=channel_id,
+            guild_id=guild_id,
+            author=self.bot.payload(),
+            content=str(data.get("content") or ""),
+            components=list(data.get("components") or []),
+            embeds=list(data.get("embeds") or []),
+            flags=flags,
+            audience=audience,
+            interaction_token=token,
+            loading=loading,
+            type=type_,
+        )
+        self.messages[msg.id] = msg
+        msg.history.append((msg.content, msg.components))
+        self.shown.append(
+            Shown(msg.id, "create", audience, msg.content, msg.components, time.monotonic(), via)
+        )
+        return msg
+
+    def _edit(self, msg: Message, data: dict[str, Any], *, via: str) -> Message:
+        problems = check_message(data)
+        if problems:
+            raise ApiError(400, 50035, "Invalid Form Body", problems)
+        if "content" in data:
+            msg.content = str(data["content"] or "")
+        if "components" in data:
+            msg.components = list(data["components"] or [])
+        if "embeds" in data:
+            msg.embeds = list(data["embeds"] or [])
+        if msg.loading:
+            msg.loading = False
+            msg.flags &= ~LOADING
+        msg.edited = time.time()
+        msg.history.append((msg.content, msg.components))
+        self.shown.append(
+            Shown(msg.id, "edit", msg.audience, msg.content, msg.components, time.monotonic(), via)
+        )
+        return msg
+
+    def _delete(self, msg: Message, *, via: str) -> None:
+        msg.deleted = True
+        self.shown.append(Shown(msg.id, "delete", msg.audience, "", [], time.monotonic(), via))
+
+    # -- what users saw ---------------------------------------------------------------------
+
+    def visible(self, user: User, channel: Channel | None = None) -> list[Message]:
+        """Every live message ``user`` can see (in ``channel``), oldest first."""
+        return [
+            m
+            for m in self.messages.values()
+            if not m.deleted
+            and (m.audience is None or m.audience == user.id)
+            and (channel is None or m.channel_id == channel.id)
+        ]
+
+    def public(self, channel: Channel | None = None) -> list[Message]:
+        return [
+            m
+            for m in self.messages.values()
+            if m.audience is None and (channel is None or m.channel_id == channel.id)
+        ]
+
+    def private(self, user: User) -> list[Message]:
+        return [m for m in self.messages.values() if m.audience == user.id and not m.deleted]
+
+    def shown_to(self, user: User) -> list[Shown]:
+        return [s for s in self.shown if s.audience is None or s.audience == user.id]
+
+    def replies(self, rec: Interaction) -> list[Message]:
+        """The messages an interaction produced: its original answer, then follow-ups."""
+        out = []
+        if rec.original is not None and rec.original != rec.source_message:
+            out.append(self.messages[rec.original])
+        out.extend(self.messages[m] for m in rec.followups)
+        return out
+
+    def texts_for(self, rec: Interaction) -> list[str]:
+        return [m.content for m in self.replies(rec)]
+
+    def calls_to(self, pattern: str, method: str | None = None) -> list[Call]:
+        rx = re.compile(pattern)
+        return [
+            c for c in self.calls if rx.search(c.path) and (method is None or c.method == method)
+        ]
+
+    async def wait_quiet(self, quiet: float = 0.05, timeout: float = 10.0) -> None:
+        """Until no HTTP request came in for ``quiet`` seconds."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            idle = time.monotonic() - self.last_activity
+            if idle >= quiet:
+                return
+            await asyncio.sleep(quiet - idle)
+        raise TimeoutError("the fake Discord never went quiet")
+
+
+# -- validation (Discord's limits) -----------------------------------------------------------
+
+
+def check_message(data: dict[str, Any]) -> list[str]:
+    """What Discord would refuse in a message body: content and component limits."""
+    problems: list[str] = []
+    content = data.get("content")
+    if content is not None and len(str(content)) > 2000:
+        problems.append(f"content is {len(str(content))} characters (max 2000)")
+    rows = data.get("components")
+    if rows is None:
+        return problems
+    if len(rows) > 5:
+        problems.append(f"{len(rows)} action rows (max 5)")
+    seen: set[str] = set()
+    for row in rows:
+        if row.get("type") != 1:
+            problems.append("a top-level component is not an action row")
+            continue
+        items = row.get("components") or []
+        if not items:
+            problems.append("an empty action row")
+        kinds = {c.get("type") for c in items}
+        if 3 in kinds and len(items) != 1:
+            problems.append("a select menu must be alone in its row")
+        if kinds == {2} and len(items) > 5:
+            problems.append(f"{len(items)} buttons in a row (max 5)")
+        for c in items:
+            cid = c.get("custom_id")
+            if cid is not None:
+                if len(cid) > 100:
+                    problems.append(f"custom_id longer than 100: {cid!r}")
+                if cid in seen:
+                    problems.append(f"duplicate custom_id {cid!r}")
+                seen.add(cid)
+            if c.get("type") == 2:
+                if len(c.get("label") or "") > 80:
+                    problems.append("button label longer than 80")
+                if c.get("style") != 5 and not cid:
+                    problems.append("a button without custom_id")
+            elif c.get("type") == 3:
+                options = c.get("options") or []
+                if not 1 <= len(options) <= 25:
+                    problems.append(f"select with {len(options)} options (1 to 25)")
+                values = [o.get("value") for o in options]
+                if len(set(values)) != len(values):
+                    problems.append("duplicate select option values")
+                for o in options:
+                    if len(o.get("label") or "") > 100 or len(o.get("value") or "") > 100:
+                        problems.append("select option label or value longer than 100")
+                    if len(o.get("description") or "") > 100:
+                        problems.append("select option description longer than 100")
+                if len(c.get("placeholder") or "") > 150:
+                    problems.append("placeholder longer than 150")
+    return problems
+
+
+def _check_command(cmd: dict[str, Any], depth: int = 0) -> Iterable[str]:
+    name = cmd.get("name", "")
+    if not _NAME.match(name) or name != name.lower():
+        yield f"bad name {name!r}"
+    desc = cmd.get("description", "")
+    if (depth > 0 or cmd.get("type", 1) == 1) and not 1 <= len(desc) <= 100:
+        yield f"description of {name!r} is {len(desc)} characters (1 to 100)"
+    for loc, n in (cmd.get("name_localizations") or {}).items():
+        if not _NAME.match(n) or n != n.lower():
+            yield f"bad {loc} name {n!r} for {name!r}"
+    for loc, d in (cmd.get("description_localizations") or {}).items():
+        if not 1 <= len(d) <= 100:
+            yield f"{loc} description of {name!r} is {len(d)} characters"
+    options = cmd.get("options") or []
+    if len(options) > 25:
+        yield f"{name!r} has {len(options)} options (max 25)"
+    names = [o.get("name") for o in options]
+    if len(set(names)) != len(names):
+        yield f"duplicate option names in {name!r}"
+    for o in options:
+        for choice in o.get("choices") or []:
+            if not 1 <= len(choice.get("name", "")) <= 100:
+                yield f"bad choice name in {o.get('name')!r}"
+            for loc, n in (choice.get("name_localizations") or {}).items():
+                if not 1 <= len(n) <= 100:
+                    yield f"bad {loc} choice name in {o.get('name')!r}"
+        yield from _check_command(o, depth + 1)
+
+
+def find_button(
+    msg: Message, predicate: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any] | None:
+    for b in msg.buttons():
+        if predicate(b):
+            return b
+    return None
