@@ -134,9 +134,9 @@ async def test_private_chat_play_from_the_deep_link(tg: Harness) -> None:
             continue
         await tg.settle()
         mine = api.bot_messages(alice.chat)[0]
-        assert any(
-            cue in mine.text for cue in ("Your turn", "You drew", "Choose", "on you")
-        ), mine.text  # her move: a turn, a drawn card, a colour, or a penalty to answer
+        assert any(cue in mine.text for cue in ("Your turn", "You drew", "Choose", "on you")), (
+            mine.text
+        )  # her move: a turn, a drawn card, a colour, or a penalty to answer
         before = (await tg.info(g)).version
         cards = [b for b in mine.buttons() if b.get("callback_data", "").count("|p")]
         others = [b for b in mine.buttons() if b["text"] != "🔄" and b not in cards]
