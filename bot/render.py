@@ -601,8 +601,9 @@ def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str]) -> str
     refusal."""
     code = notice.code
     params = dict(notice.params)
-    if "player" in params:
-        params["player"] = _name(names, params["player"])
+    if "player" in params:  # a player who already left is no longer in names: "name" says
+        pid = params["player"]
+        params["player"] = names.get(pid) or notice.params.get("name") or _name(names, pid)
     if "target" in params:
         params["target"] = _name(names, params["target"])
     if "cards" in params:
@@ -925,6 +926,9 @@ def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> s
             )
         else:
             lines.append(tr.gettext("⏹ The table is closed."))
+        if recent:  # lobby news too: who left, who was removed
+            lines.append("")
+            lines.extend(recent)
         return "\n".join(lines)
 
     low_wins = v.rules.scoring == "penalty"
@@ -1082,7 +1086,7 @@ def leaderboard_text(lines: Sequence[StatLine], tr: Translator) -> str:
 
 def stats_text(line: StatLine | None, tr: Translator) -> str:
     """One player's statistics."""
-    if line is None or line.games == 0:
+    if line is None or (line.games == 0 and line.rounds_won == 0 and line.cards_played == 0):
         return tr.gettext("No statistics yet: finish a game first.")
     rate = round(100 * line.wins / line.games) if line.games else 0
     return "\n".join(

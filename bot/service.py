@@ -448,7 +448,7 @@ class Service:
             in_game = g is not None and t.status == PLAYING and target in g.players
             if seat is None or (t.status == PLAYING and not in_game and target not in t.waiting):
                 raise Refused("not_seated")
-            notice = Notice("info.left" if by == target else "info.kicked", {"player": target})
+            notice = Notice("info.left" if by == target else "info.kicked", _who(t, target))
             if t.status == LOBBY or not in_game:
                 seats = tuple(s for s in t.seats if s.id != target)
                 waiting = tuple(p for p in t.waiting if p != target)
@@ -481,7 +481,7 @@ class Service:
             return step
         if t.host not in {s.id for s in present} and present:
             step.table = self._arm(self._touch(step.table, host=present[0].id))
-            step.notices.append(Notice("info.new_host", {"player": present[0].id}))
+            step.notices.append(Notice("info.new_host", _who(t, present[0].id)))
         return step
 
     async def configure(
@@ -533,20 +533,43 @@ class Service:
 
         return await self._run(key, by, origin, build)
 
-    async def set_chat_language(self, key: str, scope: str, lang: str) -> Result:
-        """The chat's language (and the open table's there, if any)."""
+    async def set_chat_language(self, key: str, scope: str, lang: str | None) -> Result:
+        """The chat's language (``None``: back to the platform's default), applied to every
+        open table of the chat (all its forum topics or threads). The adapter checks who
+        may do it. The result is the table at ``key``, if one is open."""
+        others = [k for k, t in self._tables.items() if t.scope == scope and k != key]
+        first = Result(True)
+        for k in [key, *others]:
 
-        def build(t: Table | None) -> _Step | None:
-            if t is None or t.status not in (LOBBY, PLAYING):
-                return None
-            step = _Step(self._touch(t, lang=lang))
-            step.chat.append((scope, None, None, lang))
-            return step
+            def build(t: Table | None) -> _Step | None:
+                if t is None or t.status not in (LOBBY, PLAYING) or t.scope != scope:
+                    return None
+                return _Step(self._touch(t, lang=lang))
 
-        res = await self._run(key, None, None, build)
-        if res.table is None or res.table.status not in (LOBBY, PLAYING):
-            await self.store.write(WriteBatch(chat_settings=[(scope, None, None, lang)]))
-        return res
+            res = await self._run(k, None, None, build)
+            if k == key:
+                first = res
+        await self.store.write(WriteBatch(chat_settings=[(scope, None, None, lang or "")]))
+        return first
+
+    async def chat_settings(self, scope: str) -> tuple[str | None, dict[str, Any], str | None]:
+        """A chat's saved defaults: (preset, flag overrides, language)."""
+        preset, over, lang = await self.store.chat_settings(scope)
+        return preset, dict(over or {}), lang
+
+    def tables_of(self, player: str) -> list[TableInfo]:
+        """The open tables where ``player`` is seated, waiting or hosting (in memory)."""
+        out = []
+        for t in self._tables.values():
+            if t.status not in (LOBBY, PLAYING):
+                continue
+            if t.host == player or player in t.waiting or t.seat(player) is not None:
+                g = t.game
+                gone = t.status == PLAYING and g is not None and player not in g.players
+                if gone and player not in t.waiting and t.host != player:
+                    continue  # left this game
+                out.append(self.info(t))
+        return out
 
     async def set_user_language(self, user: str, lang: str | None) -> None:
         await self.store.write(WriteBatch(user_settings=[(user, lang)]))
@@ -605,7 +628,7 @@ class Service:
             _host_or_admin(t, by, admin)
             step = _Step(self._arm(self._touch(t, status=STOPPED)))
             step.closed = True
-            step.notices.append(Notice("info.stopped", {"player": by}))
+            step.notices.append(Notice("info.stopped", _who(t, by)))
             return step
 
         return await self._run(key, by, origin, build)
@@ -648,7 +671,7 @@ class Service:
                 self._next_round(step, player, source="player")
             elif isinstance(action, Leave):
                 self._apply(step, player, action, source="player")
-                step.notices.append(Notice("info.left", {"player": player}))
+                step.notices.append(Notice("info.left", _who(t, player)))
                 return self._after_membership(step)
             else:
                 self._apply(step, player, action, source="player")
@@ -705,7 +728,7 @@ class Service:
                 )
             elif isinstance(e, RoundWon):
                 step.notices.append(
-                    Notice("info.round_won", {"player": e.player, "points": e.points})
+                    Notice("info.round_won", {**_who(nt, e.player), "points": e.points})
                 )
                 self._count_round(step, e.player)
         # AFK: a player timed out afk_strikes times in a row leaves
@@ -717,7 +740,7 @@ class Service:
             and player in g2.players
             and g2.phase in ACTIVE
         ):
-            step.notices.append(Notice("info.afk_removed", {"player": player}))
+            step.notices.append(Notice("info.afk_removed", _who(nt, player)))
             step.table = nt.evolve(strikes={p: n for p, n in strikes.items() if p != player})
             self._apply(step, player, Leave(), source="afk")
             seat = step.table.seat(player)
@@ -780,7 +803,7 @@ class Service:
                         cards_played=t.played.get(p, 0),
                     )
                 )
-        step.notices.append(Notice("info.game_won", {"player": winner}))
+        step.notices.append(Notice("info.game_won", _who(t, winner) if winner else {}))
         step.table = self._arm(self._touch(t, status=FINISHED))
         step.closed = True
 
@@ -921,6 +944,11 @@ class Service:
 
     def _record(self, t: Table, player: str, action: dict[str, Any]) -> ActionRecord:
         return ActionRecord(t.key, t.game_no, t.version, player, action, self.clock())
+
+
+def _who(t: Table, player: str) -> dict[str, Any]:
+    """Notice parameters naming ``player`` (with their name: they may have left)."""
+    return {"player": player, "name": t.name(player)}
 
 
 def _open(t: Table | None) -> Table:

@@ -371,7 +371,8 @@ class SqliteStore:
                     "VALUES (?, ?, ?, ?) ON CONFLICT (scope) DO UPDATE SET "
                     "preset=coalesce(excluded.preset, preset), "
                     "overrides=coalesce(excluded.overrides, overrides), "
-                    "lang=coalesce(excluded.lang, lang)",
+                    "lang=CASE WHEN excluded.lang IS NULL THEN lang "
+                    "WHEN excluded.lang = '' THEN NULL ELSE excluded.lang END",
                     chats,
                 )
             if users:

@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 import engine
+from bot.i18n import translator
 from bot.model import FINISHED, LOBBY, PLAYING, STOPPED
 from bot.port import Notice, RecordingPort
+from bot.render import notice_text
 from bot.service import GLOBAL, Service
 from bot.store import SqliteStore, WriteBatch
 from engine import (
@@ -51,7 +53,12 @@ def tells(port: RecordingPort, user: str) -> list[str]:
 
 
 def notices(port: RecordingPort) -> list[Notice]:
-    return [n for _, n in port.of("announce")]
+    """Announcements, without the display names they carry (checked separately)."""
+    out = []
+    for _, n in port.of("announce"):
+        params = {k: v for k, v in n.params.items() if k != "name"}
+        out.append(Notice(n.code, params))
+    return out
 
 
 def events(port: RecordingPort) -> list[Any]:
@@ -746,3 +753,17 @@ async def test_restored_tables_keep_working(tmp_path: Path, clock: Clock) -> Non
         assert res.ok
     finally:
         await close_service(svc, store)
+
+
+async def test_notices_name_a_player_who_already_left(env: Env) -> None:
+    """A notice about someone who left carries their display name: they are gone from the
+    table's seats by the time it is shown."""
+    svc, _, port = env
+    await svc.create(KEY, "chat", "u1", "Ann")
+    await svc.join(KEY, "u2", "Bob")
+    await svc.kick(KEY, "u1", "u2")
+    kicked = [n for _, n in port.of("announce") if n.code == "info.kicked"]
+    assert kicked and kicked[-1].params == {"player": "u2", "name": "Bob"}
+    info = await svc.table(KEY)
+    assert info is not None and "u2" not in info.names
+    assert "Bob" in notice_text(kicked[-1], translator("en"), info.names)
