@@ -918,7 +918,7 @@ class Adapter:
             if info is not None and info.status in (LOBBY, PLAYING):
                 await self._answer(o, render.rules_summary(info.rules, o.tr, info.preset))
                 return
-            preset, over, _ = await self.service.store.chat_settings(scope)
+            preset, over, _ = await self.service.chat_settings(scope)
             name = preset or self.settings.default_preset
             try:
                 rules = Rules.preset(name, **(over or {}))

@@ -308,7 +308,7 @@ class Handlers:
         if info is not None and info.status in ("lobby", "playing"):
             text = render.rules_summary(info.rules, tr, info.preset)
         else:
-            preset, over, _lang = await self.svc.store.chat_settings(here.scope)
+            preset, over, _lang = await self.svc.chat_settings(here.scope)
             preset = preset or self.svc.settings.default_preset
             try:
                 rules = Rules.preset(preset, **(over or {}))
@@ -593,14 +593,7 @@ class Handlers:
 
     async def _tables_of(self, pid: str) -> list[str]:
         """Open Telegram tables where ``pid`` has a seat."""
-        out = []
-        for key in self.svc.open_tables():
-            if not key.startswith("tg:"):
-                continue
-            info = await self.svc.table(key)
-            if info is not None and any(s.id == pid for s in info.seats):
-                out.append(key)
-        return out
+        return [t.key for t in self.svc.tables_of(pid) if t.key.startswith("tg:")]
 
     async def _table_for(self, query: str, pid: str) -> str | None:
         """The table an inline query names (inline queries carry no chat), else the one
