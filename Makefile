@@ -36,6 +36,9 @@ $(VENV)/.bench: $(STAMP)
 
 bench: $(VENV)/.bench
 	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.service
+	$(BIN)/python -m bench.telegram
+	$(BIN)/python -m bench.discord
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

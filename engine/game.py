@@ -16,7 +16,7 @@ from engine.rules import Rules
 
 __all__ = ["Game", "Phase", "game_from_json", "game_to_json"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: piles as space-separated card codes (1: lists of codes, still read)
 
 
 class Phase(StrEnum):
@@ -187,13 +187,18 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """Every bit of state as JSON-ready values (including the RNG)."""
+        d = self._state()
+        d["rules"] = self.rules.to_json_dict()
+        return d
+
+    def _state(self) -> dict[str, Any]:
+        """Everything but the rules (which ``game_to_json`` encodes once per Rules)."""
         return {
             "format": FORMAT_VERSION,
-            "rules": self.rules.to_json_dict(),
             "players": list(self.players_),
-            "hands": [[c.code for c in h] for h in self.hands],
-            "draw_pile": [c.code for c in self.draw_pile],
-            "discard": [c.code for c in self.discard],
+            "hands": [" ".join([c.code for c in h]) for h in self.hands],
+            "draw_pile": " ".join([c.code for c in self.draw_pile]),
+            "discard": " ".join([c.code for c in self.discard]),
             "cur": self.cur,
             "direction": self.direction_,
             "color": self.play_color.value if self.play_color else None,
@@ -225,16 +230,20 @@ class Game:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
         """Rebuild a game from ``to_dict`` output."""
-        if d.get("format") != FORMAT_VERSION:
+        if d.get("format") not in (1, FORMAT_VERSION):
             raise ValueError(f"unsupported game format {d.get('format')!r}")
         parse = Card.parse
+
+        def pile(v: str | list[str]) -> list[Card]:
+            return [parse(c) for c in (v.split() if isinstance(v, str) else v)]
+
         g = object.__new__(Game)
         g.rules = Rules.model_validate(d["rules"])
         g.players_ = list(d["players"])
         g.seat = {p: i for i, p in enumerate(g.players_)}
-        g.hands = [[parse(c) for c in h] for h in d["hands"]]
-        g.draw_pile = [parse(c) for c in d["draw_pile"]]
-        g.discard = [parse(c) for c in d["discard"]]
+        g.hands = [pile(h) for h in d["hands"]]
+        g.draw_pile = pile(d["draw_pile"])
+        g.discard = pile(d["discard"])
         g.cur = int(d["cur"])
         g.direction_ = int(d["direction"])
         g.play_color = Color(d["color"]) if d["color"] else None
@@ -281,9 +290,27 @@ class Game:
         )
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_RULES_JSON: dict[int, tuple[Rules, str]] = {}
+
+
+def _rules_json(rules: Rules) -> str:
+    # Rules are immutable and few: encode each once (the entry keeps it alive, so its id
+    # cannot be reused while cached). Games are stored after every action.
+    hit = _RULES_JSON.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_RULES_JSON) > 1024:
+        _RULES_JSON.clear()
+    text = _ENCODE(rules.to_json_dict())
+    _RULES_JSON[id(rules)] = (rules, text)
+    return text
+
+
 def game_to_json(game: Game) -> str:
     """The game as JSON text (lossless, RNG included)."""
-    return json.dumps(game.to_dict(), separators=(",", ":"), ensure_ascii=False)
+    body = _ENCODE(game._state())
+    return '{"rules":' + _rules_json(game.rules) + "," + body[1:]
 
 
 def game_from_json(text: str) -> Game:

@@ -56,7 +56,9 @@ def seat(players, dealer, steps):
 def all_cards(g) -> Counter:
     """Every card of the round (hands, draw pile, discard pile), from the stored state."""
     d = json.loads(game_to_json(g))
-    return Counter([c for h in d["hands"] for c in h] + d["draw_pile"] + d["discard"])
+    return Counter(
+        [c for h in d["hands"] for c in h.split()] + d["draw_pile"].split() + d["discard"].split()
+    )
 
 
 def end_turn(g, player):
