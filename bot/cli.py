@@ -87,8 +87,19 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings()
     except ValidationError as e:  # secrets are never part of the message
         raise SystemExit(f"bad configuration: {e}") from None
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    from bot.logs import setup_logging
+
+    setup_logging(
+        settings.log_level,
+        [
+            t.get_secret_value()
+            for t in (
+                settings.telegram_token,
+                settings.discord_token,
+                settings.telegram_webhook_secret,
+            )
+            if t is not None
+        ],
     )
     try:
         if args.command == "simulate":
@@ -231,11 +242,20 @@ async def run_platforms(settings: Any) -> None:
             loop.add_signal_handler(sig, stop.set)
     started: list[Any] = []
     try:
+        # tables first (before any update can arrive), timers last (after the platforms
+        # are up, so what an overdue deadline shows reaches them)
+        await service.start(run_timers=False)
         for a in adapters:
-            await a.start()
+            try:
+                await a.start()
+            except Exception as e:  # one platform down must not take the others with it
+                log.error("the %s adapter did not start: %s", a.prefix, e)
+                continue
             started.append(a)
             log.info("%s adapter started", a.prefix)
-        await service.start()
+        if not started:
+            raise SystemExit("no platform adapter could start; see the log above")
+        service.timers.start()
         settle_gc()
         await stop.wait()
     finally:

@@ -593,6 +593,16 @@ INFOS: dict[str, str] = {
 }
 _STOPPED_BY_NOBODY = N_("The game was stopped.")
 _BAD_SETTING_PLAIN = N_("That setting is not possible.")
+# why rules were refused (bot.service._setting_error's "reason")
+_BAD_SETTING: dict[str, str] = {
+    "value": N_("“{flag}” cannot take that value."),
+    "unknown_flag": N_("There is no such rule."),
+    "preset": N_("There is no such preset: choose official, house or party."),
+    "needs": N_("“{flag}” needs “{needs}” to be on first."),
+    "deal": N_("That many cards cannot be dealt to this many players."),
+    "seats": N_("This number of players cannot play with these rules."),
+    "partners": N_("Partners need 4 or 6 players, and cannot be switched during a game."),
+}
 
 
 def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str]) -> str:
@@ -625,8 +635,15 @@ def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str]) -> str
     msg = REFUSALS.get(code)
     if msg is None:
         return tr.gettext(REFUSAL_FALLBACK)
-    if code == "bad_setting" and not params.get("detail"):
-        return tr.gettext(_BAD_SETTING_PLAIN)
+    if code == "bad_setting":
+        why = _BAD_SETTING.get(str(params.get("reason")))
+        if why is not None:
+            for key in ("flag", "needs"):
+                if key in params:
+                    params[key] = flag_name(str(params[key]), tr)
+            return tr.format(why, **params)
+        if not params.get("detail") or tr.lang != "en":  # the detail is English only
+            return tr.gettext(_BAD_SETTING_PLAIN)
     return tr.format(msg, **params)
 
 

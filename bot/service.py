@@ -22,8 +22,10 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterable, Sequence
+import weakref
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import engine
@@ -122,7 +124,9 @@ class Service:
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
         self._rng = random.Random(seed if seed is not None else secrets.randbits(64))
         self._tables: dict[str, Table] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        # a table's lock lives while someone holds or awaits it (weak values): no lock is
+        # kept for each of the many tables a long-running bot has seen
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self.timers = Timers(self._fire, clock)
 
     # -- life cycle ---------------------------------------------------------------------
@@ -131,8 +135,9 @@ class Service:
         """Load every open table and re-arm its deadlines (overdue ones fire at once)."""
         tables = await self.store.load_open_tables()
         for t in tables:
-            self._tables[t.key] = t
-            self.timers.set(t.key, t.deadlines)
+            # a table already loaded (a change committed while we read) is newer: keep it
+            if self._tables.setdefault(t.key, t) is t:
+                self.timers.set(t.key, t.deadlines)
         if run_timers:
             self.timers.start()
         log.info("restored %d open tables", len(tables))
@@ -243,6 +248,11 @@ class Service:
             return Result(True, None, info, tuple(step.events))
 
     async def _commit(self, step: _Step) -> None:
+        # shielded: once a change is handed to the store it is stored, and memory and the
+        # timers must follow it even if the caller is cancelled meanwhile (shutdown)
+        await asyncio.shield(self._store_and_keep(step))
+
+    async def _store_and_keep(self, step: _Step) -> None:
         t = step.table
         await self.store.write(
             WriteBatch(
@@ -267,22 +277,31 @@ class Service:
     async def _show(self, before: Table | None, step: _Step, origin: Any, info: TableInfo) -> None:
         t = step.table
         port = self.port
-        try:
-            public = [redact(e, None) for e in step.events]
-            await port.show_table(info, public)
-            g = t.game
-            if g is not None and step.events:
-                for p in self._hand_audience(before, t, step.events):
-                    mine = [redact(e, p) for e in step.events]
-                    await port.show_hand(info, p, engine.view(g, p), mine)
-            for n in step.notices:
-                await port.announce(info, n)
-            for user, n in step.tells:
-                await port.tell(t.key, user, n, origin)
-            if step.closed:
-                await port.closed(info)
-        except Exception:
-            log.exception("showing table %s failed", t.key)
+        # each call on its own: one failing (a platform error) must not keep the others
+        # (a revealed hand, the closing of a finished table's buttons) from being shown
+        calls: list[tuple[str, Callable[[], Awaitable[None]]]] = [
+            ("table", lambda: port.show_table(info, [redact(e, None) for e in step.events]))
+        ]
+        g = t.game
+        if g is not None and step.events:
+            for p in self._hand_audience(before, t, step.events):
+                calls.append(("hand", partial(self._show_hand, info, g, p, step.events)))
+        calls.extend(("announce", partial(port.announce, info, n)) for n in step.notices)
+        calls.extend(("tell", partial(port.tell, t.key, u, n, origin)) for u, n in step.tells)
+        if step.closed:
+            calls.append(("closed", partial(port.closed, info)))
+        for what, call in calls:
+            try:
+                await call()
+            except Exception:
+                log.exception("showing %s of table %s failed", what, t.key)
+
+    async def _show_hand(
+        self, info: TableInfo, g: engine.Game, player: str, events: Sequence[Event]
+    ) -> None:
+        await self.port.show_hand(
+            info, player, engine.view(g, player), [redact(e, player) for e in events]
+        )
 
     @staticmethod
     def _hand_audience(before: Table | None, t: Table, events: Sequence[Event]) -> list[str]:
@@ -331,12 +350,12 @@ class Service:
         explicit = preset is not None or overrides is not None
         preset = preset or c_preset or self.settings.default_preset
         over = dict(c_over or {}) if overrides is None else dict(overrides)
-        bad: str | None = None
+        bad: dict[str, Any] | None = None
         try:
             Rules.preset(preset, **over)
         except ValueError as e:
             if explicit:
-                bad = _first_error(e)  # what the user asked for: tell them
+                bad = _setting_error(e)  # what the user asked for: tell them
             # the chat's saved rules no longer valid (an older version's flag): defaults
             preset, over = self.settings.default_preset, {}
         now = self.clock()
@@ -345,7 +364,7 @@ class Service:
             if t is not None and t.status in (LOBBY, PLAYING):
                 raise Refused("table_exists")
             if bad is not None:
-                raise Refused("bad_setting", detail=bad)
+                raise Refused("bad_setting", **bad)
             nt = Table(
                 key=key,
                 scope=scope,
@@ -382,7 +401,10 @@ class Service:
                 raise Refused("table_full")
             if t.status == PLAYING and t.rules.partners:
                 raise Refused("teams_fixed")
-            seats = (*tuple(s for s in t.seats if s.id != player), Seat(player, name))
+            if t.seat(player) is not None:  # coming back: same place, refreshed name
+                seats = tuple(Seat(player, name) if s.id == player else s for s in t.seats)
+            else:
+                seats = (*t.seats, Seat(player, name))
             if t.status == LOBBY:
                 return _Step(self._touch(t, seats=seats))
             step = _Step(self._touch(t, seats=seats, waiting=(*t.waiting, player)))
@@ -509,7 +531,7 @@ class Service:
             try:
                 rules = Rules.preset(new_preset, **over)
             except ValueError as e:
-                raise Refused("bad_setting", detail=_first_error(e)) from None
+                raise Refused("bad_setting", **_setting_error(e)) from None
             base = Rules.preset(new_preset)
             over = {
                 k: v for k, v in rules.model_dump(mode="json").items()
@@ -522,7 +544,7 @@ class Service:
                 try:
                     changes["game"] = engine.set_rules(g, rules)
                 except (IllegalAction, ValueError) as e:
-                    raise Refused("bad_setting", detail=_first_error(e)) from None
+                    raise Refused("bad_setting", **_setting_error(e)) from None
             step = _Step(self._touch(t, **changes))
             if "game" in changes:  # the game's rules changed: the log must say so
                 step.actions.append(
@@ -604,7 +626,7 @@ class Service:
             try:
                 g, events = engine.new_game_events(ids, rules, seed=t.seed)
             except ValueError as e:
-                raise Refused("bad_setting", detail=_first_error(e)) from None
+                raise Refused("bad_setting", **_setting_error(e)) from None
             nt = self._touch(
                 t, status=PLAYING, game=g, game_no=t.game_no + 1, played={}, strikes={}
             )
@@ -977,6 +999,38 @@ def _first_error(e: Exception) -> str:
         except Exception:  # fall back to the plain text
             pass
     return str(e).splitlines()[0]
+
+
+def _setting_error(e: Exception) -> dict[str, Any]:
+    """Why rules were refused, as notice parameters a translation can use: ``reason``
+    (value, unknown_flag, preset, needs, deal, seats, partners, other), the ``flag``
+    concerned and what it ``needs``; ``detail`` is the English text, for the log."""
+    detail = _first_error(e)
+    text = str(e)
+    errors = getattr(e, "errors", None)
+    if callable(errors):
+        try:
+            first = errors()[0]
+        except Exception:
+            first = {}
+        loc = first.get("loc") or ()
+        if loc:
+            kind = "unknown_flag" if first.get("type") == "extra_forbidden" else "value"
+            return {"reason": kind, "flag": str(loc[0]), "detail": detail}
+    for flag in ("deflect", "wild_on_penalty"):
+        if f"{flag} needs stacking" in text:
+            return {"reason": "needs", "flag": flag, "needs": "stacking", "detail": detail}
+    if "unknown preset" in text:
+        return {"reason": "preset", "detail": detail}
+    if "unknown rule flag" in text:
+        return {"reason": "unknown_flag", "detail": detail}
+    if "do not fit" in text:
+        return {"reason": "deal", "detail": detail}
+    if "partners" in text:
+        return {"reason": "partners", "flag": "partners", "detail": detail}
+    if "a game needs" in text:
+        return {"reason": "seats", "detail": detail}
+    return {"reason": "other", "detail": detail}
 
 
 def iter_bots(t: Table) -> Iterable[Seat]:

@@ -27,6 +27,7 @@ __all__ = ["Timers"]
 log = logging.getLogger(__name__)
 
 Fire = Callable[[str, Deadline], Awaitable[None]]
+RETRY_SECONDS = 5.0
 
 
 class Timers:
@@ -50,6 +51,7 @@ class Timers:
         self._stopping = False
         self._n = 0  # deadlines armed
         self._popped: set[tuple[str, str]] = set()  # armed, and handed out by ``due``
+        self._retry_at: dict[tuple[str, str], float] = {}  # failed ones: when to try again
 
     def set(self, key: str, deadlines: tuple[Deadline, ...]) -> None:
         """Replace table ``key``'s deadlines."""
@@ -63,6 +65,7 @@ class Timers:
         for kind, d in old.items():
             if new.get(kind) != d:
                 self._popped.discard((key, kind))
+                self._retry_at.pop((key, kind), None)
         earliest = self._heap[0][0] if self._heap else None
         for kind, d in new.items():
             if old.get(kind) != d:
@@ -77,7 +80,7 @@ class Timers:
     def _compact(self) -> None:
         popped = self._popped
         self._heap = [
-            (d.due, k, kind)
+            (self._retry_at.get((k, kind), d.due), k, kind)
             for k, ds in self._armed.items()
             for kind, d in ds.items()
             if (k, kind) not in popped
@@ -98,8 +101,7 @@ class Timers:
         heap = self._heap
         while heap:
             due, key, kind = heap[0]
-            d = self._armed.get(key, {}).get(kind)
-            if d is not None and d.due == due and (key, kind) not in self._popped:
+            if self._live(due, key, kind) is not None:
                 return
             heapq.heappop(heap)
 
@@ -113,12 +115,13 @@ class Timers:
         heap = self._heap
         while heap and heap[0][0] <= now and (limit is None or len(out) < limit):
             due, key, kind = heapq.heappop(heap)
-            d = self._armed.get(key, {}).get(kind)
             # an entry left by a replaced deadline with the same due time must not fire
             # the current one a second time
-            if d is not None and d.due == due and (key, kind) not in self._popped:
+            d = self._live(due, key, kind)
+            if d is not None:
                 out.append((key, d))
                 self._popped.add((key, kind))
+                self._retry_at.pop((key, kind), None)
         return out
 
     async def run_due(self, now: float | None = None) -> int:
@@ -132,7 +135,29 @@ class Timers:
         try:
             await self._fire(key, d)
         except Exception:
-            log.exception("deadline %s of table %s failed", d.kind, key)
+            log.exception("deadline %s of table %s failed; retrying in %ss", d.kind, key,
+                          RETRY_SECONDS)  # fmt: skip
+            self._retry(key, d)
+
+    def _retry(self, key: str, d: Deadline) -> None:
+        """A deadline whose handling failed (a store error...) fires again later, unless
+        the table armed another one meanwhile: a table must never wait forever."""
+        if self._armed.get(key, {}).get(d.kind) != d or (key, d.kind) not in self._popped:
+            return
+        self._popped.discard((key, d.kind))
+        due = self.clock() + RETRY_SECONDS
+        self._retry_at[(key, d.kind)] = due  # the deadline itself (as stored) is unchanged
+        heapq.heappush(self._heap, (due, key, d.kind))
+        self._wake.set()
+
+    def _live(self, due: float, key: str, kind: str) -> Deadline | None:
+        """The armed deadline a heap entry stands for, if the entry is still current."""
+        d = self._armed.get(key, {}).get(kind)
+        if d is None or (key, kind) in self._popped:
+            return None
+        if d.due == due or self._retry_at.get((key, kind)) == due:
+            return d
+        return None
 
     # -- background task ----------------------------------------------------------------
 

@@ -135,7 +135,11 @@ class UnoClient(discord.Client):
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads and the guild's locale
         super().__init__(
-            intents=intents, max_messages=None, guild_ready_timeout=guild_ready_timeout
+            intents=intents,
+            max_messages=None,
+            guild_ready_timeout=guild_ready_timeout,
+            # display names go into table texts: none of them may ever ping anyone
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.adapter = adapter
         self.tree: app_commands.CommandTree[UnoClient] = app_commands.CommandTree(self)
@@ -145,6 +149,7 @@ class UnoClient(discord.Client):
         self.add_dynamic_items(views.UnoButton, views.UnoSelect)
         await self.tree.set_translator(CommandTranslator())
         self.tree.add_command(UnoCommands(self.adapter))
+        self.tree.on_error = self.adapter.command_failed  # type: ignore[method-assign]
         await self.adapter.sync_commands()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -387,10 +392,7 @@ class Adapter:
 
     def _table_content(self, info: TableInfo, recent: Sequence[str]) -> tuple[str, Translator]:
         tr = translator(self.table_lang(info))
-        content = render.table_text(info, tr, list(recent))
-        if recent and (info.status == LOBBY or info.view is None):
-            # table_text leaves the lobby's news out; who left or was removed belongs there
-            content += "\n\n" + "\n".join(recent)
+        content = render.table_text(info, tr, list(recent))  # the lobby's news included
         if info.status == PLAYING and info.deadline is not None:
             v = info.view
             if v is not None and v.phase in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE):
@@ -603,13 +605,31 @@ class Adapter:
     async def refuse_unknown(self, interaction: discord.Interaction[Any]) -> None:
         """A component id this bot never made."""
         self._track()
-        tr = translator(resolve_lang(interaction.locale.value))
+        tr = translator(await self.user_lang_of(interaction))
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.send_message(tr.gettext(text.BAD_BUTTON), ephemeral=True)
 
-    async def _fail(self, interaction: discord.Interaction[Any]) -> None:
-        log.exception("discord interaction %s failed", interaction.id)
-        tr = translator(resolve_lang(interaction.locale.value))
+    async def user_lang_of(self, interaction: discord.Interaction[Any]) -> str:
+        """The user's saved language, else their Discord client's."""
+        saved = None
+        with contextlib.suppress(Exception):  # a refusal must go out even if the store hiccups
+            saved = await asyncio.wait_for(
+                self.service.user_lang(f"dc:{interaction.user.id}"), timeout=0.5
+            )
+        return resolve_lang(saved, interaction.locale.value)
+
+    async def command_failed(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """A slash command that failed before or inside its handler (an option that no
+        longer converts, say a member who left): answered, never left hanging."""
+        log.warning("discord command failed: %s", type(error).__name__)
+        await self._fail(interaction, logged=True)
+
+    async def _fail(self, interaction: discord.Interaction[Any], *, logged: bool = False) -> None:
+        if not logged:
+            log.exception("discord interaction %s failed", interaction.id)
+        tr = translator(await self.user_lang_of(interaction))
         with contextlib.suppress(Exception):
             if interaction.response.is_done():
                 await interaction.followup.send(tr.gettext(text.ERROR), ephemeral=True)

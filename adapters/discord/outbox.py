@@ -37,9 +37,15 @@ class Outbox:
         self._n = itertools.count()
         self.sent = 0  # jobs run
         self.coalesced = 0  # jobs replaced before they ran
+        self.closed = False
 
     def put(self, lane: str, slot: str | None, job: Job) -> asyncio.Future[None]:
-        """Queue ``job``; the future is done when it (or the job that replaced it) ran."""
+        """Queue ``job``; the future is done when it (or the job that replaced it) ran.
+        After ``close()`` nothing runs any more: the future is already cancelled."""
+        if self.closed:
+            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            fut.cancel()
+            return fut
         ln = self._lanes.get(lane)
         if ln is None:
             ln = self._lanes[lane] = _Lane()
@@ -103,6 +109,7 @@ class Outbox:
         await asyncio.wait_for(_wait(), timeout)
 
     async def close(self) -> None:
+        self.closed = True
         lanes, self._lanes = self._lanes, {}
         for ln in lanes.values():
             for _, fut in ln.jobs.values():

@@ -118,7 +118,11 @@ async def play(
     try:
         await svc.start()
         info = await svc.table(KEY)
-        resumed = info is not None and info.status in (LOBBY, PLAYING)
+        if info is not None and info.status == LOBBY:
+            # a run stopped while it was seating players: nothing was played, start afresh
+            await svc.stop_game(KEY, info.host)
+            info = await svc.table(KEY)
+        resumed = info is not None and info.status == PLAYING
         human_ids = [f"term:p{i + 1}" for i in range(humans)]
         if not resumed:
             await _open_table(svc, opts, human_ids, tr)

@@ -360,3 +360,25 @@ async def test_the_terminal_never_prints_what_a_bot_seat_is_told() -> None:
     port = TerminalPort(quiet, translator("en"), quiet_private=True)
     await port.tell(KEY, "term:p1", Notice("stale"), None)
     assert quiet.getvalue() == ""
+
+
+async def test_a_run_stopped_while_seating_starts_afresh(tmp_path: Path) -> None:
+    """A lobby left by a run interrupted before the deal is not "resumed" (it would wait
+    for its expiry): the next run opens a new table and plays it."""
+    from bot.config import Settings
+    from bot.port import NullPort
+    from bot.service import Service
+
+    db = tmp_path / "t.sqlite3"
+    store = SqliteStore(db)
+    await store.open()
+    svc = Service(store, NullPort(), Settings(_env_file=None, db=db))  # type: ignore[call-arg]
+    await svc.start(run_timers=False)
+    await svc.create(KEY, "term", "term:p1", "You")  # then the process stopped
+    await svc.stop()
+    await store.close()
+    out = io.StringIO()
+    opts = TerminalOptions(players=2, bots=2, db=db, delay=0, interactive=False)
+    summary = await asyncio.wait_for(play(opts, out=out), 60)
+    assert summary["status"] == "finished" and summary["winner"] is not None
+    assert summary["resumed"] is False

@@ -400,9 +400,20 @@ def test_unknown_refusal_falls_back() -> None:
     assert render.notice_text(Notice("no_such_code"), EN, {}) == "That is not possible right now."
 
 
-def test_bad_setting_shows_the_detail() -> None:
-    text = render.notice_text(Notice("bad_setting", {"detail": "hand_size: 99"}), HANS, {})
-    assert "hand_size: 99" in text
+def test_bad_setting_says_why_in_the_readers_language() -> None:
+    """The service names the flag and the reason; the English detail (pydantic's text) is
+    never shown to a Chinese reader."""
+    detail = "hand_size: Input should be less than or equal to 15"
+    value = Notice("bad_setting", {"reason": "value", "flag": "hand_size", "detail": detail})
+    assert render.flag_name("hand_size", HANS) in render.notice_text(value, HANS, {})
+    assert "Input should" not in render.notice_text(value, HANS, {})
+    needs = Notice("bad_setting", {"reason": "needs", "flag": "deflect", "needs": "stacking"})
+    text = render.notice_text(needs, HANT, {})
+    assert render.flag_name("deflect", HANT) in text
+    assert render.flag_name("stacking", HANT) in text
+    plain = Notice("bad_setting", {"detail": detail})  # no reason: English shows the detail
+    assert detail in render.notice_text(plain, EN, {})
+    assert detail not in render.notice_text(plain, HANS, {})
     assert render.notice_text(Notice("bad_setting"), EN, {}).endswith(".")
 
 

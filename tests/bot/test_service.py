@@ -767,3 +767,35 @@ async def test_notices_name_a_player_who_already_left(env: Env) -> None:
     info = await svc.table(KEY)
     assert info is not None and "u2" not in info.names
     assert "Bob" in notice_text(kicked[-1], translator("en"), info.names)
+
+
+async def test_a_deadline_whose_commit_failed_fires_again(env: Env, clock: Clock) -> None:
+    """A turn timeout that could not be committed (a transient database error) is tried
+    again a little later: a table must never wait forever for an away player."""
+    import sqlite3
+
+    svc, store, _ = env
+    await svc.create(KEY, "chat", "u1", "U1")
+    await svc.join(KEY, "u2", "U2")
+    res = await svc.start_game(KEY, "u1")
+    assert res.ok and res.table is not None
+    v0 = res.table.version
+    due = svc.timers.armed(KEY)["turn"].due
+    real = store.write
+    calls = {"n": 0}
+
+    async def flaky(batch: WriteBatch) -> None:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise sqlite3.OperationalError("database is locked")
+        await real(batch)
+
+    store.write = flaky  # type: ignore[method-assign]
+    clock.t = due + 1
+    assert await svc.timers.run_due(clock()) == 1  # fails: nothing changes
+    info = await svc.table(KEY)
+    assert info is not None and info.version == v0
+    clock.advance(60)
+    await svc.timers.run_due(clock())
+    info = await svc.table(KEY)
+    assert info is not None and info.version > v0

@@ -135,4 +135,4 @@ async def test_settings_presets_and_flags(world: World) -> None:
         await world.press(alice, menu, prev[0]["custom_id"])
         stacking = next((s for s in menu.selects() if s["custom_id"].endswith(":stacking")), None)
     rec = await world.press(alice, menu, stacking["custom_id"], value="off")
-    assert world.fake.texts_for(rec)[0].startswith("That setting is not possible")
+    assert world.fake.texts_for(rec)[0] == "“Deflect a +2” needs “Stacking” to be on first."
