@@ -51,6 +51,7 @@ class Game:
     pending: int
     pending_kind: Rank | None  # the last penalty card: DRAW_TWO or WILD_DRAW_FOUR
     pending_from: str | None  # who played the last +2 (a Reverse deflect sends it back)
+    pending_by: str | None  # who last passed the pending penalty on to the current player
     challenge: tuple[str, bool] | None  # (offender, the W4 was legal) while CHALLENGE
     drawn: Card | None  # the card the current player just drew and may still play
     first_play: bool  # first_play_number: the round's first play is still to come
@@ -206,6 +207,7 @@ class Game:
             "pending": self.pending,
             "pending_kind": self.pending_kind.value if self.pending_kind else None,
             "pending_from": self.pending_from,
+            "pending_by": self.pending_by,
             "challenge": list(self.challenge) if self.challenge else None,
             "drawn": self.drawn.code if self.drawn else None,
             "first_play": self.first_play,
@@ -251,6 +253,7 @@ class Game:
         g.pending = int(d["pending"])
         g.pending_kind = Rank(d["pending_kind"]) if d["pending_kind"] else None
         g.pending_from = d["pending_from"]
+        g.pending_by = d.get("pending_by")
         ch = d["challenge"]
         g.challenge = (str(ch[0]), bool(ch[1])) if ch else None
         g.drawn = parse(d["drawn"]) if d["drawn"] else None

@@ -7,6 +7,7 @@ with ``color=None``). Refusals are diagnosed afterwards, only to give a stable r
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import product
 
@@ -174,6 +175,7 @@ def _blank(players: Sequence[str], rules: Rules, seed: int) -> Game:
     g.pending = 0
     g.pending_kind = None
     g.pending_from = None
+    g.pending_by = None
     g.challenge = None
     g.drawn = None
     g.first_play = False
@@ -226,14 +228,18 @@ def scenario(
     color: Color | str | None = None,
     rules: Rules | None = None,
     seed: int = 0,
+    *,
+    fill: bool = True,
 ) -> Game:
     """A round set up by hand, for tests.
 
     ``hands`` maps player id to card codes (dict order = seat order); ``discard`` lists
-    cards bottom to top; ``draw_pile`` lists the next cards to draw, first drawn first, and
-    is the whole draw pile. ``color`` is the colour in play when the top card is a wild (a
-    wild top without it asks ``current`` to name one). No start-card effect is applied and
-    nothing is reshuffled.
+    cards bottom to top; ``draw_pile`` lists the next cards to draw, first drawn first.
+    The rest of the deck (the full deck less every card placed, never below none of a
+    kind) follows them in an order shuffled by ``seed``; ``fill=False`` makes the given
+    cards the whole draw pile (to test running out). ``color`` is the colour in play when
+    the top card is a wild (a wild top without it asks ``current`` to name one). No
+    start-card effect is applied and the given cards are not reshuffled.
     """
     rules = rules if rules is not None else Rules()
     players = list(hands)
@@ -250,7 +256,15 @@ def scenario(
     g = _blank(players, rules, seed)
     g.hands = [[Card.parse(c) for c in hands[p]] for p in players]
     g.discard = [Card.parse(c) for c in discard]
-    g.draw_pile = [Card.parse(c) for c in reversed(list(draw_pile))]
+    first = [Card.parse(c) for c in draw_pile]
+    if fill:
+        placed = Counter(c for h in g.hands for c in h)
+        placed.update(g.discard)
+        placed.update(first)
+        rest = list((Counter(full_deck(rules.decks)) - placed).elements())
+        g.rng.shuffle(rest)
+        first += rest
+    g.draw_pile = first[::-1]  # the next card to draw is the last element
     if current is None:
         current = players[0]
     if current not in g.seat:
@@ -367,6 +381,7 @@ def _start_round(g: Game, ev: list[Event]) -> None:
     g.pending = 0
     g.pending_kind = None
     g.pending_from = None
+    g.pending_by = None
     g.challenge = None
     g.drawn = None
     g.stalled = 0
@@ -540,6 +555,17 @@ def _distinct(hand: list[Card]) -> list[Card]:
     return list(dict.fromkeys(hand))
 
 
+def _bounce_target(g: Game, s: int) -> str | None:
+    """Where a Reverse deflect sends the penalty: back to whoever played the last +2, or,
+    when that is the deflecting player themselves (it came back to them), to whoever sent
+    it to them (seed 001: "如果此时该玩家手上刚好也有同色的反转的话，则可以反还给你")."""
+    me = g.players_[s]
+    for p in (g.pending_from, g.pending_by):
+        if p is not None and p != me and p in g.seat:
+            return p
+    return None
+
+
 def _stack_plays(g: Game, s: int, out: list[Action]) -> None:
     """What the victim of a pending penalty may play on it."""
     rules = g.rules
@@ -566,7 +592,7 @@ def _stack_plays(g: Game, s: int, out: list[Action]) -> None:
             and kind is D2
             and c.color is g.play_color
             and len(hand) > 1
-            and (r is SKIP or (g.pending_from in g.seat and g.pending_from != g.players_[s]))
+            and (r is SKIP or _bounce_target(g, s) is not None)
         ):
             out.append(_play(c, None, None, ()))
 
@@ -589,20 +615,30 @@ def _turn_actions(g: Game, s: int, out: list[Action]) -> None:
     drawn = g.drawn
     if drawn is not None:
         n0 = len(out)
-        _emit_plays(g, s, hand, drawn, ((),), out)
-        forced = (
-            g.rules.force_play
-            and len(out) > n0
-            and not (drawn.rank is W4 and _holds_color(hand, g.play_color))
+        if _matches(g, drawn, hand):  # still: a false UNO call may have brought the colour
+            _emit_plays(g, s, hand, drawn, ((),), out)
+        rules = g.rules
+        bluff = (
+            drawn.rank is W4
+            and rules.wild_draw_four == "challenge"
+            and _holds_color(hand, g.play_color)
         )
-        if not forced:
-            out.append(PASS)
+        if not (rules.force_play and len(out) > n0 and not bluff):
+            out.append(PASS)  # force_play: a playable drawn card must be played (not a bluff)
         return
     if g.first_play:
         n0 = len(out)
+        same_rank = g.rules.multi_play == "same_rank"
         for c in _distinct(hand):
-            if c.is_number and _matches(g, c, hand):
-                _emit_plays(g, s, hand, c, _groups(g, hand, c), out)
+            if not c.is_number:
+                continue
+            groups = _groups(g, hand, c)
+            if not _matches(g, c, hand):
+                if not same_rank:
+                    continue
+                groups = [t for t in groups if any(_matches(g, x, hand) for x in t)]
+            if groups:
+                _emit_plays(g, s, hand, c, groups, out)
         if len(out) == n0:
             out.append(DRAW)  # no number to open with: draw 2 and lose the turn
         return
@@ -633,9 +669,17 @@ def _turn_actions(g: Game, s: int, out: list[Action]) -> None:
                 if m > 1:
                     _emit_plays(g, s, hand, c, [(c,) * x for x in range(1, m)], out)
     else:
+        same_rank = multi == "same_rank"
         for c in _distinct(hand):
-            if _matches(g, c, hand):
-                _emit_plays(g, s, hand, c, _groups(g, hand, c), out)
+            groups = _groups(g, hand, c)
+            if not _matches(g, c, hand):
+                if not same_rank:
+                    continue
+                # several of one rank: any of them may lead if one of them matches
+                groups = [t for t in groups if any(_matches(g, x, hand) for x in t)]
+                if not groups:
+                    continue
+            _emit_plays(g, s, hand, c, groups, out)
     out.append(DRAW)
 
 
@@ -813,9 +857,8 @@ def _timeout(game: Game, player: str, action: Timeout) -> tuple[Game, list[Event
         g.cur = _nxt(g, s)
     elif g.first_play and DRAW in _listed(game, player):
         _do_draw(g, s, ev)  # no number card to open with: the first-play penalty
-    else:  # draw one card for the player, then pass
+    else:  # draw one card for the player, then pass (the first play is still to come)
         _close(g, player)
-        g.first_play = False
         got = _give(g, s, 1, "draw", ev)
         if got:
             g.stalled = 0
@@ -971,6 +1014,7 @@ def _clear_penalty(g: Game) -> None:
     g.pending = 0
     g.pending_kind = None
     g.pending_from = None
+    g.pending_by = None
     g.challenge = None
     g.phase_ = PLAYING
 
@@ -1098,7 +1142,8 @@ def _do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
             _give(g, v, victim_draws, "penalty", ev)
         _end_round(g, s, "out", ev)
         return
-    if len(hand) == 1:
+    swap = _swap_kind(rules, rank) if rules.swap != "off" else None
+    if len(hand) == 1 and swap is None:  # with a swap, UNO is settled after it
         g.called = _without(g.called, pid)
         if a.uno:
             g.called = (*g.called, pid)
@@ -1106,7 +1151,6 @@ def _do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
             ev.append(UnoCalled(pid))
         elif pid not in g.exposed:
             g.exposed = (*g.exposed, pid)
-    swap = _swap_kind(rules, rank) if rules.swap != "off" else None
     if swap is not None:
         _do_swap(g, s, swap, a, ev)
     if lead.is_wild and new_color is None:  # the player names the colour next
@@ -1178,15 +1222,18 @@ def _resolve(
             if not two:
                 g.direction_ = -g.direction_
                 ev.append(DirectionReversed(g.direction_))
-            assert g.pending_from is not None
-            to = g.seat[g.pending_from]
+            back = _bounce_target(g, s)
+            assert back is not None
+            to = g.seat[back]
             how = "reverse"
         g.cur = to
+        g.pending_by = pid
         ev.append(PenaltyPassed(pid, g.players_[to], total, how))
         return
     if kind == "pass":
         to = _nxt(g, s)
         g.cur = to
+        g.pending_by = pid
         ev.append(PenaltyPassed(pid, g.players_[to], g.pending, "wild"))
         return
     if rank is D2 or rank is W4:
@@ -1207,11 +1254,15 @@ def _resolve(
             g.cur = _nxt(g, v)
         else:  # the victim decides: stack, challenge or accept
             g.cur = v
+            g.pending_by = pid
             if challengeable:
                 g.phase_ = CHALLENGE
                 g.challenge = (pid, w4_legal)
         return
     if rank is SKIP or (rank is REV and two):
+        # several Skips skip as many players, but never the one who played them: with two
+        # players any number of them means "play again" (RULES.md, two players)
+        k = min(k, n - 1)
         for i in range(1, k + 1):
             ev.append(TurnSkipped(g.players_[_nxt(g, s, i)]))
         g.cur = _nxt(g, s, k + 1)
@@ -1305,6 +1356,8 @@ def _do_leave(g: Game, s: int, ev: list[Event]) -> None:
             g.cur = _nxt(g, v)
         if g.pending_from == pid:
             g.pending_from = None
+        if g.pending_by == pid:
+            g.pending_by = None
         if g.cur == s:  # their turn passes on; a penalty aimed at them is cancelled
             if g.pending:
                 _clear_penalty(g)
@@ -1396,7 +1449,7 @@ def _diagnose_play(g: Game, s: int, a: Play) -> IllegalAction:
     hand = g.hands[s]
     mine = s == g.cur
     cards = a.cards
-    for c in set(cards):
+    for c in dict.fromkeys(cards):  # in play order: the same message in every process
         if hand.count(c) < cards.count(c):
             return IllegalAction(Code.CARD_NOT_IN_HAND, f"{c.code} is not in the hand")
     top = g.discard[-1]

@@ -56,10 +56,10 @@ class Rules(BaseModel):
     decks: Literal[1, 2] = 1
     hand_size: int = Field(default=7, ge=3, le=15)
     dealer: Dealer = "draw_high"
-    turn_seconds: int = Field(default=60, ge=5, le=7 * 24 * 3600)
+    turn_seconds: int = Field(default=60, ge=1, le=7 * 24 * 3600)
     afk_strikes: int = Field(default=3, ge=0, le=20)
     uno_window_seconds: int = Field(default=5, ge=0, le=600)
-    challenge_seconds: int = Field(default=20, ge=3, le=3600)
+    challenge_seconds: int = Field(default=20, ge=1, le=3600)
 
     PRESET_NAMES: ClassVar[tuple[str, ...]] = ("official", "house", "party")
 

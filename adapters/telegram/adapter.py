@@ -1,9 +1,17 @@
 """The Telegram adapter: a :class:`bot.port.Port` for ``tg:`` tables, on python-telegram-bot.
 
 PTB's life cycle is run by hand (``initialize``/``start``/``updater.start_polling``, then
-the reverse) inside the caller's event loop, so other platforms can share it. Updates are
-turned into table-service calls by :mod:`adapters.telegram.handlers`; what the service
-shows comes back here and goes out through the paced :class:`~.outbox.Outbox`.
+the reverse) inside the caller's event loop, so other platforms can share it; a start that
+fails half-way closes what it opened. Updates are turned into table-service calls by
+:mod:`adapters.telegram.handlers`; what the service shows comes back here and goes out
+through the paced :class:`~.outbox.Outbox` (every send, edit and deletion, menus included).
+
+Refusals go to the user alone: an alert on the button they pressed, else a private
+message; when the private chat is closed to the bot, a refusal of a typed command (or of a
+chosen inline result) is a reply in the group that deletes itself after a few seconds.
+Callback queries are always answered (network errors retried briefly, then logged). What
+the adapter remembers per user or chat (languages, titles, usernames, table messages) is
+kept in bounded LRU maps.
 """
 
 from __future__ import annotations
@@ -12,15 +20,30 @@ import asyncio
 import contextlib
 import datetime as dtm
 import logging
-from collections import deque
-from collections.abc import Sequence
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
-from telegram import BotCommand, CallbackQuery, InlineKeyboardMarkup, Message
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram import (
+    BotCommand,
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    ReplyParameters,
+)
+from telegram.error import (
+    BadRequest,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 from telegram.ext import Application
 
 from adapters.telegram import views
@@ -28,7 +51,7 @@ from adapters.telegram.codec import chat_of, player_id, scope_of, user_of
 from adapters.telegram.outbox import Limits, Outbox, retry_seconds
 from bot import render
 from bot.config import Settings
-from bot.i18n import Translator, resolve_lang, translator
+from bot.i18n import N_, Translator, resolve_lang, translator
 from bot.model import LOBBY
 from bot.model import OPEN_STATUSES as OPEN
 from bot.port import Notice, TableInfo
@@ -43,7 +66,7 @@ from engine import (
     View,
 )
 
-__all__ = ["INTERACTIVE", "Adapter", "Origin"]
+__all__ = ["INTERACTIVE", "Adapter", "Lru", "Origin", "Posted", "answer_quietly"]
 
 log = logging.getLogger(__name__)
 
@@ -56,18 +79,67 @@ QUIET_IN_LOBBY = frozenset({"info.left", "info.kicked", "info.new_host"})
 # set by the handlers: the change being shown is a person's own doing, so its table edit
 # may use the token kept in reserve (timers and bot seats run with the default)
 INTERACTIVE: ContextVar[bool] = ContextVar("tg_interactive", default=False)
+MEMORY = 5000  # entries kept in each per-user / per-chat map
+REFUSAL_TTL = 15.0  # seconds a refusal shown in a group stays there
+CHOICE_TTL = 60.0  # seconds a posted inline choice may still be answered
+BAD_TOKEN = "Telegram rejected UNO_TELEGRAM_TOKEN (check it with @BotFather)"
+OPEN_CHAT = N_("Open a private chat with me")
+# refusals that would tell the group something about a hand: private chat only
+_HAND_REFUSALS = frozenset({"wild_draw_four_illegal", "must_play"})
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Lru(OrderedDict[K, V]):
+    """A dict that keeps only its ``size`` most recently used entries."""
+
+    def __init__(self, size: int = MEMORY) -> None:
+        super().__init__()
+        self.size = size
+
+    def __getitem__(self, key: K) -> V:
+        value = super().__getitem__(key)
+        self.move_to_end(key)
+        return value
+
+    def get(self, key: K, default: V | None = None) -> V | None:  # type: ignore[override]
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """A message a person posted in a group (a typed command, or the message a chosen
+    inline result posted): what a refusal can reply to when their private chat is closed."""
+
+    chat: int
+    thread: int | None
+    message_id: int
 
 
 @dataclass(eq=False)
 class Origin:
     """Where a service call came from, so that what the service tells the user goes back
-    the same way: an alert on the pressed button, or the private chat."""
+    the same way: an alert on the pressed button, else the private chat, else (closed) a
+    short-lived reply to ``posted``, or to the message the inline choice at table
+    ``chosen`` posted."""
 
     user: int
     lang: str
     query: CallbackQuery | None = None
     alerts: list[str] = field(default_factory=list)
     url: str | None = None
+    posted: Posted | None = None
+    chosen: str | None = None
 
 
 @dataclass(eq=False)
@@ -98,6 +170,7 @@ class Adapter:
         limits: Limits | None = None,
         poll_timeout: float = 10.0,
         admin_ttl: float = 60.0,
+        refusal_ttl: float = REFUSAL_TTL,
     ) -> None:
         if settings.telegram_token is None:
             raise ValueError("UNO_TELEGRAM_TOKEN is not set")
@@ -106,19 +179,25 @@ class Adapter:
         self.limits = limits or Limits()
         self.poll_timeout = poll_timeout
         self.admin_ttl = admin_ttl
+        self.refusal_ttl = refusal_ttl
         self.app: Application[Any, Any, Any, Any, Any, Any] | None = None
         self.outbox: Outbox | None = None
         self.username: str | None = None
-        self._slots: dict[str, _Slot] = {}
+        # bounded: an evicted table slot is made again from the table's meta (``tg_msg``)
+        self._slots: Lru[str, _Slot] = Lru(MEMORY)
         self._slot_no = 0
-        self._dm: dict[tuple[str, int], int] = {}  # (table, user) -> private hand message
+        # (table, user) -> private hand message; entries go when the table closes
+        self._dm: dict[tuple[str, int], int] = {}
         self._private: dict[tuple[str, int], deque[Event]] = {}
-        self._tg_lang: dict[int, str | None] = {}  # a user's Telegram language_code
-        self._user_lang: dict[int, str | None] = {}  # a user's saved language
-        self._chat_lang: dict[int, str | None] = {}
-        self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
-        self.titles: dict[int, str] = {}
-        self.usernames: dict[str, int] = {}  # @username -> user id, as seen (for /kick)
+        self._tg_lang: Lru[int, str | None] = Lru(MEMORY)  # a user's Telegram language_code
+        self._user_lang: Lru[int, str | None] = Lru(MEMORY)  # a user's saved language
+        self._chat_lang: Lru[int, str | None] = Lru(MEMORY)
+        self._admins: Lru[tuple[int, int], tuple[bool, float]] = Lru(2 * MEMORY)
+        self._choices: Lru[tuple[str, int], tuple[Posted, float]] = Lru(MEMORY)
+        self._expiring: dict[tuple[int, int], asyncio.TimerHandle] = {}
+        self._stopping = False
+        self.titles: Lru[int, str] = Lru(MEMORY)
+        self.usernames: Lru[str, int] = Lru(MEMORY)  # @username -> user id (for /kick)
         from adapters.telegram.handlers import Handlers
 
         self.handlers = Handlers(self)
@@ -131,7 +210,21 @@ class Adapter:
         return self.app.bot
 
     async def start(self) -> None:
-        """Build the application, register commands, and start polling (or the webhook)."""
+        """Build the application, register commands, and start polling (or the webhook).
+
+        On any failure what was started is stopped and closed again; a token Telegram
+        rejects is a ``RuntimeError`` that does not carry the token (nor the error that
+        did)."""
+        try:
+            await self._start()
+        except InvalidToken:
+            await self._abort()
+            raise RuntimeError(BAD_TOKEN) from None
+        except BaseException:
+            await self._abort()
+            raise
+
+    async def _start(self) -> None:
         s = self.settings
         assert s.telegram_token is not None
         app = (
@@ -169,8 +262,34 @@ class Adapter:
             )
         log.info("telegram: @%s is up", self.username)
 
+    async def _abort(self) -> None:
+        """Undo a start that failed half-way: whatever runs is stopped, whatever is open
+        (PTB's HTTP clients, even after a failed ``initialize``) closed. Never raises."""
+        app, outbox = self.app, self.outbox
+        self.app = self.outbox = None
+        self.username = None
+        for handle in self._expiring.values():
+            handle.cancel()
+        self._expiring.clear()
+        if app is None:
+            return
+        steps: list[Callable[[], Awaitable[Any]]] = []
+        if app.updater is not None and app.updater.running:
+            steps.append(app.updater.stop)
+        if app.running:
+            steps.append(app.stop)
+        if outbox is not None:
+            steps.append(outbox.close)
+        steps += [app.shutdown, app.bot.shutdown]  # the bot's: initialize() may have failed
+        for step in steps:
+            try:
+                await step()
+            except Exception as err:
+                log.info("telegram: cleaning up a failed start: %s", type(err).__name__)
+
     async def stop(self, flush: float = 10.0) -> None:
-        """Stop taking updates, send what is queued (up to ``flush`` seconds), shut down."""
+        """Stop taking updates, send what is queued (up to ``flush`` seconds; replies due
+        for deletion are deleted now), shut down."""
         app = self.app
         if app is None:
             return
@@ -178,11 +297,16 @@ class Adapter:
             await app.updater.stop()
         if app.running:
             await app.stop()
+        self._stopping = True
+        for (chat, mid), handle in list(self._expiring.items()):
+            handle.cancel()
+            self._delete(chat, mid)
         if self.outbox is not None:
             await self.outbox.flush(flush)
             await self.outbox.close()
         await app.shutdown()
         self.app = None
+        self._stopping = False
 
     async def _set_commands(self) -> None:
         for lang, code in (("en", None), ("zh_Hans", "zh")):
@@ -238,9 +362,6 @@ class Adapter:
         except TelegramError as err:
             log.info("getChatMember %s/%s failed: %s", chat, uid, err)
             ok = False
-        if len(self._admins) > 10_000:
-            now = loop.time()
-            self._admins = {k: v for k, v in self._admins.items() if v[1] > now}
         self._admins[(chat, uid)] = (ok, loop.time() + self.admin_ttl)
         return ok
 
@@ -365,6 +486,9 @@ class Adapter:
         if not seated:
             if new:
                 await self.bot.send_message(uid, text)
+            if info.status not in OPEN:  # left before the end: nothing more to show
+                self._dm.pop((key, uid), None)
+                self._private.pop((key, uid), None)
             return None
         mid = None if new else self._dm.get((key, uid))
         if mid is not None:
@@ -415,16 +539,18 @@ class Adapter:
         self.outbox.put(slot.chat, ("news", slot.n), job)
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
-        """Privately: an alert on the button just pressed, else the private chat."""
+        """Privately: an alert on the button just pressed, else the private chat (else, for
+        a refusal of what they typed or chose in a group, a short-lived reply there)."""
         uid = user_of(user)
         if uid is None:
             return  # a bot seat
         if isinstance(origin, Origin) and origin.user == uid:
-            tr = translator(origin.lang)
-            text = self._notice(notice, tr, table_key)
             if origin.query is not None:
-                origin.alerts.append(text)
+                tr = translator(origin.lang)
+                origin.alerts.append(self._notice(notice, tr, table_key))
                 return
+            self.dm_notice(uid, notice, table_key, origin)
+            return
         self.dm_notice(uid, notice, table_key)
 
     def _notice(self, notice: Notice, tr: Translator, key: str) -> str:
@@ -442,26 +568,140 @@ class Adapter:
             )
         return text
 
-    def dm_notice(self, uid: int, notice: Notice, key: str) -> None:
+    def dm_notice(self, uid: int, notice: Notice, key: str, origin: Origin | None = None) -> None:
+        """A notice in ``uid``'s private chat; a refusal (news never: it may show a hand)
+        falls back to the group as :meth:`refuse` says."""
+        if not notice.code.startswith("info.") and notice.code not in _HAND_REFUSALS:
+            self.refuse(uid, lambda tr: self._notice(notice, tr, key), origin)
+            return
+
         async def job() -> None:
             tr = await self.user_tr(uid)
             await self.bot.send_message(uid, self._notice(notice, tr, key))
 
         self.dm(uid, job)
 
-    def dm(self, uid: int, job: Any) -> None:
+    def refuse(self, uid: int, text: Callable[[Translator], str], origin: Origin | None) -> None:
+        """A refusal (or a hint) not tied to a button, in ``uid``'s language: privately;
+        when the private chat is closed to the bot and ``origin`` is what they typed (or
+        chose from inline results) in a group, as a reply there, with a button opening the
+        private chat, deleted after ``refusal_ttl`` seconds. Refusal texts are not secret;
+        hands never come this way."""
+
+        async def job() -> None:
+            tr = await self.user_tr(uid)
+            await self.bot.send_message(uid, text(tr))
+
+        if origin is None or origin.user != uid or not (origin.posted or origin.chosen):
+            self.dm(uid, job)
+            return
+        came_from = origin
+
+        def fallback() -> None:
+            self._reply_in_group(uid, text, came_from)
+
+        self.dm(uid, job, fallback)
+
+    def _reply_in_group(self, uid: int, text: Callable[[Translator], str], origin: Origin) -> None:
+        where = origin.posted
+        if where is None and origin.chosen is not None:
+            found = self._choices.get((origin.chosen, uid))
+            loop = asyncio.get_running_loop()
+            if found is not None and found[1] > loop.time() - CHOICE_TTL:
+                where = found[0]
+        if where is None or self.outbox is None:
+            return  # an inline choice whose message the bot did not see: nothing to answer
+        posted = where
+
+        async def job() -> None:
+            tr = await self.user_tr(uid)
+            link = views.deep_link(self.username, "help")  # names no table: the help
+            markup = None
+            if link is not None:
+                button = InlineKeyboardButton("💬 " + tr.gettext(OPEN_CHAT), url=link)
+                markup = InlineKeyboardMarkup([[button]])
+            msg = await self.bot.send_message(
+                posted.chat,
+                text(tr),
+                reply_markup=markup,
+                message_thread_id=posted.thread,
+                reply_parameters=ReplyParameters(
+                    posted.message_id, allow_sending_without_reply=True
+                ),
+            )
+            self._expire(posted.chat, msg.message_id)
+
+        self.outbox.put(posted.chat, None, job)
+
+    def saw_choice(self, key: str, uid: int, posted: Posted) -> None:
+        """The message a user's inline choice posted at table ``key`` (for a refusal)."""
+        self._choices[(key, uid)] = (posted, asyncio.get_running_loop().time())
+
+    def _expire(self, chat: int, message_id: int) -> None:
+        """Delete a message of the bot's after ``refusal_ttl`` seconds (at once when
+        stopping)."""
+        if self._stopping:
+            self._delete(chat, message_id)
+            return
+        loop = asyncio.get_running_loop()
+        handle = loop.call_later(self.refusal_ttl, self._delete, chat, message_id)
+        self._expiring[(chat, message_id)] = handle
+
+    def _delete(self, chat: int, message_id: int) -> None:
+        """Delete a message of the bot's, through the outbox."""
+        self._expiring.pop((chat, message_id), None)
+        if self.outbox is None:
+            return
+
+        async def job() -> None:
+            try:
+                await self.bot.delete_message(chat, message_id)
+            except BadRequest as err:  # deleted already, or too old
+                log.info("chat %s: a reply could not be deleted: %s", chat, err)
+
+        self.outbox.put(chat, ("delete", message_id), job)
+
+    def dm(
+        self,
+        uid: int,
+        job: Callable[[], Awaitable[Any]],
+        fallback: Callable[[], None] | None = None,
+    ) -> None:
         """A private message; a user who never opened the private chat, or blocked the bot,
-        is skipped quietly."""
+        is skipped quietly (``fallback`` is called then, if given)."""
         if self.outbox is None:
             return
 
         async def quiet() -> None:
             try:
                 await job()
-            except Forbidden as err:
+            except (Forbidden, BadRequest) as err:
+                if isinstance(err, BadRequest) and "chat not found" not in str(err).lower():
+                    raise
                 log.info("user %s cannot be messaged: %s", uid, err)
+                if fallback is not None:
+                    fallback()
 
         self.outbox.put(uid, None, quiet)
+
+    def edit(self, q: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None) -> None:
+        """Edit the message whose button was pressed (a menu), paced like every send; the
+        latest of several quick presses wins."""
+        msg = q.message
+        if msg is None or self.outbox is None:
+            return
+        chat, mid = msg.chat.id, msg.message_id
+
+        async def job() -> None:
+            try:
+                await self.bot.edit_message_text(
+                    text, chat_id=chat, message_id=mid, reply_markup=markup
+                )
+            except BadRequest as err:
+                if "not modified" not in str(err).lower():
+                    raise
+
+        self.outbox.put(chat, ("menu", mid), job, urgent=True)
 
     def say(self, chat: int, thread: int | None, text: str, markup: Any = None) -> None:
         """A reply in a chat (commands that ask for one: /rules, /stats, /help...)."""
@@ -474,44 +714,75 @@ class Adapter:
         self.outbox.put(chat, None, job)
 
     async def closed(self, table: TableInfo) -> None:
-        """The table ended: a last edit without buttons; private hands lose theirs."""
+        """The table ended: a last edit without buttons; private hands lose theirs. The
+        hands of players who left before are forgotten."""
         slot = self._slot(table)
         slot.info = table
         slot.final = True
         self._queue_table(slot)
+        seated = set()
         for s in table.seats:
             uid = user_of(s.id)
             if uid is not None and self._dm_message(table, uid) is not None:
+                seated.add(uid)
                 self.queue_hand(table.key, uid)
+        for k in [k for k in self._dm if k[0] == table.key and k[1] not in seated]:
+            del self._dm[k]
+        for k in [k for k in self._private if k[0] == table.key and k[1] not in seated]:
+            del self._private[k]
 
     # -- helpers for handlers ----------------------------------------------------------------
 
     async def answer(self, query: CallbackQuery, origin: Origin) -> None:
-        """Answer a callback query exactly once: alerts for what the service said."""
+        """Answer a callback query exactly once: alerts for what the service said. Never
+        raises: a failure is retried briefly, then logged (without the update)."""
         text = "\n".join(origin.alerts)
         if len(text) > views.ALERT_MAX:
             # too long for an alert: in full privately, the start of it on the button
             full = text
             self.dm(origin.user, lambda: self.bot.send_message(origin.user, full))
             text = text[: views.ALERT_MAX - 1] + "…"
-        for attempt in range(3):
-            try:
-                if origin.url and not text:
-                    await query.answer(url=origin.url)
-                else:
-                    await query.answer(text or None, show_alert=bool(text))
-                return
-            except RetryAfter as err:
-                if attempt == 2:
-                    raise
-                await asyncio.sleep(min(retry_seconds(err), 5.0))
-            except BadRequest as err:  # too old, or answered already
-                log.info("answerCallbackQuery failed: %s", err)
-                return
+
+        async def send() -> Any:
+            if origin.url and not text:
+                return await query.answer(url=origin.url)
+            return await query.answer(text or None, show_alert=bool(text))
+
+        await answer_quietly("answerCallbackQuery", send)
 
     async def reply_private(self, message: Message, text: str, markup: Any = None) -> None:
         with contextlib.suppress(Forbidden):
             await message.reply_text(text, reply_markup=markup, do_quote=False)
+
+
+async def answer_quietly(
+    what: str, send: Callable[[], Awaitable[Any]], *, tries: int = 3, pause: float = 0.3
+) -> bool:
+    """Answer a callback or inline query (``send``): a 429 or a network error is retried
+    (briefly: a query expires in seconds), then the failure is logged by ``what`` alone,
+    never with the query. True if it went through."""
+    for attempt in range(1, tries + 1):
+        last = attempt == tries
+        try:
+            await send()
+            return True
+        except RetryAfter as err:
+            if last:
+                log.warning("%s failed: flood control", what)
+                return False
+            await asyncio.sleep(min(retry_seconds(err), 5.0))
+        except BadRequest as err:  # too old, or answered already: nothing to retry
+            log.info("%s failed: %s", what, err)
+            return False
+        except (TimedOut, NetworkError) as err:
+            if last:
+                log.warning("%s failed after %d tries: %s", what, tries, err)
+                return False
+            await asyncio.sleep(pause * attempt)
+        except TelegramError as err:
+            log.warning("%s failed: %s", what, err)
+            return False
+    return False
 
 
 def _private_interest(e: Event, player: str) -> bool:

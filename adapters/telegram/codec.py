@@ -8,9 +8,13 @@ version, never state: a button works after a restart for as long as its version 
 - table id (``tid``): the chat id, and ``_<topic>`` in a forum topic: ``-1001234567890_45``.
   Key ``tg:-1001234567890:45``, scope ``tg:-1001234567890``.
 - an action code: ``d`` Draw, ``s`` Pass, ``a`` Accept, ``c`` Challenge, ``u`` CallUno,
-  ``n`` NextRound, ``l`` Leave, ``k<colour>`` ChooseColor, ``x<seat>`` CatchUno, and
-  ``p<card>[+<card>...][/<colour>][@<seat>][!]`` Play (``!`` calls UNO with it). Seats are
-  indexes into the table's seats; cards and colours are engine codes (``R5``, ``W4``, ``B``).
+  ``n`` NextRound, ``l`` Leave, ``k<colour>`` ChooseColor, ``x<who>`` CatchUno, and
+  ``p<card>[+<card>...][/<colour>][@<who>][!]`` Play (``!`` calls UNO with it). Cards and
+  colours are engine codes (``R5``, ``W4``, ``B``).
+- a player (``<who>``) by a stable id, never a seat index (seats reorder when someone leaves
+  and sits down again, and a catch is not version-checked): a person's Telegram user id
+  (``tg:1234567890`` -> ``1234567890``), a bot seat's number (``bot:tg:-100123:2`` ->
+  ``b2``). A player who is not seated at the table decodes to nothing (a forged button).
 - ``callback_data``: ``<op>|<tid>|...`` (``a|<tid>|<version>|<action>`` for game actions).
 - inline result id: ``<tid>|<version>|<action>`` (``-<card>`` for a card not playable now).
 """
@@ -47,20 +51,24 @@ __all__ = [
     "key_of_tid",
     "pack",
     "player_id",
+    "player_of",
     "scope_of",
     "tid_of",
     "unpack",
     "user_of",
+    "who_of",
 ]
 
 PREFIX = "tg"
 MAX_DATA = 64  # bytes: callback_data, inline result ids, deep-link payloads
 
 _TID = re.compile(r"^(-?\d{1,20})(?:_(\d{1,12}))?$")
+_WHO = r"[1-9]\d{0,15}|b[1-9]\d{0,5}"  # a Telegram user id (52 bits at most), a bot seat
 _PLAY = re.compile(
     r"^p(?P<cards>[RYGBW][0-9SRDW]{0,2}(?:\+[RYGBW][0-9SRDW]{0,2}){0,19})"
-    r"(?:/(?P<color>[RYGB]))?(?:@(?P<target>\d{1,2}))?(?P<uno>!)?$"
+    rf"(?:/(?P<color>[RYGB]))?(?:@(?P<target>{_WHO}))?(?P<uno>!)?$"
 )
+_CATCH = re.compile(rf"^x(?P<target>{_WHO})$")
 
 
 # -- tables and users ---------------------------------------------------------------------
@@ -113,6 +121,33 @@ def user_of(player: str) -> int | None:
 # -- actions ------------------------------------------------------------------------------
 
 
+def _who(player: str) -> str | None:
+    """The stable short form of a seat id (``None`` for one that has none)."""
+    uid = user_of(player)
+    if uid is not None:
+        return str(uid) if uid > 0 else None
+    head, _, n = player.rpartition(":")
+    if head.startswith("bot:") and n.isdigit() and not n.startswith("0"):
+        return "b" + n
+    return None
+
+
+def who_of(player: str, seats: Sequence[str]) -> str | None:
+    """How ``player`` is named in a code: ``None`` unless seated and named unambiguously."""
+    if player not in seats:
+        return None
+    who = _who(player)
+    if who is None or sum(1 for s in seats if _who(s) == who) != 1:
+        return None
+    return who
+
+
+def player_of(who: str, seats: Sequence[str]) -> str | None:
+    """The seated player ``who`` names (``None``: nobody at the table, a forgery)."""
+    found = [s for s in seats if _who(s) == who]
+    return found[0] if len(found) == 1 else None
+
+
 def encode_action(action: Action, seats: Sequence[str]) -> str | None:
     """The compact code of ``action`` (``None`` if it cannot be encoded)."""
     if isinstance(action, Play):
@@ -120,18 +155,18 @@ def encode_action(action: Action, seats: Sequence[str]) -> str | None:
         if action.color is not None:
             text += "/" + action.color.value
         if action.target is not None:
-            if action.target not in seats:
+            who = who_of(action.target, seats)
+            if who is None:
                 return None
-            text += f"@{seats.index(action.target)}"
+            text += "@" + who
         if action.uno:
             text += "!"
         return text
     if isinstance(action, ChooseColor):
         return "k" + action.color.value
     if isinstance(action, CatchUno):
-        if action.target not in seats:
-            return None
-        return f"x{seats.index(action.target)}"
+        who = who_of(action.target, seats)
+        return None if who is None else "x" + who
     simple = _SIMPLE_CODES.get(type(action))
     return simple
 
@@ -149,15 +184,17 @@ _SIMPLE_CODES: dict[type, str] = {type(a): code for code, a in _SIMPLE.items()}
 
 
 def decode_action(code: str, seats: Sequence[str]) -> Action | None:
-    """The action a code names (``None`` for anything malformed: a forged button)."""
+    """The action a code names (``None`` for anything malformed, or naming a player who is
+    not at the table: a forged or an outdated button)."""
     if code in _SIMPLE:
         return _SIMPLE[code]
     try:
         if code.startswith("k") and len(code) == 2:
             return ChooseColor(Color.parse(code[1]))
-        if code.startswith("x") and code[1:].isdigit():
-            i = int(code[1:])
-            return CatchUno(seats[i]) if i < len(seats) else None
+        m = _CATCH.match(code)
+        if m is not None:
+            who = player_of(m["target"], seats)
+            return CatchUno(who) if who is not None else None
         m = _PLAY.match(code)
         if m is None:
             return None
@@ -165,10 +202,9 @@ def decode_action(code: str, seats: Sequence[str]) -> Action | None:
         color = Color.parse(m["color"]) if m["color"] else None
         target = None
         if m["target"] is not None:
-            i = int(m["target"])
-            if i >= len(seats):
+            target = player_of(m["target"], seats)
+            if target is None:
                 return None
-            target = seats[i]
         return Play(cards[0], color, target, tuple(cards[1:]), uno=m["uno"] is not None)
     except ValueError:
         return None
@@ -190,7 +226,8 @@ def pack(op: str, tid: str, *args: object) -> str:
     """``callback_data`` for a button; raises if Telegram would refuse it (over 64 bytes)."""
     text = "|".join([op, tid, *(str(a) for a in args)])
     if len(text.encode()) > MAX_DATA:
-        raise ValueError(f"callback_data over {MAX_DATA} bytes: {text!r}")
+        # the data itself stays out of the message: it may name a card of a private hand
+        raise ValueError(f"callback_data over {MAX_DATA} bytes ({op!r} button)")
     return text
 
 

@@ -4,12 +4,15 @@ Handlers only translate: who (``tg:<user>``), where (``tg:<chat>[:<topic>]``), w
 engine action or a service call) and the table version the button or result was made
 for. The service decides; what it says comes back through the port (``Adapter``), and a
 refusal goes to the user alone: an alert on the button they pressed, else a private
-message.
+message (else, the private chat being closed, a short-lived reply to the command in the
+group: see :meth:`Adapter.refuse`).
+
+Nothing here logs an update's content: a private hand's button carries the whole hand
+message, so failures are logged by update id and kind only.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -25,7 +28,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatType
-from telegram.error import BadRequest, Forbidden, RetryAfter
+from telegram.error import Forbidden
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -33,11 +36,12 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     InlineQueryHandler,
+    MessageHandler,
     filters,
 )
 
 from adapters.telegram import views
-from adapters.telegram.adapter import INTERACTIVE, Origin
+from adapters.telegram.adapter import INTERACTIVE, Origin, Posted, answer_quietly
 from adapters.telegram.codec import (
     Data,
     chat_of,
@@ -50,7 +54,6 @@ from adapters.telegram.codec import (
     unpack,
     version_of,
 )
-from adapters.telegram.outbox import retry_seconds
 from bot import ai, render
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator, translator
 from bot.port import Notice
@@ -126,6 +129,8 @@ class Handlers:
         app.add_handler(CallbackQueryHandler(self.button))
         app.add_handler(InlineQueryHandler(self.inline))
         app.add_handler(ChosenInlineResultHandler(self.chosen))
+        posted = new_messages & filters.VIA_BOT & filters.ChatType.GROUPS
+        app.add_handler(MessageHandler(posted, self.posted))
         app.add_error_handler(self.error)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -153,13 +158,25 @@ class Handlers:
             message=msg,
         )
 
-    async def _origin(self, uid: int, query: CallbackQuery | None = None) -> Origin:
+    async def _origin(
+        self,
+        uid: int,
+        query: CallbackQuery | None = None,
+        *,
+        here: _Here | None = None,
+        chosen: str | None = None,
+    ) -> Origin:
+        """``here``: a typed command, ``chosen``: the table of a chosen inline result (what
+        a refusal answers in the group when the private chat is closed)."""
         try:
             lang = await self.a.user_lang(uid)
         except Exception:  # the store being slow or down must not leave a button hanging
             log.exception("user_lang(%s) failed", uid)
             lang = "en"
-        return Origin(uid, lang, query=query)
+        posted = None
+        if here is not None and not here.private:
+            posted = Posted(here.chat, here.thread, here.message.message_id)
+        return Origin(uid, lang, query=query, posted=posted, chosen=chosen)
 
     async def _admin_unless_host(self, key: str, chat: int, uid: int) -> bool:
         """Whether to pass ``admin=True``: only asked of Telegram when not the host."""
@@ -168,13 +185,15 @@ class Handlers:
             return False
         return await self.a.is_admin(chat, uid)
 
-    def _refuse(self, here: _Here, code: str, **params: Any) -> None:
-        self.a.dm_notice(here.uid, Notice(code, params), here.key)
+    async def _refuse(self, here: _Here, code: str, **params: Any) -> None:
+        origin = await self._origin(here.uid, here=here)
+        self.a.dm_notice(here.uid, Notice(code, params), here.key, origin)
 
-    async def _tell_text(self, uid: int, message: str, **params: Any) -> None:
-        tr = await self.a.user_tr(uid)
-        text = tr.gettext(message, **params)
-        self.a.dm(uid, lambda: self.a.bot.send_message(uid, text))
+    async def _tell_text(
+        self, uid: int, message: str, origin: Origin | None = None, **params: Any
+    ) -> None:
+        """A translated hint or refusal of the handlers' own (see :meth:`Adapter.refuse`)."""
+        self.a.refuse(uid, lambda tr: tr.gettext(message, **params), origin)
 
     # -- commands -----------------------------------------------------------------------------
 
@@ -193,14 +212,14 @@ class Handlers:
             here.name,
             lang=lang,
             preset=preset,
-            origin=await self._origin(here.uid),
+            origin=await self._origin(here.uid, here=here),
         )
 
     async def join(self, update: Update, context: Context) -> None:
         """/join: sit down at the table."""
         here = self._here(update)
         if here is not None:
-            origin = await self._origin(here.uid)
+            origin = await self._origin(here.uid, here=here)
             await self.svc.join(here.key, here.pid, here.name, origin=origin)
 
     async def start(self, update: Update, context: Context) -> None:
@@ -212,7 +231,7 @@ class Handlers:
             await self._deep_link(here, (context.args or [""])[0])
             return
         admin = await self._admin_unless_host(here.key, here.chat, here.uid)
-        origin = await self._origin(here.uid)
+        origin = await self._origin(here.uid, here=here)
         await self.svc.start_game(here.key, here.pid, admin=admin, origin=origin)
 
     async def _deep_link(self, here: _Here, payload: str) -> None:
@@ -231,7 +250,8 @@ class Handlers:
         """/leave: leave the table."""
         here = self._here(update)
         if here is not None:
-            await self.svc.leave(here.key, here.pid, origin=await self._origin(here.uid))
+            origin = await self._origin(here.uid, here=here)
+            await self.svc.leave(here.key, here.pid, origin=origin)
 
     async def kick(self, update: Update, context: Context) -> None:
         """/kick (in reply to a player, or /kick <seat number or name>): remove a player."""
@@ -240,7 +260,7 @@ class Handlers:
             return
         info = await self.svc.table(here.key)
         if info is None:
-            self._refuse(here, "no_table")
+            await self._refuse(here, "no_table")
             return
         target = _kick_target(here.message, context.args or [], info.seats, self.a.usernames)
         if target is None:
@@ -250,10 +270,11 @@ class Handlers:
                     "Reply to a message of the player with /kick, or give their seat "
                     "number: /kick 2"
                 ),
+                await self._origin(here.uid, here=here),
             )
             return
         admin = await self._admin_unless_host(here.key, here.chat, here.uid)
-        origin = await self._origin(here.uid)
+        origin = await self._origin(here.uid, here=here)
         await self.svc.kick(here.key, here.pid, target, admin=admin, origin=origin)
 
     async def stop(self, update: Update, context: Context) -> None:
@@ -262,7 +283,7 @@ class Handlers:
         if here is None:
             return
         admin = await self._admin_unless_host(here.key, here.chat, here.uid)
-        origin = await self._origin(here.uid)
+        origin = await self._origin(here.uid, here=here)
         await self.svc.stop_game(here.key, here.pid, admin=admin, origin=origin)
 
     async def hand(self, update: Update, context: Context) -> None:
@@ -280,7 +301,7 @@ class Handlers:
                 await self.a.send_hand(key, here.uid, new=True)
             return
         if await self.svc.hand(here.key, here.pid) is None:
-            self._refuse(here, "not_a_player")
+            await self._refuse(here, "not_a_player")
             return
         try:
             await self.a.send_hand(here.key, here.uid, new=True)
@@ -327,10 +348,10 @@ class Handlers:
             if here.private:
                 await self._tell_text(here.uid, N_("Send /settings in the group of the table."))
             else:
-                self._refuse(here, "no_table")
+                await self._refuse(here, "no_table")
             return
         if info.host != here.pid and not await self.a.is_admin(here.chat, here.uid):
-            self._refuse(here, "not_host")
+            await self._refuse(here, "not_host")
             return
         try:
             await self._send_settings(here.key, here.uid, here.uid)
@@ -405,7 +426,7 @@ class Handlers:
             await self.a.reply_private(here.message, text, markup)
             return
         if not await self.a.is_admin(here.chat, here.uid):
-            self._refuse(here, "not_host")
+            await self._refuse(here, "not_host")
             return
         if chosen is not None:
             await self._set_chat_lang(here.key, here.chat, chosen)
@@ -432,7 +453,7 @@ class Handlers:
         args = context.args or []
         strategy = args[0].lower() if args and args[0].lower() in ai.STRATEGIES else "smart"
         admin = await self._admin_unless_host(here.key, here.chat, here.uid)
-        origin = await self._origin(here.uid)
+        origin = await self._origin(here.uid, here=here)
         await self.svc.add_bot(here.key, here.pid, strategy, admin=admin, origin=origin)
 
     async def help(self, update: Update, context: Context) -> None:
@@ -459,14 +480,15 @@ class Handlers:
         if q.message is not None and q.message.chat.title:
             self.a.titles[q.message.chat.id] = q.message.chat.title
         origin = await self._origin(q.from_user.id, q)
+        data = None
         try:
             data = unpack(q.data)
             if data is None or not _same_chat(q, data.key):
                 origin.alerts.append(translator(origin.lang).gettext(INVALID))
             else:
                 await self._press(data, q, origin)
-        except Exception:
-            log.exception("button %r failed", q.data)
+        except Exception:  # the operation only: the data of a hand's button names a card
+            log.exception("button %s failed", data.op if data is not None else "?")
         finally:
             await self.a.answer(q, origin)
 
@@ -565,7 +587,7 @@ class Handlers:
         else:
             origin.alerts.append(tr.gettext(INVALID))
             return
-        await _edit(q, text, markup)
+        self.a.edit(q, text, markup)
 
     async def _language_press(
         self, key: str, kind: str, code: str, q: CallbackQuery, origin: Origin
@@ -579,13 +601,13 @@ class Handlers:
             return
         if kind == "u" and chat == uid:
             await self._set_user_lang(uid, lang)
-            await _edit(q, _lang_done(await self.a.user_tr(uid)), None)
+            self.a.edit(q, _lang_done(await self.a.user_tr(uid)), None)
         elif kind == "c" and lang is not None:
             if not await self.a.is_admin(chat, uid):
                 origin.alerts.append(render.notice_text(Notice("not_host"), tr, {}))
                 return
             await self._set_chat_lang(key, chat, lang)
-            await _edit(q, _lang_done(translator(lang)), None)
+            self.a.edit(q, _lang_done(translator(lang)), None)
         else:
             origin.alerts.append(tr.gettext(INVALID))
 
@@ -624,41 +646,33 @@ class Handlers:
         else:
             view = await self.svc.hand(key, pid)
             legal = await self.svc.legal(key, pid)
-            found, button = views.inline_answer(
-                info, view, legal, tr, translator(info.lang), self.a.username
-            )
+            found, button = views.inline_answer(info, view, legal, tr, self.a.username)
             results.extend(found)
-        for attempt in range(3):
-            try:
-                await iq.answer(results, cache_time=0, is_personal=True, button=button)
-                return
-            except RetryAfter as err:
-                if attempt == 2:
-                    raise
-                await asyncio.sleep(min(retry_seconds(err), 5.0))
-            except BadRequest as err:  # the query expired meanwhile
-                log.info("answerInlineQuery failed: %s", err)
-                return
+        await answer_quietly(
+            "answerInlineQuery",
+            lambda: iq.answer(results, cache_time=0, is_personal=True, button=button),
+        )
 
     async def chosen(self, update: Update, context: Context) -> None:
-        """A chosen inline result: play it (a stale one is refused privately)."""
+        """A chosen inline result: play it (a stale one is refused privately, else as a
+        reply to the message the choice posted)."""
         r = update.chosen_inline_result
         if r is None:
             return
         INTERACTIVE.set(True)
         uid = r.from_user.id
         self.a.seen_user(r.from_user)
-        origin = await self._origin(uid)
         parts = r.result_id.split("|")
         key = key_of_tid(parts[0]) if len(parts) == 3 else None
         version = version_of(parts[1]) if len(parts) == 3 else None
+        origin = await self._origin(uid, chosen=key)
         if key is None or version is None:
             await self._tell_text(uid, INVALID)
             return
         info = await self.svc.table(key)
         if info is None or info.status != "playing":
             lobby = info is not None and info.status == "lobby"
-            self.a.dm_notice(uid, Notice("not_started" if lobby else "no_table"), key)
+            self.a.dm_notice(uid, Notice("not_started" if lobby else "no_table"), key, origin)
             return
         code = parts[2]
         action: Any
@@ -671,13 +685,29 @@ class Handlers:
         else:
             action = decode_action(code, [s.id for s in info.seats])
         if action is None:
-            await self._tell_text(uid, INVALID)
+            await self._tell_text(uid, INVALID, origin)
             return
         await self.svc.act(key, player_id(uid), action, seen_version=version, origin=origin)
 
+    async def posted(self, update: Update, context: Context) -> None:
+        """A group message posted through this bot (an inline choice): remembered, so that
+        a refusal of that choice can reply to it."""
+        msg = update.effective_message
+        user = update.effective_user
+        if msg is None or user is None or msg.via_bot is None or msg.via_bot.id != context.bot.id:
+            return
+        thread = msg.message_thread_id if msg.is_topic_message else None
+        posted = Posted(msg.chat.id, thread, msg.message_id)
+        self.a.saw_choice(key_of(msg.chat.id, thread), user.id, posted)
+
     async def error(self, update: object, context: Context) -> None:
-        """Log what a handler raised."""
-        log.error("update %r failed", update, exc_info=context.error)
+        """Log what a handler raised: the update's id and kind, never its content (the
+        button of a private hand carries the hand message)."""
+        if isinstance(update, Update):
+            what = f"update {update.update_id} ({_kind(update)})"
+        else:
+            what = "a job" if update is None else type(update).__name__
+        log.error("%s failed", what, exc_info=context.error)
 
 
 # -- small helpers ------------------------------------------------------------------------------
@@ -719,12 +749,12 @@ def _kick_target(
     return None
 
 
-async def _edit(q: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None) -> None:
-    try:
-        await q.edit_message_text(text, reply_markup=markup)
-    except BadRequest as err:
-        if "not modified" not in str(err).lower():
-            raise
+def _kind(update: Update) -> str:
+    """Which kind of update (``message``, ``callback_query``...): what a log may say."""
+    for name in Update.ALL_TYPES:
+        if getattr(update, str(name), None) is not None:
+            return str(name)
+    return "unknown"
 
 
 def _lang_done(tr: Translator) -> str:

@@ -2,7 +2,10 @@
 
 Pure functions of public state, one player's own view and a translator: no I/O. The table
 message is made from ``TableInfo`` (the public view) only, so no group message can hold a
-hand; a hand is rendered only for its owner (private chat, personal inline results).
+hand; a hand is rendered only for its owner (private chat, personal inline results). What
+choosing an inline result posts to the group is the same neutral :data:`POSTED` for every
+result: a choice may be refused (stale, not playable), and its card must not show before
+the table message does.
 """
 
 from __future__ import annotations
@@ -71,6 +74,8 @@ ALERT_MAX = 200  # characters of a callback query alert
 INLINE_MAX = 50  # results per inline answer
 HAND_BUTTONS = 80  # card buttons on a private hand (a keyboard holds about 100)
 TEXT_MAX = 4096
+
+POSTED = "🎴"  # what any chosen inline result posts in the group (never a card)
 
 SETTINGS = N_("Settings")
 MY_CARDS = N_("My cards")
@@ -261,7 +266,7 @@ def _tail(lines: Sequence[str]) -> list[str]:
 
 
 def _result(
-    tid: str, version: int, code: str, title: str, text: str, description: str | None
+    tid: str, version: int, code: str, title: str, description: str | None
 ) -> InlineQueryResultArticle | None:
     rid = f"{tid}|{version}|{code}"
     if len(rid.encode()) > MAX_DATA:
@@ -269,7 +274,7 @@ def _result(
     return InlineQueryResultArticle(
         id=rid,
         title=title,
-        input_message_content=InputTextMessageContent(text),
+        input_message_content=InputTextMessageContent(POSTED),
         description=description,
     )
 
@@ -279,11 +284,11 @@ def inline_answer(
     view: View | None,
     legal: Sequence[Action],
     tr: Translator,
-    group_tr: Translator,
     username: str | None = None,
 ) -> tuple[list[InlineQueryResultArticle], InlineQueryResultsButton | None]:
     """Personal inline results: playable cards first (marked), then the other moves, then
-    the rest of the hand. The message a choice posts to the group names the move only."""
+    the rest of the hand. Choosing any of them posts :data:`POSTED` to the group, never the
+    card: the table message shows the move once it is applied."""
     tid = tid_of(info.key)
     names = info.names
     button = None
@@ -301,16 +306,14 @@ def inline_answer(
             if code is None:
                 continue
             label = render.action_label(a, tr, names)
-            posted = render.action_label(a, group_tr, names)
-            plays.append(_result(tid, ver, code, label, posted, playable_mark))
+            plays.append(_result(tid, ver, code, label, playable_mark))
     others: list[InlineQueryResultArticle | None] = []
     for other in _others(legal):
         code = encode_action(other, _seats(info))
         if code is None:
             continue
         label = "▶️ " + render.action_label(other, tr, names)
-        posted = render.action_label(other, group_tr, names)
-        others.append(_result(tid, ver, code, label, posted, _hint(other, view, tr)))
+        others.append(_result(tid, ver, code, label, _hint(other, view, tr)))
     playable = _playable(legal)
     seen: dict[Card, int] = {}
     for c in sorted(view.hand, key=lambda c: c.index):
@@ -320,9 +323,7 @@ def inline_answer(
     rest: list[InlineQueryResultArticle | None] = []
     for c, n in seen.items():
         label = render.card_text(c, tr) + (f" ×{n}" if n > 1 else "")
-        rest.append(
-            _result(tid, ver, "-" + c.code, "✖ " + label, render.card_text(c, group_tr), dim)
-        )
+        rest.append(_result(tid, ver, "-" + c.code, "✖ " + label, dim))
     # 50 results at most: the other moves (draw, pass, UNO...) always make it
     moves = [r for r in others if r is not None]
     cards = [r for r in plays if r is not None][: INLINE_MAX - len(moves)]

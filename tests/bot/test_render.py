@@ -154,9 +154,12 @@ def all_kinds_of_events() -> list[Event]:
             ),
             [("A", Play("R0")), ("B", Leave())],
         ),
-        (scenario(_three("R1 R3", "Y3 Y4", "G1 G2"), ["Y9", "G9", "R5"], []), [("A", Draw())]),
-        (
-            scenario(_three("R1 R3", "Y3 Y4", "G1 G2"), ["R5"], []),
+        (  # the draw pile runs out: reshuffle
+            scenario(_three("R1 R3", "Y3 Y4", "G1 G2"), ["Y9", "G9", "R5"], [], fill=False),
+            [("A", Draw())],
+        ),
+        (  # both piles empty: everyone passes, the round is blocked
+            scenario(_three("R1 R3", "Y3 Y4", "G1 G2"), ["R5"], [], fill=False),
             [("A", Draw()), ("B", Draw()), ("C", Draw())],
         ),
         (

@@ -663,9 +663,12 @@ def check_listing(game: Game, p: str, listed: list[Any], ctx: Any) -> None:
             if drawn is not None:
                 assert a.card is drawn and not a.together, (ctx, a)
             elif not game.pending_draw and phase is Phase.PLAYING:
-                lead = a.card
-                ok = lead.is_wild or lead.color is game.color
-                ok = ok or (not top.is_wild and lead.rank is top.rank)
+                # the lead matches; under same_rank any card of the group may (any may lead)
+                group = a.cards if r.multi_play == "same_rank" else (a.card,)
+                ok = any(
+                    c.is_wild or c.color is game.color or (not top.is_wild and c.rank is top.rank)
+                    for c in group
+                )
                 assert ok, (ctx, "does not match", a)
     for a in plays:
         cards = a.cards

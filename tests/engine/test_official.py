@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from engine import (
     DeckReshuffled,
     DirectionReversed,
     Draw,
+    Game,
     GameWon,
     IllegalAction,
     NextRound,
@@ -90,6 +92,11 @@ def three(a: str, b: str, c: str, discard: str = "R5", draw: str = "", **kw):
         draw_pile=draw.split(),
         **kw,
     )
+
+
+def three_exact(*args: Any, **kw: Any) -> Game:
+    """``three`` whose given draw pile is the whole pile (to test running out)."""
+    return three(*args, fill=False, **kw)
 
 
 # --------------------------------------------------------------------------- deck
@@ -426,7 +433,7 @@ def test_may_draw_while_holding_a_playable_card():
 
 def test_drawn_card_not_playable_ends_turn():
     """If the drawn card is not playable the turn ends."""
-    g = three("G1", "B1", "Y1", draw="B9 R1")
+    g = three_exact("G1", "B1", "Y1", draw="B9 R1")
     g, ev = apply(g, "A", Draw())
     assert ev == [CardsDrawn("A", 1, cards("B9"), "draw"), Passed("A")]
     assert g.current == "B"
@@ -813,7 +820,7 @@ def test_last_card_w4_drawn_not_challenged_and_scored():
 
 def test_empty_draw_pile_reshuffles_discard_except_top():
     """Empty draw pile: shuffle the discard pile except its top card into a new draw pile."""
-    g = three("B9", "B1", "Y1", discard="G1 G2 G3 R5")
+    g = three_exact("B9", "B1", "Y1", discard="G1 G2 G3 R5")
     assert g.draw_pile_size == 0
     g, ev = apply(g, "A", Draw())
     assert ev[0] == DeckReshuffled(3)
@@ -827,7 +834,7 @@ def test_empty_draw_pile_reshuffles_discard_except_top():
 
 def test_reshuffle_during_penalty_keeps_draw_two_on_top():
     """A penalty draw that empties the pile reshuffles under the top card (the D2 stays)."""
-    g = three("RD2 G1", "B1", "Y1", discard="Y7 Y8 R5", draw="G9")
+    g = three_exact("RD2 G1", "B1", "Y1", discard="Y7 Y8 R5", draw="G9")
     g, ev = apply(g, "A", Play("RD2"))
     assert DeckReshuffled(3) in ev
     penalty = next(e for e in ev if isinstance(e, CardsDrawn))

@@ -392,7 +392,7 @@ def test_chooser_uses_every_kind_of_step() -> None:
     """The playouts exercise what they claim: jump-ins, catches, timeouts, leaves, the
     unlisted forms, challenges, stacking, swaps (a guard against a silent chooser)."""
     seen: Counter[str] = Counter()
-    for r, n, seed in random_cases(150, base=400_000):
+    for r, n, seed in random_cases(300, base=400_000):
         game = new_game(player_ids(n), r, seed)
         rnd = random.Random(seed)
         for _ in range(bound_for(r)):

@@ -3,6 +3,8 @@ two players, on hand-built games."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine import (
@@ -15,6 +17,7 @@ from engine import (
     Color,
     ColorChosen,
     Draw,
+    Game,
     GameWon,
     IllegalAction,
     Leave,
@@ -63,6 +66,11 @@ def table(hands: dict[str, str], discard: str = "R5", draw: str = "", **kw):
     )
 
 
+def table_exact(*args: Any, **kw: Any) -> Game:
+    """``table`` whose given draw pile is the whole pile (to test running out)."""
+    return table(*args, fill=False, **kw)
+
+
 def total_cards(game) -> int:
     return (
         sum(len(game.hand(p)) for p in game.players) + game.draw_pile_size + game.discard_pile_size
@@ -77,7 +85,7 @@ FOUR = {"A": "R1 G2", "B": "B1 B2", "C": "Y3 Y4", "D": "G7 G8"}
 
 def test_leave_cards_go_to_bottom_of_draw_pile():
     """A player who leaves: their cards go to the bottom of the draw pile."""
-    g = table({"A": "G1 G2", "B": "B1 B2", "C": "Y3 Y4"}, draw="G7 G8")
+    g = table_exact({"A": "G1 G2", "B": "B1 B2", "C": "Y3 Y4"}, draw="G7 G8")
     g, ev = apply(g, "C", Leave())
     assert ev == [PlayerLeft("C")]
     assert g.players == ["A", "B"]
@@ -285,7 +293,7 @@ def test_turn_timeout_draws_one_and_passes():
 
 def test_turn_timeout_after_drawing_passes_keeping_the_card():
     """A timeout after a draw passes: the drawn card is kept, nothing more is drawn."""
-    g = table({"A": "G1", "B": "B1", "C": "Y1"}, draw="R7 Y9")
+    g = table_exact({"A": "G1", "B": "B1", "C": "Y1"}, draw="R7 Y9")
     g, _ = apply(g, "A", Draw())
     g, ev = apply(g, "A", Timeout())
     assert TurnTimedOut("A", "turn") in ev
@@ -394,7 +402,7 @@ def test_no_turn_timeout_between_rounds():
 
 def test_turn_timeout_with_both_piles_empty_passes():
     """A turn timeout when both piles are empty draws nothing and passes."""
-    g = table({"A": "G1", "B": "B1", "C": "Y1"})
+    g = table_exact({"A": "G1", "B": "B1", "C": "Y1"})
     g, ev = apply(g, "A", Timeout())
     assert ev == [TurnTimedOut("A", "turn"), CardsDrawn("A", 0, (), "draw"), Passed("A")]
     assert g.current == "B"
@@ -405,7 +413,7 @@ def test_turn_timeout_with_both_piles_empty_passes():
 
 def test_both_piles_empty_draw_gives_nothing_and_turn_passes():
     """If both piles are empty, a draw gives nothing and the turn passes."""
-    g = table({"A": "G1", "B": "B1", "C": "Y1"})
+    g = table_exact({"A": "G1", "B": "B1", "C": "Y1"})
     assert (g.draw_pile_size, g.discard_pile_size) == (0, 1)
     g, ev = apply(g, "A", Draw())
     assert ev == [CardsDrawn("A", 0, (), "draw"), Passed("A")]
@@ -414,7 +422,7 @@ def test_both_piles_empty_draw_gives_nothing_and_turn_passes():
 
 def test_both_piles_empty_everyone_passes_lowest_hand_wins():
     """If every player passes in a row with nothing to draw, the lowest hand wins the round."""
-    g = table({"A": "B1 BS", "B": "G1 G2", "C": "Y9"})
+    g = table_exact({"A": "B1 BS", "B": "G1 G2", "C": "Y9"})
     g, _ = apply(g, "A", Draw())
     g, _ = apply(g, "B", Draw())
     assert g.phase is Phase.PLAYING
@@ -430,7 +438,7 @@ def test_both_piles_empty_everyone_passes_lowest_hand_wins():
 
 def test_both_piles_empty_tie_goes_to_first_in_turn_order():
     """Ties for the lowest hand go to the first of the tied players in turn order."""
-    g = table({"A": "G1 G2", "B": "Y3", "C": "B9"})
+    g = table_exact({"A": "G1 G2", "B": "Y3", "C": "B9"})
     for p in ("A", "B", "C"):
         g, ev = apply(g, p, Draw())
     assert ev[-1].player == "A"
@@ -439,7 +447,7 @@ def test_both_piles_empty_tie_goes_to_first_in_turn_order():
 
 def test_both_piles_empty_a_play_lets_the_next_draw_reshuffle():
     """A card played with both piles empty refills the discard pile: the next draw reshuffles."""
-    g = table({"A": "G1", "B": "R7 B1", "C": "Y1 Y2"})
+    g = table_exact({"A": "G1", "B": "R7 B1", "C": "Y1 Y2"})
     g, _ = apply(g, "A", Draw())
     g, _ = apply(g, "B", Play("R7"))
     g, ev = apply(g, "C", Draw())
@@ -453,6 +461,11 @@ def test_both_piles_empty_a_play_lets_the_next_draw_reshuffle():
 
 def two(a: str, b: str, draw: str = "", **kw):
     return table({"A": a, "B": b}, draw=draw, **kw)
+
+
+def two_exact(*args: Any, **kw: Any) -> Game:
+    """``two`` whose given draw pile is the whole pile (to test running out)."""
+    return two(*args, fill=False, **kw)
 
 
 def test_two_players_reverse_acts_as_skip():
@@ -524,7 +537,7 @@ def test_two_players_plain_flag_reverse_only_reverses():
 
 def test_two_players_both_piles_empty_round_ends_after_both_pass():
     """Two players, both piles empty: both pass with nothing to draw, the lowest hand wins."""
-    g = two("G1 G2", "Y9")
+    g = two_exact("G1 G2", "Y9")
     g, _ = apply(g, "A", Draw())
     g, ev = apply(g, "B", Draw())
     assert ev[-1] == RoundWon("A", 1, 9, "blocked", {"A": 3, "B": 9}, {"A": 9, "B": 0})

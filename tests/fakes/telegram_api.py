@@ -136,6 +136,7 @@ class FakeMessage:
     entities: list[dict[str, Any]] | None = None
     reply_to: FakeMessage | None = None
     deleted: bool = False
+    chat_bot: dict[str, Any] | None = None  # the bot, for ``via_bot``
 
     @property
     def from_bot(self) -> bool:
@@ -151,6 +152,8 @@ class FakeMessage:
         }
         if self.entities:
             out["entities"] = self.entities
+        if self.via_bot:
+            out["via_bot"] = self.chat_bot  # set by the server for messages via the bot
         if self.markup is not None:
             out["reply_markup"] = self.markup
         if self.thread is not None:
@@ -344,9 +347,12 @@ class FakeUser:
         thread: int | None = None,
     ) -> FakeMessage:
         """Choose an inline result: it is posted to ``chat`` as this user's message (via
-        the bot) and the bot gets a ``chosen_inline_result``."""
+        the bot; the bot gets that message, as Telegram sends bots the messages posted
+        through them even in privacy mode) and the bot gets a ``chosen_inline_result``."""
         assert result in answer.results, "only a shown result can be chosen"
         msg = self.api.post(chat, self.to_json(), result.text, thread=thread, via_bot=True)
+        msg.chat_bot = self.api.bot_user()
+        self.api.push({"message": msg.to_json()})
         self.api.push(
             {
                 "chosen_inline_result": {
@@ -440,6 +446,12 @@ class FakeBotAPI:
             await self._session.close()
         if self._runner is not None:
             await self._runner.cleanup()
+
+    def connections(self) -> int:
+        """HTTP connections the bot holds open to the server."""
+        if self._runner is None or self._runner.server is None:
+            return 0
+        return len(self._runner.server.connections)
 
     @property
     def base_url(self) -> str:
@@ -808,8 +820,19 @@ class FakeBotAPI:
         thread = p.get("message_thread_id")
         if thread is not None and not chat.is_forum:
             thread = None  # only forum topics keep it in this fake
+        reply = p.get("reply_parameters") or {}
+        reply_to = None
+        if reply:
+            if not isinstance(reply, dict) or "message_id" not in reply:
+                raise ApiError(400, "Bad Request: REPLY_PARAMETERS_INVALID")
+            reply_to = self.messages.get((chat.id, int(reply["message_id"])))
+            if (reply_to is None or reply_to.deleted) and not reply.get(
+                "allow_sending_without_reply"
+            ):
+                raise ApiError(400, "Bad Request: message to be replied not found")
         self._flood(chat)
         msg = self.post(chat, self.bot_user(), text, thread=thread, markup=markup)
+        msg.reply_to = reply_to
         return msg.to_json()
 
     def _message(self, p: dict[str, Any]) -> FakeMessage:

@@ -100,3 +100,74 @@ def test_forged_actions_do_not_decode(code: str) -> None:
 def test_pack_refuses_over_64_bytes() -> None:
     with pytest.raises(ValueError, match="64"):
         pack("a", "-1001234567890_1", "x" * 60)
+
+
+# -- players by stable ids (not seat indexes) ---------------------------------------------------
+
+ALICE, BOB, CAROL, BOT = "tg:1001", "tg:1002", "tg:1003", "bot:tg:-100123:2"
+
+
+def test_a_target_survives_the_seats_reordering() -> None:
+    """A player who leaves and sits down again goes to the end of the seats: a button made
+    before must still name the same player (a swap, a catch), never whoever sits there now."""
+    before = [ALICE, BOB, CAROL, BOT]
+    after = [BOB, CAROL, BOT, ALICE]  # Alice left and came back
+    seven = Card.parse("R7")
+    for target in (CAROL, BOT, ALICE):
+        for action in (Play(seven, target=target), CatchUno(target)):
+            code = encode_action(action, before)
+            assert code is not None
+            assert decode_action(code, after) == action, code
+    assert encode_action(CatchUno(CAROL), before) == "x1003"
+    assert encode_action(Play(seven, target=BOT, uno=True), before) == "pR7@b2!"
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "x1004",  # a user id nobody at the table has
+        "pR7@1004",
+        "xb3",  # a bot seat there is not
+        "pR7@b9",
+        "x01003",  # not the canonical form of an id
+        "pR7@b02",
+        "x-1003",
+        "x",
+        "pR7@",
+        "xb",
+        "x" + "9" * 17,  # longer than any Telegram user id
+    ],
+)
+def test_a_player_not_at_the_table_decodes_to_nothing(code: str) -> None:
+    assert decode_action(code, [ALICE, BOB, CAROL, BOT]) is None
+
+
+def test_a_player_who_left_is_not_encoded() -> None:
+    assert encode_action(CatchUno("tg:42"), [ALICE, BOB]) is None
+    assert encode_action(Play(Card.parse("R7"), target="dc:42"), ["dc:42", ALICE]) is None
+
+
+def test_the_longest_button_with_a_player_fits_in_64_bytes() -> None:
+    """A forum topic of a supergroup (10-digit chat and topic ids), a 10-digit user id, a
+    version of ten million, and the longest play that names a player: four sevens (two
+    decks, multi-play) swapping hands, with UNO."""
+    big = "tg:9999999999"
+    seats = [ALICE, big, "bot:tg:-1009999999999:9999999999:99"]
+    tid = "-1009999999999_9999999999"
+    version = 10**7
+    seven = Card.parse("R7")
+    worst = [
+        Play(seven, target=big, together=(seven, seven, seven), uno=True),
+        Play(seven, target=seats[2], together=(seven, seven, seven), uno=True),
+        CatchUno(big),
+        CatchUno(seats[2]),
+    ]
+    for action in worst:
+        code = encode_action(action, seats)
+        assert code is not None
+        data = pack("a", tid, version, code)  # raises over 64 bytes
+        result_id = f"{tid}|{version}|{code}"  # an inline result's id
+        assert len(data.encode()) <= MAX_DATA and len(result_id.encode()) <= MAX_DATA
+        parsed = unpack(data)
+        assert parsed is not None and parsed.key == "tg:-1009999999999:9999999999"
+        assert decode_action(parsed.args[1], list(reversed(seats))) == action

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adapters.telegram import views
 from bot.i18n import translator
 from engine import Phase
 from tests.adapters.telegram.conftest import (
@@ -175,8 +176,8 @@ async def test_w4_challenge_innocent_through_inline_mode(tg: Harness) -> None:
     assert "it was legal" in table.text
     view = (await tg.info(g)).view
     assert view is not None and view.counts[bob.pid] == 8
-    # what Bob posted to the group by choosing names the move only
+    # what Bob posted to the group by choosing is neutral
     posted = api.user_messages(g)[-1]
-    assert posted.text == EN.gettext("Challenge") and posted.via_bot
+    assert posted.text == views.POSTED and posted.via_bot
     assert api.dms(carol) == [] and api.alerts(carol) == []
     assert_no_hand_in_group(api, g)

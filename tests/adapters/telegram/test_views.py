@@ -106,17 +106,16 @@ def test_a_huge_hand_keeps_to_50_results_and_the_draw() -> None:
     view = engine.view(g, PLAYERS[0])
     legal = engine.legal_actions(g, PLAYERS[0])
     assert len(legal) > 1000  # every combination of same-rank cards
-    results, button = views.inline_answer(_info(g), view, legal, EN, EN, "uno_bot")
+    results, button = views.inline_answer(_info(g), view, legal, EN, "uno_bot")
     assert len(results) == 50
     codes = [r.id.split("|")[2] for r in results]
     assert codes[-1] == "d"  # trimmed from the plays, never the other moves
     assert len({r.id for r in results}) == 50
     assert all(len(r.id.encode()) <= 64 for r in results)
     assert button is not None and button.start_parameter == "h-1001234567890_2147483647"
-    # what a choice posts is one move, never the hand
+    # what a choice posts is neutral: never a card, let alone the hand
     for r in results:
-        text = r.input_message_content.message_text  # type: ignore[attr-defined]
-        assert "\n" not in text and len(text) < 60
+        assert r.input_message_content.message_text == views.POSTED  # type: ignore[attr-defined]
     _, markup = views.hand_message(_info(g), view, legal, EN)
     assert markup is not None and sum(len(row) for row in markup.inline_keyboard) <= 100
 
@@ -125,7 +124,7 @@ def test_results_put_playable_cards_first_and_mark_them() -> None:
     g = _game([["R1", "B2", "R9", "W"], ["G3"], ["B5"]])
     view = engine.view(g, PLAYERS[0])
     results, _ = views.inline_answer(
-        _info(g), view, engine.legal_actions(g, PLAYERS[0]), EN, EN, "uno_bot"
+        _info(g), view, engine.legal_actions(g, PLAYERS[0]), EN, "uno_bot"
     )
     kinds = [r.id.split("|")[2][0] for r in results]
     assert kinds == ["p"] * 6 + ["d", "-"]  # R1, R9, four colours of W; Draw; B2

@@ -1,0 +1,107 @@
+"""Refusals reach users whose private chat with the bot is closed, and inline choices post
+nothing about a hand."""
+
+from __future__ import annotations
+
+from adapters.telegram import Origin, views
+from adapters.telegram.adapter import Posted
+from bot.i18n import translator
+from bot.port import Notice
+from tests.adapters.telegram.conftest import (
+    Harness,
+    assert_no_hand_in_group,
+    key,
+    open_table,
+    play_query,
+)
+
+EN = translator("en")
+NOT_HOST = EN.gettext("Only the host (or a chat admin) can do that.")
+
+
+async def test_a_refused_command_is_answered_in_the_group_for_a_while(tg: Harness) -> None:
+    """Bob never opened the private chat: the refusal of his /start (not the host) is a
+    reply to it in the group, with a button opening the private chat, deleted soon."""
+    api = tg.api
+    tg.adapter.refusal_ttl = 0.3
+    g = api.group("Friends")
+    alice, bob = api.user("Alice"), api.user("Bob")
+    await alice.send(g, "/new")
+    await tg.until(lambda: key(g) in tg.service._tables)
+    command = await bob.send(g, "/start")
+    replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is command])
+    reply = replies[0]
+    assert reply.text == NOT_HOST
+    assert [b.get("url") for b in reply.buttons()] == [f"https://t.me/{api.username}?start=help"]
+    # the private chat was tried first
+    private = [c for c in api.of("sendMessage") if c.params.get("chat_id") == bob.id]
+    assert [c.error.code for c in private if c.error is not None] == [403]
+    await tg.until(lambda: reply.deleted, timeout=3)
+    assert not tg.adapter._expiring
+
+    # in a forum topic, the reply goes to the topic
+    forum = api.group("Forum", forum=True)
+    await alice.send(forum, "/new", thread=7)
+    await tg.until(lambda: key(forum, 7) in tg.service._tables)
+    command = await bob.send(forum, "/stop", thread=7)
+    replies = await tg.until(lambda: [m for m in api.bot_messages(forum) if m.reply_to is command])
+    assert replies[0].text == NOT_HOST and replies[0].thread == 7
+
+    # with the private chat open, the refusal goes there and the group hears nothing
+    carol = api.user("Carol", started=True)
+    before = len(api.bot_messages(g))
+    await carol.send(g, "/start")
+    await tg.until(lambda: api.dms(carol))
+    assert api.dms(carol) == [NOT_HOST]
+    await tg.settle()
+    assert len(api.bot_messages(g)) == before
+
+
+async def test_replies_due_for_deletion_are_deleted_at_stop(tg: Harness) -> None:
+    api = tg.api
+    tg.adapter.refusal_ttl = 3600.0
+    g = api.group()
+    alice, bob = api.user("Alice"), api.user("Bob")
+    await alice.send(g, "/new")
+    await tg.until(lambda: key(g) in tg.service._tables)
+    command = await bob.send(g, "/stop")
+    replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is command])
+    assert not replies[0].deleted
+    await tg.stop()
+    assert replies[0].deleted
+
+
+async def test_a_refused_inline_choice_is_answered_under_what_it_posted(tg: Harness) -> None:
+    """Choosing a card that cannot be played now posts the neutral 🎴 (never the card); the
+    refusal of a player whose private chat is closed replies to that message."""
+    api = tg.api
+    tg.adapter.refusal_ttl = 0.3
+    g = api.group("Friends")
+    alice, bob = api.user("Alice"), api.user("Bob")
+    table = await open_table(tg, g, alice, [bob])
+    info = await tg.info(g)
+    assert info.view is not None
+    waiting = bob if info.view.current == alice.pid else alice
+    ans = await waiting.inline(play_query(table))
+    assert ans.results and {r.text for r in ans.results} == {views.POSTED}
+    dimmed = next(r for r in ans.results if r.code.startswith("-"))
+    posted = await waiting.choose(ans, dimmed, g)
+    assert posted.text == views.POSTED
+    replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is posted])
+    assert replies[0].text == EN.gettext("It is not your turn.")
+    await tg.until(lambda: replies[0].deleted, timeout=3)
+    assert (await tg.info(g)).version == info.version
+    assert_no_hand_in_group(api, g)
+
+
+async def test_news_and_refusals_that_tell_of_a_hand_stay_private(tg: Harness) -> None:
+    api = tg.api
+    g = api.group()
+    bob = api.user("Bob")
+    said = await bob.send(g, "hello")
+    origin = Origin(bob.id, "en", posted=Posted(g.id, None, said.message_id))
+    revealed = Notice("info.revealed", {"player": "tg:1", "cards": ["R1", "W4"]})
+    for notice in (Notice("wild_draw_four_illegal"), Notice("must_play"), revealed):
+        tg.adapter.dm_notice(bob.id, notice, key(g), origin)
+    await tg.settle()
+    assert api.bot_messages(g) == []

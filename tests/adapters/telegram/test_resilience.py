@@ -1,0 +1,231 @@
+"""Failures and long runs: no private text in any log line, every button answered through
+network errors, a failed start that leaks nothing, menus paced, bounded memory."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import traceback
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+from telegram import Update
+from telegram.error import Forbidden, TimedOut
+
+from adapters.telegram import Adapter
+from adapters.telegram.adapter import BAD_TOKEN, MEMORY, Lru, answer_quietly
+from bot.config import Settings
+from bot.i18n import translator
+from bot.service import Service
+from tests.adapters.telegram.conftest import FAST, Harness, key, open_table
+from tests.fakes.telegram_api import FakeBotAPI
+
+HANT = translator("zh_Hant")
+HAND = "🃏 Your cards"
+NO_SERVICE = cast(Service, SimpleNamespace())  # starting and stopping never use it
+
+
+def _logged(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """Every record's text, its traceback included."""
+    out = []
+    for r in caplog.records:
+        text = r.getMessage()
+        if r.exc_info:
+            text += "".join(traceback.format_exception(*r.exc_info))
+        out.append(text)
+    return out
+
+
+async def test_the_error_handler_logs_the_update_id_and_kind_only(
+    tg: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    hand = f"{HAND} (3):\n🟥 5 · 7\n🌈 +4"
+    chat = {"id": 1001, "type": "private", "first_name": "Alice"}
+    data = {
+        "update_id": 4242,
+        "callback_query": {
+            "id": "9",
+            "from": {"id": 1001, "is_bot": False, "first_name": "Alice"},
+            "chat_instance": "1",
+            "data": "a|-1001|7|pR5",
+            "message": {"message_id": 5, "date": 0, "chat": chat, "text": hand},
+        },
+    }
+    update = Update.de_json(data, tg.adapter.bot)
+    caplog.set_level(logging.DEBUG)
+    context: Any = SimpleNamespace(error=RuntimeError("boom"))
+    await tg.adapter.handlers.error(update, context)
+    lines = _logged(caplog)
+    assert len(lines) == 1
+    assert "4242" in lines[0] and "callback_query" in lines[0] and "boom" in lines[0]
+    for secret in (HAND, "🟥", "pR5"):
+        assert secret not in lines[0]
+
+
+async def test_a_button_is_answered_through_network_errors(
+    tg: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The 🔄 of a private hand, while answerCallbackQuery fails with 502s: retried, and
+    when it keeps failing, a quiet log line; no log line ever holds the hand."""
+    caplog.set_level(logging.INFO)
+    api = tg.api
+    g = api.group("Friends")
+    alice, bob = api.user("Alice", started=True), api.user("Bob")
+    await open_table(tg, g, alice, [bob])
+    await alice.send(alice.chat, "/hand")
+    hands = await tg.until(lambda: [m for m in api.bot_messages(alice.chat) if HAND in m.text])
+    hand = hands[-1]
+
+    api.fail("answerCallbackQuery", code=502, description="Bad Gateway")
+    ans = await alice.click(hand, "🔄")
+    assert not ans.show_alert
+    calls = api.of("answerCallbackQuery")
+    assert [c.ok for c in calls if c.params["callback_query_id"] == ans.query_id] == [False, True]
+
+    api.fail("answerCallbackQuery", times=3, code=502, description="Bad Gateway")
+    lost = await alice.press(hand, "🔄")
+    gave_up = await tg.until(
+        lambda: [r for r in caplog.records if "answerCallbackQuery failed" in r.getMessage()]
+    )
+    assert gave_up[0].levelno == logging.WARNING and gave_up[0].exc_info is None
+    assert not lost.answered.is_set()
+    lost.answered.set()  # Telegram forgets it too; the fixture checks every query was
+    await tg.settle()
+    lines = _logged(caplog)
+    assert not [t for t in lines if HAND in t or "Your cards" in t]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_answer_quietly_retries_timeouts_and_gives_up_quietly() -> None:
+    calls: list[int] = []
+
+    async def slow() -> None:
+        calls.append(1)
+        if len(calls) < 3:
+            raise TimedOut()
+
+    assert await answer_quietly("answerCallbackQuery", slow, pause=0)
+    assert len(calls) == 3
+
+    async def refused() -> None:
+        raise Forbidden("Forbidden: bot was blocked by the user")
+
+    assert not await answer_quietly("answerCallbackQuery", refused, pause=0)
+
+
+def _settings(api: FakeBotAPI, tmp_path: Path, token: str) -> Settings:
+    return Settings(
+        db=tmp_path / "uno.sqlite3",
+        telegram_token=token,
+        telegram_api_url=api.base_url,
+        telegram_webhook_url=None,
+    )
+
+
+def _ptb_tasks() -> list[asyncio.Task[Any]]:
+    return [t for t in asyncio.all_tasks() if "Application" in t.get_name()]
+
+
+async def test_a_rejected_token_fails_cleanly_and_never_shows(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    token = "999999:SECRET-WRONG-TOKEN-abcdefghij"
+    adapter = Adapter(_settings(api, tmp_path, token), NO_SERVICE, limits=FAST)
+    with pytest.raises(RuntimeError) as caught:
+        await adapter.start()
+    err = caught.value
+    assert str(err) == BAD_TOKEN
+    assert err.__cause__ is None and err.__suppress_context__
+    assert "SECRET" not in "".join(traceback.format_exception(err))
+    assert adapter.app is None and adapter.outbox is None
+    await api.wait_for(lambda: api.connections() == 0, timeout=2)
+
+
+@pytest.mark.parametrize("failing", ["getMe", "deleteWebhook"])
+async def test_a_start_failing_half_way_closes_what_it_opened(
+    api: FakeBotAPI, tmp_path: Path, failing: str
+) -> None:
+    """getMe: initialize fails; deleteWebhook: polling fails after the application started."""
+    api.fail(failing, times=50, code=400, description="Bad Request: something broke")
+    adapter = Adapter(_settings(api, tmp_path, api.token), NO_SERVICE, limits=FAST)
+    with pytest.raises(Exception, match=r"(?i)something broke"):
+        await adapter.start()
+    assert adapter.app is None and adapter.outbox is None
+    assert _ptb_tasks() == []
+    await api.wait_for(lambda: api.connections() == 0, timeout=2)
+    api.calm()
+
+
+async def test_the_group_language_menu_is_edited_through_the_outbox(tg: Harness) -> None:
+    api = tg.api
+    g = api.group()
+    admin = api.user("Admin")
+    api.set_admin(g, admin)
+    outbox = tg.adapter.outbox
+    assert outbox is not None
+    put = outbox.put
+    keys: list[tuple[int, Any]] = []
+
+    def spy(chat_id: int, key: Any, job: Any, **kw: Any) -> None:
+        keys.append((chat_id, key))
+        put(chat_id, key, job, **kw)
+
+    outbox.put = spy  # type: ignore[method-assign]
+    await admin.send(g, "/language")
+    menus = await tg.until(lambda: [m for m in api.bot_messages(g) if m.markup])
+    await admin.click(menus[0], "繁體中文")
+    done = HANT.gettext("Language: {language}", language="繁體中文")
+    await tg.until(lambda: menus[0].text == done)
+    assert (g.id, ("menu", menus[0].message_id)) in keys
+
+
+def test_an_lru_keeps_the_most_recently_used() -> None:
+    lru: Lru[int, str] = Lru(3)
+    for i in range(3):
+        lru[i] = str(i)
+    assert lru.get(0) == "0"  # read: now the most recent
+    lru[3] = "3"
+    assert list(lru) == [2, 0, 3] or list(lru) == [0, 3] or 1 not in lru
+    assert 1 not in lru and lru.get(1) is None and len(lru) == 3
+
+
+async def test_what_the_adapter_remembers_is_bounded(tg: Harness) -> None:
+    a = tg.adapter
+    n = MEMORY + 50
+    for i in range(n):
+        uid = 10**9 + i
+        a.seen_user(SimpleNamespace(id=uid, language_code="en", username=f"user{i}"))
+        a.set_user_lang(uid, "en")
+        a.set_chat_lang(-uid, "en")
+        a.titles[-uid] = f"Group {i}"
+    for name in ("_tg_lang", "_user_lang", "_chat_lang", "titles", "usernames"):
+        assert len(getattr(a, name)) <= MEMORY, name
+    assert a.usernames.get(f"user{n - 1}") == 10**9 + n - 1  # the latest are there
+    assert a.usernames.get("user0") is None
+
+
+async def test_a_closed_table_leaves_no_private_hands_behind(tg: Harness) -> None:
+    """Bob followed the game privately, then left; when the table closes nothing of it is
+    kept (his hand message included)."""
+    api = tg.api
+    g = api.group()
+    alice = api.user("Alice", started=True)
+    bob, carol = api.user("Bob", started=True), api.user("Carol")
+    await open_table(tg, g, alice, [bob, carol])
+    await bob.send(bob.chat, "/hand")
+    await tg.until(lambda: [m for m in api.bot_messages(bob.chat) if HAND in m.text])
+    assert (key(g), bob.id) in tg.adapter._dm
+    await bob.send(g, "/leave")
+
+    def bob_out() -> bool:
+        game = tg.service._tables[key(g)].game
+        return game is not None and bob.pid not in game.players
+
+    await tg.until(bob_out)
+    await alice.send(g, "/stop")
+    await tg.until(lambda: (t := tg.service._tables.get(key(g))) is None or t.status != "playing")
+    await tg.settle()
+    assert not [k for k in tg.adapter._dm if k[0] == key(g)]
+    assert not [k for k in tg.adapter._private if k[0] == key(g)]

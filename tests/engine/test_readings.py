@@ -1,0 +1,125 @@
+"""Readings of RULES.md settled after a review: each test pins one (docs/engine.md)."""
+
+from __future__ import annotations
+
+from engine import (
+    CallUno,
+    Draw,
+    HandsSwapped,
+    IllegalAction,
+    Pass,
+    PenaltyPassed,
+    Play,
+    Rules,
+    Timeout,
+    TurnSkipped,
+    UnoCalled,
+    apply,
+    legal_actions,
+    scenario,
+)
+
+
+def test_reverse_sends_a_returned_penalty_back_to_who_returned_it() -> None:
+    """Seed 001: if the +2's player also holds a Reverse of that colour, they may send the
+    penalty back again ("则可以反还给你抓牌")."""
+    r = Rules(stacking="draw_two", deflect=True)
+    g = scenario(
+        {"A": ["RD2", "RR", "G1"], "B": ["RR", "Y4", "Y5"], "C": ["Y1", "Y2"]}, ["R9"], rules=r
+    )
+    g, _ = apply(g, "A", Play("RD2"))
+    g, ev = apply(g, "B", Play("RR"))
+    assert PenaltyPassed("B", "A", 2, "reverse") in ev and g.current == "A"
+    assert Play("RR") in legal_actions(g, "A")
+    g, ev = apply(g, "A", Play("RR"))
+    assert PenaltyPassed("A", "B", 2, "reverse") in ev
+    assert (g.current, g.pending_draw) == ("B", 2)
+
+
+def test_force_play_forces_a_drawn_wild_draw_four_when_it_is_always_legal() -> None:
+    """force_play: a drawn card that is a legal play must be played; under free a W4 is
+    always legal, so it is never a bluff that escapes the rule."""
+    r = Rules(force_play=True, wild_draw_four="free")
+    g = scenario({"A": ["R1", "G2"], "B": ["Y3", "Y4"]}, ["R9"], draw_pile=["W4", "Y9"], rules=r)
+    g, _ = apply(g, "A", Draw())
+    assert Pass() not in legal_actions(g, "A")
+
+
+def test_force_play_does_not_force_a_bluff_under_challenge() -> None:
+    """force_play: a drawn W4 that would be a bluff (the colour is held) is not forced."""
+    r = Rules(force_play=True)
+    g = scenario({"A": ["R1", "G2"], "B": ["Y3", "Y4"]}, ["R9"], draw_pile=["W4", "Y9"], rules=r)
+    g, _ = apply(g, "A", Draw())
+    assert Pass() in legal_actions(g, "A")
+
+
+def test_no_bluff_drawn_wild_draw_four_is_rechecked_after_the_hand_changed() -> None:
+    """no_bluff: an illegal W4 is refused, also a drawn one after a false UNO call brought
+    the colour in play into the hand."""
+    r = Rules(wild_draw_four="no_bluff", false_uno_penalty=1)
+    g = scenario(
+        {"A": ["G1", "B2"], "B": ["Y3", "Y4", "Y5"]},
+        ["R9"],
+        draw_pile=["W4", "R1", "Y9", "Y8"],
+        rules=r,
+    )
+    g, _ = apply(g, "A", Draw())
+    assert Play("W4", color="G") in legal_actions(g, "A")
+    g, _ = apply(g, "A", CallUno())  # a false call: A draws R1
+    assert "R1" in [c.code for c in g.hand("A")]
+    assert not any(isinstance(a, Play) for a in legal_actions(g, "A"))
+    assert Pass() in legal_actions(g, "A")
+    try:
+        apply(g, "A", Play("W4", color="G"))
+    except IllegalAction:
+        pass
+    else:
+        raise AssertionError("an illegal W4 was accepted under no_bluff")
+
+
+def test_uno_with_a_swap_is_called_once_for_the_hand_kept() -> None:
+    """A UNO call with a 7 is settled after the swap: one UnoCalled, for the player only if
+    they end with one card."""
+    g = scenario({"A": ["R7", "G1"], "B": ["Y3"], "C": ["Y4", "Y5"]}, ["R9"],
+                 rules=Rules(swap="seven_zero"))  # fmt: skip
+    _, ev = apply(g, "A", Play("R7", target="B", uno=True))
+    assert ev.count(UnoCalled("A")) == 1 and any(isinstance(e, HandsSwapped) for e in ev)
+    g = scenario({"A": ["R7", "G1"], "B": ["Y3", "Y6", "Y7"], "C": ["Y4"]}, ["R9"],
+                 rules=Rules(swap="seven_zero"))  # fmt: skip
+    g2, ev = apply(g, "A", Play("R7", target="B", uno=True))
+    assert not any(isinstance(e, UnoCalled) for e in ev)  # A holds three cards now
+    assert "B" in g2.exposed_players  # B came down to one card by the swap
+
+
+def test_two_skips_with_two_players_mean_play_again() -> None:
+    """Two players: a Skip means "play again"; two of them never skip the player who
+    played them."""
+    r = Rules(multi_play="identical")
+    g = scenario({"A": ["RS", "RS", "G1"], "B": ["Y3", "Y4"]}, ["R9"], rules=r)
+    g, ev = apply(g, "A", Play("RS", together=("RS",)))
+    assert g.current == "A"
+    assert [e for e in ev if isinstance(e, TurnSkipped)] == [TurnSkipped("B")]
+
+
+def test_three_skips_with_three_players_never_skip_the_player() -> None:
+    """Several Skips skip as many players, at most everyone else."""
+    r = Rules(multi_play="identical")
+    g = scenario(
+        {"A": ["RS", "RS", "RS", "G1"], "B": ["Y3", "Y4"], "C": ["B1", "B2"]}, ["R9"], rules=r
+    )
+    g, ev = apply(g, "A", Play("RS", together=("RS", "RS")))
+    assert g.current == "A"
+    assert [e for e in ev if isinstance(e, TurnSkipped)] == [TurnSkipped("B"), TurnSkipped("C")]
+
+
+def test_first_play_number_lasts_until_a_card_is_played_or_the_penalty_taken() -> None:
+    """first_play_number: a turn timeout (draw one, pass) does not open the round; the
+    next player must still open with a number."""
+    r = Rules(first_play_number=True)
+    g = scenario(
+        {"A": ["R1", "G2"], "B": ["RS", "R3"], "C": ["Y1"]}, ["R9"], draw_pile=["B5"], rules=r
+    )
+    g, _ = apply(g, "A", Timeout())
+    assert g.current == "B"
+    assert Play("RS") not in legal_actions(g, "B")
+    assert Play("R3") in legal_actions(g, "B")
