@@ -63,6 +63,9 @@ __all__ = ["GLOBAL", "Result", "Service"]
 log = logging.getLogger(__name__)
 
 GLOBAL = "*"  # the statistics scope of every game everywhere
+# a turn deadline that fires this much after it was due ran out while the bot was down:
+# it still times the turn out (RULES.md section 4), but it is no AFK strike
+LATE_SECONDS = 30.0
 ACTIVE = (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
 # actions that leave the turn as it was: they do not make other players' buttons stale
 _KEEPS_TURN = (CallUno, CatchUno)
@@ -718,7 +721,8 @@ class Service:
         strikes = dict(t.strikes)
         if source == "player":
             strikes.pop(player, None)
-        elif isinstance(action, Timeout) and action.window == "turn":
+        elif isinstance(action, Timeout) and action.window == "turn" and source == "timer":
+            # (a turn that ran out while the bot itself was down is no strike: "late")
             strikes[player] = strikes.get(player, 0) + 1
         played = dict(t.played)
         for e in events:
@@ -915,7 +919,8 @@ class Service:
                 if d.kind == "turn":
                     if g.current is None or d.version != t.turn_version:
                         return None
-                    self._apply(step, g.current, Timeout(), source="timer")
+                    late = self.clock() - d.due > LATE_SECONDS  # the bot was down
+                    self._apply(step, g.current, Timeout(), source="late" if late else "timer")
                 elif d.kind.startswith("uno:"):
                     p = d.kind[4:]
                     if p not in g.exposed_players:

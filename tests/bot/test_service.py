@@ -799,3 +799,22 @@ async def test_a_deadline_whose_commit_failed_fires_again(env: Env, clock: Clock
     await svc.timers.run_due(clock())
     info = await svc.table(KEY)
     assert info is not None and info.version > v0
+
+
+async def test_a_turn_that_ran_out_while_the_bot_was_down_is_no_afk_strike(
+    env: Env, clock: Clock
+) -> None:
+    """An overdue deadline fires at once after a restart (the turn passes), but a player is
+    not counted away for the bot's own downtime."""
+    svc, _, _ = env
+    await svc.create(KEY, "chat", "u1", "U1")
+    await svc.join(KEY, "u2", "U2")
+    res = await svc.start_game(KEY, "u1")
+    assert res.ok and res.table is not None and res.table.view is not None
+    who = res.table.view.current
+    due = svc.timers.armed(KEY)["turn"].due
+    clock.t = due + 3600  # an hour later: the bot was down
+    assert await svc.timers.run_due(clock()) >= 1
+    t = svc._tables[KEY]
+    assert t.version > res.table.version  # the turn timed out
+    assert t.strikes.get(str(who), 0) == 0
