@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 __all__ = ["PRESETS", "Rules"]
 
@@ -62,6 +69,25 @@ class Rules(BaseModel):
     challenge_seconds: int = Field(default=20, ge=1, le=3600)
 
     PRESET_NAMES: ClassVar[tuple[str, ...]] = ("official", "house", "party")
+
+    @field_validator(
+        "uno_penalty",
+        "false_uno_penalty",
+        "target",
+        "decks",
+        "hand_size",
+        "turn_seconds",
+        "afk_strikes",
+        "uno_window_seconds",
+        "challenge_seconds",
+        mode="before",
+    )
+    @classmethod
+    def _not_a_bool(cls, v: Any) -> Any:
+        # pydantic's lax mode reads True as 1; a yes/no is never a count or a duration.
+        if isinstance(v, bool):
+            raise ValueError("a number is needed here, not true/false")
+        return v
 
     @model_validator(mode="after")
     def _consistent(self) -> Rules:

@@ -85,10 +85,10 @@ INT_FLAGS: dict[str, tuple[int, int]] = {
     "false_uno_penalty": (0, 8),
     "target": (0, 100_000),
     "hand_size": (3, 15),
-    "turn_seconds": (5, 7 * 24 * 3600),
+    "turn_seconds": (1, 7 * 24 * 3600),
     "afk_strikes": (0, 20),
     "uno_window_seconds": (0, 600),
-    "challenge_seconds": (3, 3600),
+    "challenge_seconds": (1, 3600),
 }
 ALL_FLAGS: tuple[str, ...] = (*CHOICE_FLAGS, *NEEDS_STACKING, *INT_FLAGS)
 

@@ -258,3 +258,11 @@ def test_out_of_range_values_refused(flag: str, value: object) -> None:
 def test_in_range_edge_values_accepted(flag: str, value: object) -> None:
     """RULES.md s2: the listed values and range limits are valid."""
     assert getattr(Rules(**{flag: value}), flag) == value
+
+
+@pytest.mark.parametrize("flag", ["turn_seconds", "target", "decks", "uno_penalty", "hand_size"])
+@pytest.mark.parametrize("value", [True, False])
+def test_a_yes_no_is_not_a_number(flag: str, value: bool) -> None:
+    # pydantic would read True as 1: a table with 1-second turns from a stray checkbox.
+    with pytest.raises(ValueError, match="number"):
+        Rules.preset("official", **{flag: value})
