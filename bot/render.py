@@ -9,6 +9,7 @@ display name); an id without a name is shown as it is.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -312,8 +313,8 @@ def _drawn(e: CardsDrawn, tr: Translator, names: Mapping[str, str]) -> str | Non
         )
     elif reason == "last_card":
         line = tr.ngettext(
-            "{player} went down to an action card and draws {n} card.",
-            "{player} went down to an action card and draws {n} cards.",
+            "{player} cannot go out on an action or wild card and draws {n} card.",
+            "{player} cannot go out on an action or wild card and draws {n} cards.",
             n,
             player=who,
         )
@@ -337,8 +338,7 @@ def _round_started(e: RoundStarted, tr: Translator, names: Mapping[str, str]) ->
         )
     )
     parts.append(tr.gettext("Start card: {card}.", card=card_text(e.top, tr)))
-    if e.direction < 0:
-        parts.append(tr.gettext("Play goes {direction}.", direction=direction_text(-1, tr)))
+    # a Reverse start card: the DirectionReversed event right after it says so
     if e.top.is_wild and e.color is None:
         parts.append(tr.gettext("{player} names the colour.", player=_name(names, e.current)))
     else:
@@ -388,7 +388,7 @@ def event_line(event: Event, tr: Translator, names: Mapping[str, str]) -> str | 
             return tr.gettext("{player} reverses the +{total} back to {to}!", **params)
         if e.how == "wild":
             return tr.gettext("{player} passes the +{total} on to {to} with a Wild!", **params)
-        return tr.gettext("{player} skips the +{total} on to {to}!", **params)
+        return tr.gettext("{player} passes the +{total} on to {to} with a Skip!", **params)
     if isinstance(e, Passed):
         return tr.gettext("{player} passes.", player=_name(names, e.player))
     if isinstance(e, UnoCalled):
@@ -425,18 +425,18 @@ def event_line(event: Event, tr: Translator, names: Mapping[str, str]) -> str | 
         }
         if e.guilty:
             line = tr.ngettext(
-                "{challenger} challenged the +4 of {offender}: caught bluffing! "
+                "{challenger} challenged {offender}'s +4: caught bluffing! "
                 "{offender} draws {n} card.",
-                "{challenger} challenged the +4 of {offender}: caught bluffing! "
+                "{challenger} challenged {offender}'s +4: caught bluffing! "
                 "{offender} draws {n} cards.",
                 e.penalty,
                 **params,
             )
         else:
             line = tr.ngettext(
-                "{challenger} challenged the +4 of {offender}: it was legal. "
+                "{challenger} challenged {offender}'s +4: it was legal. "
                 "{challenger} draws {n} card.",
-                "{challenger} challenged the +4 of {offender}: it was legal. "
+                "{challenger} challenged {offender}'s +4: it was legal. "
                 "{challenger} draws {n} cards.",
                 e.penalty,
                 **params,
@@ -466,7 +466,8 @@ def event_line(event: Event, tr: Translator, names: Mapping[str, str]) -> str | 
     if isinstance(e, DeckReshuffled):
         if e.reason == "start":
             return tr.gettext(
-                "A +4 cannot start the round: it goes back and the deck is reshuffled."
+                "A +4 turned up first: it cannot start a round, so it was shuffled back "
+                "into the deck."
             )
         return tr.ngettext(
             "The discard pile is shuffled into a new draw pile of {n} card.",
@@ -487,13 +488,16 @@ def event_line(event: Event, tr: Translator, names: Mapping[str, str]) -> str | 
             head = tr.gettext("Everyone else has left.")
         else:
             head = ""
-        won = tr.ngettext(
-            "🏁 {player} wins round {round} and scores {n} point!",
-            "🏁 {player} wins round {round} and scores {n} points!",
-            e.points,
-            player=who,
-            round=e.round,
-        )
+        if e.points:
+            won = tr.ngettext(
+                "🏁 {player} wins round {round} and scores {n} point!",
+                "🏁 {player} wins round {round} and scores {n} points!",
+                e.points,
+                player=who,
+                round=e.round,
+            )
+        else:  # penalty scoring (the others add their own cards), or nothing to score
+            won = tr.gettext("🏁 {player} wins round {round}!", player=who, round=e.round)
         return tr.join([head, won])
     if isinstance(e, GameWon):
         return tr.gettext("🏆 {player} wins the game!", player=_name(names, e.player))
@@ -532,9 +536,7 @@ REFUSALS: dict[str, str] = {
     "no_color_needed": N_("That card needs no colour."),
     "choose_target": N_("Choose the player to swap hands with."),
     "no_target_needed": N_("That card swaps with nobody."),
-    "penalty_pending": N_(
-        "A penalty is waiting for you: stack on it, challenge it or take the cards."
-    ),
+    "penalty_pending": N_("A penalty is waiting for you: stack on it or take the cards first."),
     "cannot_stack": N_("That card cannot be stacked on this penalty."),
     "nothing_pending": N_("There is no penalty to take."),
     "nothing_to_challenge": N_("There is no +4 to challenge."),
@@ -592,10 +594,14 @@ INFOS: dict[str, str] = {
     "info.resumed": N_("The game is back where it was left: carry on."),
 }
 _STOPPED_BY_NOBODY = N_("The game was stopped.")
+_ROUND_WON_NO_POINTS = N_("🏁 {player} wins the round!")
+_GAME_OVER_NO_WINNER = N_("🏆 The game is over.")
 _BAD_SETTING_PLAIN = N_("That setting is not possible.")
 # why rules were refused (bot.service._setting_error's "reason")
 _BAD_SETTING: dict[str, str] = {
     "value": N_("“{flag}” cannot take that value."),
+    "value_range": N_("“{flag}” must be a number from {low} to {high}."),
+    "value_choice": N_("“{flag}” can only be: {choices}."),
     "unknown_flag": N_("There is no such rule."),
     "preset": N_("There is no such preset: choose official, house or party."),
     "needs": N_("“{flag}” needs “{needs}” to be on first."),
@@ -627,6 +633,10 @@ def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str]) -> str
     if code.startswith("info."):
         if code == "info.stopped" and notice.params.get("player") is None:
             return tr.gettext(_STOPPED_BY_NOBODY)
+        if code == "info.game_won" and notice.params.get("player") is None:
+            return tr.gettext(_GAME_OVER_NO_WINNER)
+        if code == "info.round_won" and not notice.params.get("points"):
+            return tr.format(_ROUND_WON_NO_POINTS, **params)
         msg = INFOS.get(code)
         if msg is None:
             return code
@@ -636,8 +646,26 @@ def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str]) -> str
     if msg is None:
         return tr.gettext(REFUSAL_FALLBACK)
     if code == "bad_setting":
-        why = _BAD_SETTING.get(str(params.get("reason")))
-        if why is not None:
+        reason = str(params.get("reason"))
+        if reason == "value" and params.get("flag") in Rules.model_fields:
+            # say what the rule accepts, so the host can try again
+            flag = str(params["flag"])
+            bounds = _int_bounds(flag)
+            choices = _flag_choices(flag)
+            if bounds is not None:
+                low, high = bounds
+                return tr.format(
+                    _BAD_SETTING["value_range"], flag=flag_name(flag, tr), low=low, high=high
+                )
+            if choices:
+                return tr.format(
+                    _BAD_SETTING["value_choice"],
+                    flag=flag_name(flag, tr),
+                    # " / ": some values have a comma of their own
+                    choices=" / ".join(flag_value(flag, c, tr) for c in choices),
+                )
+        why = _BAD_SETTING.get(reason)
+        if why is not None and not reason.startswith("value_"):
             for key in ("flag", "needs"):
                 if key in params:
                     params[key] = flag_name(str(params[key]), tr)
@@ -694,12 +722,13 @@ FLAG_HELP: dict[str, str] = {
     "jump_in": N_("Anyone holding the identical card may play it out of turn."),
     "multi_play": N_("Play several cards of the same kind in one go; their effects add up."),
     "swap": N_(
-        "A 7 swaps hands with a player you choose and a 0 passes every hand on; or a 5 swaps."
+        "7-0: a 7 swaps hands with a player you pick and a 0 passes every hand one seat on; "
+        "or 5: a 5 swaps hands."
     ),
     "draw": N_("Draw one card, or keep drawing until you get one you can play."),
     "force_play": N_("A card you draw that can be played must be played at once."),
     "wild_draw_four": N_(
-        "Whether a +4 may be played while holding the colour in play, and be challenged."
+        "Whether a +4 may be bluffed (played while holding the colour in play) and challenged."
     ),
     "guilty_challenger": N_(
         "Whether the challenger plays after catching a +4 bluff, or is skipped anyway."
@@ -723,9 +752,11 @@ FLAG_HELP: dict[str, str] = {
     "decks": N_("Two decks (216 cards) seat up to 20 players."),
     "hand_size": N_("Cards dealt to each player at the start of a round."),
     "dealer": N_("The first dealer: the highest card drawn, or the table's creator."),
-    "turn_seconds": N_("Seconds for a turn; after that a card is drawn for the player."),
+    "turn_seconds": N_("Seconds per turn; then a card is drawn for the player and play moves on."),
     "afk_strikes": N_("Timeouts in a row before a player is removed (0: never)."),
-    "uno_window_seconds": N_("Seconds to catch a player who did not call UNO."),
+    "uno_window_seconds": N_(
+        "Seconds to catch a player who did not call UNO (the next player's move also ends it)."
+    ),
     "challenge_seconds": N_("Seconds to decide whether to challenge a +4."),
 }
 
@@ -742,8 +773,8 @@ _VALUE_NAMES: dict[tuple[str, str], str] = {
     ("swap", "five"): N_("5 swaps"),
     ("draw", "one"): N_("one card"),
     ("draw", "until_playable"): N_("until playable"),
-    ("wild_draw_four", "challenge"): N_("bluff and challenge"),
-    ("wild_draw_four", "no_bluff"): N_("only without the colour"),
+    ("wild_draw_four", "challenge"): N_("bluffs can be challenged"),
+    ("wild_draw_four", "no_bluff"): N_("only without the colour in play"),
     ("wild_draw_four", "free"): N_("always, no challenge"),
     ("guilty_challenger", "plays"): N_("challenger plays"),
     ("guilty_challenger", "skipped"): N_("challenger is skipped"),
@@ -761,6 +792,30 @@ _VALUE_NAMES: dict[tuple[str, str], str] = {
 }
 
 _SECONDS_FLAGS = ("turn_seconds", "uno_window_seconds", "challenge_seconds")
+
+
+def _int_bounds(flag: str) -> tuple[int, int] | None:
+    """The smallest and largest value of a numeric rule, from the model's constraints."""
+    field = Rules.model_fields.get(flag)
+    if field is None or field.annotation is not int:
+        return None
+    low = next((m.ge for m in field.metadata if hasattr(m, "ge")), None)
+    high = next((m.le for m in field.metadata if hasattr(m, "le")), None)
+    if low is None or high is None:
+        return None
+    return int(low), int(high)
+
+
+def _flag_choices(flag: str) -> tuple[Any, ...]:
+    """Every value a rule with a fixed set of values may take (``()`` for numbers)."""
+    field = Rules.model_fields.get(flag)
+    if field is None:
+        return ()
+    if field.annotation is bool:
+        return (True, False)
+    if typing.get_origin(field.annotation) is typing.Literal:
+        return typing.get_args(field.annotation)
+    return ()
 
 
 def preset_name(name: str | None, tr: Translator) -> str:
@@ -798,7 +853,7 @@ def flag_value(flag: str, value: Any, tr: Translator) -> str:
             return tr.ngettext("{n} deck", "{n} decks", n)
         if flag == "afk_strikes":
             return tr.ngettext("{n} timeout", "{n} timeouts", n) if n else tr.gettext("never")
-        if flag == "false_uno_penalty" and n == 0:
+        if flag in ("uno_penalty", "false_uno_penalty") and n == 0:
             return tr.gettext("off")
         if flag in ("uno_penalty", "false_uno_penalty", "hand_size"):
             return tr.ngettext("{n} card", "{n} cards", n)
@@ -836,14 +891,37 @@ def scores_text(
     low_wins: bool = False,
 ) -> str:
     """One line per player, best first (``low_wins`` for penalty scoring)."""
-    order = sorted(scores.items(), key=lambda kv: kv[1] if low_wins else -kv[1])
+    return _scores(scores, tr, names, low_wins=low_wins)
+
+
+def _scores(
+    scores: Mapping[str, int],
+    tr: Translator,
+    names: Mapping[str, str],
+    *,
+    low_wins: bool = False,
+    teams: Mapping[str, int] | None = None,
+) -> str:
+    """``scores_text``; with ``teams`` (partners) one line per team, since both partners'
+    entries hold the team's total."""
+    entries: list[tuple[str, int]] = []
+    if teams:
+        members: dict[int, list[str]] = {}
+        for p in scores:
+            members.setdefault(teams.get(p, -1 - len(members)), []).append(p)
+        for group in members.values():
+            label = " & ".join(_name(names, p) for p in group)
+            entries.append((label, max(scores[p] for p in group)))
+    else:
+        entries = [(_name(names, p), points) for p, points in scores.items()]
+    entries.sort(key=lambda kv: kv[1] if low_wins else -kv[1])
     lines = []
-    for i, (p, points) in enumerate(order):
+    for i, (who, points) in enumerate(entries):
         medal = ("🥇", "🥈", "🥉")[i] if i < 3 else f"{i + 1}."
         lines.append(
             tr.ngettext(
                 "{rank} {player}: {n} point", "{rank} {player}: {n} points", points,
-                rank=medal, player=_name(names, p),
+                rank=medal, player=who,
             )
         )  # fmt: skip
     return "\n".join(lines)
@@ -866,10 +944,12 @@ def _turn_line(v: View, tr: Translator, names: Mapping[str, str]) -> str | None:
         return tr.gettext("▶ {player} is choosing a colour.", player=who)
     if v.phase is Phase.CHALLENGE:
         return tr.gettext(
-            "▶ {player} faces +{total}: challenge the +4 of {offender}, or take the cards.",
+            "▶ {player} faces +{total}: challenge {offender}'s +4 within {seconds} s, "
+            "or take the cards.",
             player=who,
             total=v.pending_draw,
             offender=_name(names, v.challenge_from),
+            seconds=v.rules.challenge_seconds,
         )
     if v.pending_draw:
         return tr.gettext(
@@ -910,7 +990,8 @@ def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> s
     v = info.view
     lines: list[str] = []
     if info.status == "lobby" or v is None:
-        lines.append(tr.gettext("🎴 UNO — waiting for players"))
+        lobby = info.status == "lobby"
+        lines.append(tr.gettext("🎴 UNO — waiting for players") if lobby else "🎴 UNO")
         lines.append(tr.gettext("Host: {player}", player=_name(names, info.host)))
         rules_line = preset_name(info.preset, tr)
         base = info.preset if info.preset in PRESET_NAMES else "official"
@@ -924,15 +1005,22 @@ def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> s
         lines.append(tr.gettext("Players ({n}/{max}):", n=len(seats), max=10 * info.rules.decks))
         if not seats:
             lines.append(tr.gettext("Nobody has joined yet."))
+        # partners sit opposite: with 4 or 6 seats, seat i plays in team i mod (seats / 2)
+        halves = len(seats) // 2 if info.rules.partners and len(seats) in (4, 6) else 0
         for i, s in enumerate(seats, 1):
             tags = []
             if s.id == info.host:
                 tags.append("👑")
             if s.bot is not None:
                 tags.append("🤖")
-            lines.append(" ".join([f"{i}. {s.name}", *tags]))
-        if info.status == "lobby":
+            if halves:
+                tags.append(tr.gettext("(team {team})", team=(i - 1) % halves + 1))
+            text = " ".join([f"{i}. {s.name}", *tags])
+            lines.append(text.replace(" （", "（") if tr.is_chinese else text)
+        if lobby:
             lines.append("")
+            if info.rules.partners and not halves:
+                lines.append(tr.gettext("👥 Partners: the game needs exactly 4 or 6 players."))
             lines.append(
                 tr.gettext(
                     "Press “{join}” to sit down; the host presses “{start}” once two or more "
@@ -948,16 +1036,23 @@ def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> s
             lines.extend(recent)
         return "\n".join(lines)
 
-    low_wins = v.rules.scoring == "penalty"
+    rules = v.rules
+    low_wins = rules.scoring == "penalty"
     over = info.status in ("finished", "stopped") or v.phase is Phase.GAME_OVER
+
+    def scores() -> str:
+        return _scores(v.scores, tr, names, low_wins=low_wins, teams=v.teams)
+
     if v.phase is Phase.GAME_OVER or (info.status == "finished" and v.winner is not None):
         lines.append(tr.gettext("🏆 {player} wins the game!", player=_name(names, v.winner)))
-        lines.append(tr.gettext("Final scores:"))
-        lines.append(scores_text(v.scores, tr, names, low_wins=low_wins))
+        lines.append(
+            tr.gettext("Final scores (lowest wins):") if low_wins else tr.gettext("Final scores:")
+        )
+        lines.append(scores())
     elif info.status == "stopped":
         lines.append(tr.gettext("⏹ The game was stopped."))
         lines.append(tr.gettext("Scores:"))
-        lines.append(scores_text(v.scores, tr, names, low_wins=low_wins))
+        lines.append(scores())
     elif v.phase is Phase.ROUND_OVER:
         lines.append(
             tr.gettext(
@@ -967,10 +1062,18 @@ def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> s
             )
         )
         lines.append(tr.gettext("Scores:"))
-        lines.append(scores_text(v.scores, tr, names, low_wins=low_wins))
-        if v.rules.target:
+        lines.append(scores())
+        if rules.target and low_wins:
             lines.append(
-                tr.ngettext("Playing to {n} point.", "Playing to {n} points.", v.rules.target)
+                tr.ngettext(
+                    "The game ends when someone reaches {n} point; the lowest total wins.",
+                    "The game ends when someone reaches {n} points; the lowest total wins.",
+                    rules.target,
+                )
+            )
+        elif rules.target:
+            lines.append(
+                tr.ngettext("Playing to {n} point.", "Playing to {n} points.", rules.target)
             )
         lines.append(
             tr.gettext(
@@ -997,12 +1100,21 @@ def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> s
             lines.append(_player_line(info, v, p, tr))
         if any(v.scores.values()):
             lines.append("")
-            lines.append(
-                tr.ngettext("Scores (to {n} point):", "Scores (to {n} points):", v.rules.target)
-                if v.rules.target
-                else tr.gettext("Scores:")
-            )
-            lines.append(scores_text(v.scores, tr, names, low_wins=low_wins))
+            if not rules.target:
+                lines.append(tr.gettext("Scores:"))
+            elif low_wins:
+                lines.append(
+                    tr.ngettext(
+                        "Scores (the game ends at {n} point; lowest wins):",
+                        "Scores (the game ends at {n} points; lowest wins):",
+                        rules.target,
+                    )
+                )
+            else:
+                lines.append(
+                    tr.ngettext("Scores (to {n} point):", "Scores (to {n} points):", rules.target)
+                )
+            lines.append(scores())
     waiting = () if over else info.waiting
     if waiting:
         lines.append(
@@ -1032,6 +1144,37 @@ def _hand_lines(hand: Sequence[Card], tr: Translator) -> list[str]:
     return lines
 
 
+def _must_play_drawn(v: View) -> bool:
+    """``force_play``: the drawn card must be played (``Pass`` is not offered), unless it
+    is a +4 that would be a bluff (RULES.md section 2, ``force_play``)."""
+    drawn = v.drawn
+    if drawn is None or not v.rules.force_play:
+        return False
+    if drawn.rank is Rank.WILD_DRAW_FOUR and v.rules.wild_draw_four == "challenge":
+        return not any(c.color is v.color for c in v.hand or ())
+    return True
+
+
+def _waiting_line(v: View, tr: Translator, names: Mapping[str, str]) -> str:
+    """Whose move it is, and what they are deciding, seen from another player's hand."""
+    who = _name(names, v.current)
+    if v.phase is Phase.CHOOSING_COLOR:
+        return tr.gettext("Waiting for {player} to choose a colour.", player=who)
+    if v.phase is Phase.CHALLENGE:
+        return tr.gettext(
+            "Waiting for {player} to challenge the +4 or take {total} cards.",
+            player=who,
+            total=v.pending_draw,
+        )
+    if v.pending_draw:
+        return tr.gettext(
+            "Waiting for {player} to stack on the +{total} or take the cards.",
+            player=who,
+            total=v.pending_draw,
+        )
+    return tr.gettext("Waiting for {player}.", player=who)
+
+
 def hand_text(view: View, tr: Translator, names: Mapping[str, str] | None = None) -> str:
     """A player's private view: their cards (by colour, then rank), the top card and
     colour, whose turn it is, a pending penalty, the card they just drew."""
@@ -1044,7 +1187,9 @@ def hand_text(view: View, tr: Translator, names: Mapping[str, str] | None = None
     lines.append("")
     lines.append(_top_line(v.top, v.color, tr))
     me = v.viewer
-    if v.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+    if v.phase is Phase.GAME_OVER:
+        lines.append(tr.gettext(REFUSALS["game_over"]))
+    elif v.phase is Phase.ROUND_OVER:
         lines.append(tr.gettext("The round is over."))
     elif v.current == me:
         if v.phase is Phase.CHOOSING_COLOR:
@@ -1052,10 +1197,13 @@ def hand_text(view: View, tr: Translator, names: Mapping[str, str] | None = None
         elif v.phase is Phase.CHALLENGE:
             lines.append(
                 tr.gettext(
-                    "▶ {offender} played a +4 on you (+{total} in all): challenge it, or take "
-                    "the cards.",
+                    "▶ {offender} played a +4 on you: take {total} cards, or challenge within "
+                    "{seconds} s. If they held a card of the colour they changed from, they "
+                    "draw {total}; if not, you draw {more}.",
                     offender=_name(names, v.challenge_from),
                     total=v.pending_draw,
+                    more=v.pending_draw + 2,
+                    seconds=v.rules.challenge_seconds,
                 )
             )
         elif v.pending_draw:
@@ -1065,6 +1213,13 @@ def hand_text(view: View, tr: Translator, names: Mapping[str, str] | None = None
                     total=v.pending_draw,
                 )
             )
+        elif v.drawn is not None and _must_play_drawn(v):
+            lines.append(
+                tr.gettext(
+                    "▶ You drew {card}: it can be played, so you must play it.",
+                    card=card_text(v.drawn, tr),
+                )
+            )
         elif v.drawn is not None:
             lines.append(
                 tr.gettext("▶ You drew {card}: play it, or pass.", card=card_text(v.drawn, tr))
@@ -1072,10 +1227,18 @@ def hand_text(view: View, tr: Translator, names: Mapping[str, str] | None = None
         else:
             lines.append(tr.gettext("▶ Your turn!"))
     elif v.current is not None:
-        lines.append(tr.gettext("Waiting for {player}.", player=_name(names, v.current)))
+        lines.append(_waiting_line(v, tr, names))
     active = v.phase in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
     if me in v.exposed or (active and len(v.hand) == 1 and me not in v.called):
         lines.append(tr.gettext("❗ One card left: call UNO!"))
+    others = [p for p in v.exposed if p != me]
+    if active and others:
+        lines.append(
+            tr.gettext(
+                "🎯 {players} did not call UNO: catch them!",
+                players=_sep(tr).join(_name(names, p) for p in others),
+            )
+        )
     return "\n".join(lines)
 
 

@@ -36,6 +36,7 @@ from engine import (
     Pass,
     Phase,
     Play,
+    Rank,
     RoundStarted,
     Rules,
     Timeout,
@@ -672,6 +673,147 @@ def test_hand_text(tr: Translator) -> None:
     g2, _ = _run(g2, [("A", Draw())])
     assert render.card_text(Card.parse("R8"), tr) in render.hand_text(view(g2, "A"), tr, NAMES)
     assert render.hand_text(view(g, None), tr, NAMES)
+
+
+@pytest.mark.parametrize("tr", TRS, ids=ids)
+def test_challenge_says_how_long_and_what_is_at_stake(tr: Translator) -> None:
+    """The victim of a +4 learns the time to challenge and both outcomes; so does the table."""
+    g = scenario(
+        {"A": ["W4", "R2"], "B": ["G7", "G1"], "C": ["R4"]},
+        ["R5"],
+        ["B1"] * 8,
+        rules=Rules(challenge_seconds=15),
+    )
+    game, _ = _run(g, [("A", Play("W4", color=Color.GREEN))])
+    table = render.table_text(_info(game), tr)
+    assert "15" in table and "Alice" in table
+    hand = render.hand_text(view(game, "B"), tr, NAMES)
+    assert "15" in hand and "4" in hand and "6" in hand  # take 4, a bluff: 4, no bluff: 6
+    other = render.hand_text(view(game, "C"), tr, NAMES)
+    assert "Bob" in other and "+4" in other
+
+
+@pytest.mark.parametrize("tr", TRS, ids=ids)
+def test_a_forced_drawn_card_is_not_offered_a_pass(tr: Translator) -> None:
+    g = scenario(
+        {"A": ["Y3", "G5"], "B": ["G7"], "C": ["R4"]},
+        ["R5"],
+        ["R8"],
+        rules=Rules(force_play=True),
+    )
+    g, _ = _run(g, [("A", Draw())])
+    forced = render.hand_text(view(g, "A"), tr, NAMES)
+    r8 = render.card_text(Card.parse("R8"), tr)
+    assert tr.gettext("▶ You drew {card}: play it, or pass.", card=r8) not in forced
+    assert (
+        tr.gettext("▶ You drew {card}: it can be played, so you must play it.", card=r8) in forced
+    )
+    # a drawn +4 that would be a bluff is not forced (RULES.md section 2, force_play)
+    g = scenario(
+        {"A": ["R3", "Y1"], "B": ["G7"], "C": ["R4"]}, ["R5"], ["W4"], rules=Rules(force_play=True)
+    )
+    g, _ = _run(g, [("A", Draw())])
+    free = render.hand_text(view(g, "A"), tr, NAMES)
+    assert tr.gettext("▶ You drew {card}: play it, or pass.", card=render.card_text(
+        Card.parse("W4"), tr)) in free  # fmt: skip
+
+
+def test_waiting_line_says_what_the_player_is_deciding() -> None:
+    g = scenario({"A": ["W", "R2"], "B": ["G7"], "C": ["R4"]}, ["R5"], ["B1"] * 8)
+    g, _ = _run(g, [("A", Play("W"))])
+    assert "Waiting for Alice to choose a colour." in render.hand_text(view(g, "B"), EN, NAMES)
+    assert "等待 Alice 选颜色。" in render.hand_text(view(g, "B"), HANS, NAMES)
+
+
+@pytest.mark.parametrize("tr", TRS, ids=ids)
+def test_others_are_told_to_catch_a_player_without_uno(tr: Translator) -> None:
+    g = scenario({"A": ["R2", "R3"], "B": ["Y3", "Y4"], "C": ["G1", "G2"]}, ["R5"], ["B1"] * 9)
+    g, _ = _run(g, [("A", Play("R2"))])
+    hint = tr.gettext("🎯 {players} did not call UNO: catch them!", players="Alice")
+    assert hint in render.hand_text(view(g, "B"), tr, NAMES)
+    assert "🎯" not in render.hand_text(view(g, "A"), tr, NAMES)
+
+
+@pytest.mark.parametrize("tr", TRS, ids=ids)
+def test_penalty_scoring_reads_as_lowest_wins(tr: Translator) -> None:
+    """Under penalty scoring the round's winner scores nothing: no "0 points" anywhere, and
+    the table says that the lowest total wins."""
+    rules = Rules(scoring="penalty", target=100)
+    g = scenario({"A": ["R1"], "B": ["Y3", "Y4"], "C": ["G1", "GS"]}, ["R5"], ["B1"] * 9,
+                 rules=rules)  # fmt: skip
+    over, events = _run(g, [("A", Play("R1"))])
+    won = render.event_lines(events, tr, NAMES)[-1]
+    assert "Alice" in won and tr.ngettext("{n} point", "{n} points", 0) not in won
+    table = render.table_text(_info(over), tr)
+    assert tr.ngettext("Playing to {n} point.", "Playing to {n} points.", 100) not in table
+    assert "100" in table
+    notice = render.notice_text(Notice("info.round_won", {"player": "A", "points": 0}), tr, NAMES)
+    assert "Alice" in notice and "+0" not in notice
+    g = scenario({"A": ["R1"], "B": ["Y3", "Y4"], "C": ["G1", "GS"]}, ["R5"], ["B1"] * 9,
+                 rules=Rules(scoring="penalty", target=0))  # fmt: skip
+    done, _ = _run(g, [("A", Play("R1"))])
+    final = render.table_text(_info(done, status="finished"), tr)
+    assert tr.gettext("Final scores (lowest wins):") in final
+    assert tr.gettext("The game is over.") in render.hand_text(view(done, "B"), tr, NAMES)
+
+
+@pytest.mark.parametrize("tr", TRS, ids=ids)
+def test_partners_scores_show_once_per_team(tr: Translator) -> None:
+    g = scenario(
+        {"A": ["R1"], "B": ["Y3", "Y4"], "C": ["G1", "GS"], "D": ["B2"]},
+        ["R5"],
+        ["B1"] * 9,
+        rules=Rules(partners=True),
+    )
+    over, _ = _run(g, [("A", Play("R1"))])
+    table = render.table_text(_info(over), tr)
+    assert "Alice & 小明" in table and "Bob & Dave" in table
+    lobby = render.table_text(
+        _info(None, status="lobby", seats=tuple(Seat(p, NAMES[p]) for p in "ABCD"),
+              rules=Rules(partners=True)), tr,
+    )  # fmt: skip
+    assert tr.gettext("(team {team})", team=2) in lobby
+    short = render.table_text(_info(None, status="lobby", rules=Rules(partners=True)), tr)
+    assert tr.gettext("👥 Partners: the game needs exactly 4 or 6 players.") in short
+
+
+@pytest.mark.parametrize("tr", TRS, ids=ids)
+def test_a_refused_value_says_what_is_allowed(tr: Translator) -> None:
+    def bad(flag: str) -> str:
+        notice = Notice("bad_setting", {"reason": "value", "flag": flag, "detail": "x"})
+        return render.notice_text(notice, tr, NAMES)
+
+    assert "3" in bad("hand_size") and "15" in bad("hand_size")
+    stacking = bad("stacking")
+    for value in ("off", "draw_two", "draw_four_on_two", "any"):
+        assert render.flag_value("stacking", value, tr) in stacking
+    assert render.flag_value("jump_in", True, tr) in bad("jump_in")
+
+
+@pytest.mark.parametrize("tr", TRS, ids=ids)
+def test_game_won_notice_without_a_winner(tr: Translator) -> None:
+    text = render.notice_text(Notice("info.game_won", {}), tr, NAMES)
+    assert text and not LEFTOVER.search(text)
+
+
+@pytest.mark.parametrize("tr", TRS, ids=ids)
+def test_a_reverse_start_card_names_the_direction_once(tr: Translator) -> None:
+    for seed in range(300):
+        _, events = new_game_events(["A", "B", "C", "D"], Rules(), seed=seed)
+        start = next(e for e in events if isinstance(e, RoundStarted))
+        if start.top.rank is Rank.REVERSE:
+            break
+    else:
+        pytest.skip("no Reverse start card in these seeds")
+    text = "\n".join(render.event_lines(events, tr, NAMES))
+    assert text.count(render.direction_text(-1, tr)) == 1
+
+
+@pytest.mark.parametrize("tr", TRS, ids=ids)
+def test_a_closed_lobby_does_not_wait_for_players(tr: Translator) -> None:
+    closed = render.table_text(_info(None, status="stopped"), tr)
+    assert tr.gettext("🎴 UNO — waiting for players") not in closed
+    assert tr.gettext("⏹ The table is closed.") in closed
 
 
 # -- scores, statistics, help -------------------------------------------------------------
