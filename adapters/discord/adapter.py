@@ -68,6 +68,10 @@ HAND_TTL = 14 * 60.0
 RECENT_PUBLIC = 5  # event lines under the table
 RECENT_PRIVATE = 4  # event lines under a hand
 TEXT_MAX = 2000
+# Discord's JSON error codes
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+THREAD_ARCHIVED = 50083
 # notices worth a message of their own; the rest is written under the table
 NOTABLE = frozenset({"info.round_won", "info.game_won", "info.afk_removed"})
 # actions whose buttons are refused once the table moved on (CallUno and CatchUno are not)
@@ -77,6 +81,8 @@ HAND_ACTIONS = frozenset(
     {"play", "pick", "color", "pass", "page", "back", "draw", "uno", "catch", "challenge",
      "accept", "next", "cards"}
 )  # fmt: skip
+# private actions on a settings or kick menu
+MENU_ACTIONS = frozenset({"refresh", "setpage", "preset", "flag", "kick"})
 
 
 def _cut(content: str) -> str:
@@ -124,6 +130,7 @@ class HandSession:
     forced: bool = True  # redraw even if nothing they can do changed
     final: bool = False  # the table closed: a last edit without buttons
     shown: Any = None  # what the last drawing offered (see ``hand_message``)
+    drawn: discord.Interaction[Any] | None = None  # the interaction last drawn through
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_PRIVATE))
     expiry: asyncio.TimerHandle | None = None
 
@@ -153,7 +160,8 @@ class UnoClient(discord.Client):
         await self.adapter.sync_commands()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A component that no template claims (not ``uno:...``) is refused, not ignored."""
+        """A component that no template claims (not ``uno:...``) is refused, not ignored;
+        one that discord.py will not hand to its template (below) is handled here."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: Mapping[str, Any] = interaction.data or {}
@@ -161,6 +169,14 @@ class UnoClient(discord.Client):
         templates = (views.UnoButton, views.UnoSelect)
         if not any(t.__discord_ui_compiled_template__.fullmatch(custom_id) for t in templates):
             await self.adapter.refuse_unknown(interaction)
+        elif not _dispatched(interaction, custom_id):
+            # discord.py calls a DynamicItem only when the message the interaction carries
+            # still shows that component; a click that raced an edit of the message (the
+            # table moves on every turn) carries the edited message, and would go
+            # unanswered. The adapter checks the id and its version like any other press.
+            await self.adapter.on_component(
+                interaction, custom_id, views.select_values(interaction), select=_is_select(data)
+            )
 
 
 class Adapter:
@@ -194,7 +210,10 @@ class Adapter:
         self._user_lang: dict[str, str | None] = {}
         self._guild_locale: dict[int, str] = {}
         self._handlers: set[asyncio.Task[Any]] = set()
+        self._gone: set[str] = set()  # tables whose channel was deleted
+        self._forbidden: set[str] = set()  # tables whose channel the bot may not write to
         self._saved: tuple[str, yarl.URL] | None = None
+        self.closing = False  # stopping: new interactions are answered, not handled
         # seconds from receiving an interaction to acknowledging it (the latest ones)
         self.ack_latencies: deque[float] = deque(maxlen=10_000)
 
@@ -206,6 +225,7 @@ class Adapter:
         if token is None:
             raise RuntimeError("UNO_DISCORD_TOKEN is not set")
         base = self.settings.discord_api_url.rstrip("/")
+        self.closing = False
         self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
         Route.BASE = base
         client = self.client = UnoClient(self, guild_ready_timeout=self._guild_ready_timeout)
@@ -232,7 +252,10 @@ class Adapter:
         log.info("discord: logged in as %s", client.user)
 
     async def stop(self) -> None:
-        """Finish queued sends, then disconnect (restoring the patched class defaults)."""
+        """Finish queued sends, then disconnect (restoring the patched class defaults).
+        An interaction that arrives meanwhile is answered at once and changes nothing: its
+        work could be cut off halfway, its answer lost with the connection."""
+        self.closing = True
         with contextlib.suppress(Exception):
             await self.idle(timeout=10.0)
         for s in self._sessions.values():
@@ -363,7 +386,7 @@ class Adapter:
             log.debug("no way to tell %s privately at %s: %s", user, table_key, notice.code)
             return
         names = self._known.get(table_key, {})
-        line = render.notice_text(notice, translator(s.lang), names)
+        line = _cut(render.notice_text(notice, translator(s.lang), names))
 
         async def _send() -> None:
             await s.interaction.followup.send(line, ephemeral=True)
@@ -406,35 +429,74 @@ class Adapter:
 
     async def _draw_table(self, key: str) -> None:
         info = self._latest.get(key)
-        if info is None or self.client is None:
+        if info is None or self.client is None or key in self._gone:
             return
         content, tr = self._table_content(info, self._recent.get(key, ()))
         view = views.table_view(info, tr)
         channel = self._channel(key, info)
         mid = self._msg.get(key) or _int(info.meta.get("dc_msg"))
-        if mid is not None:
-            try:
-                await channel.get_partial_message(mid).edit(content=content, view=view)
-                self._msg[key] = mid
-                return
-            except discord.NotFound:
-                log.info("table message %s of %s is gone: posting a new one", mid, key)
-        msg = await channel.send(content=content, view=view or discord.utils.MISSING)
+        archived = None
+        try:
+            if mid is not None:
+                try:
+                    await channel.get_partial_message(mid).edit(content=content, view=view)
+                    self._msg[key] = mid
+                    self._forbidden.discard(key)
+                    return
+                except discord.HTTPException as e:
+                    if e.code not in (UNKNOWN_MESSAGE, THREAD_ARCHIVED):
+                        raise
+                    # deleted by a moderator, or in a thread that archived itself (edits
+                    # are refused there, a new message wakes it up): post the table again
+                    log.info("table message %s of %s: %s: posting a new one", mid, key, e.code)
+                    archived = mid if e.code == THREAD_ARCHIVED else None
+            msg = await channel.send(content=content, view=view or discord.utils.MISSING)
+        except discord.HTTPException as e:
+            await self._unreachable(key, info, e)
+            return
         self._msg[key] = msg.id
+        self._forbidden.discard(key)
         await self.service.set_meta(key, dc_msg=msg.id)
+        if archived is not None:  # the thread is awake again: one table message, not two
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(archived).edit(view=None)
+
+    async def _unreachable(self, key: str, info: TableInfo, e: discord.HTTPException) -> None:
+        """The table's channel cannot be written to. Deleted (with its threads): the table
+        is stopped, nobody can ever see or press it again. No access: said once, not with
+        a traceback every turn (the next change tries again)."""
+        if isinstance(e, discord.NotFound) and e.code == UNKNOWN_CHANNEL:
+            log.warning("the channel of table %s was deleted: stopping the table", key)
+            self._gone.add(key)
+            if info.status in (LOBBY, PLAYING):
+                await self.service.stop_game(key, info.host, admin=True)
+        elif isinstance(e, discord.Forbidden):
+            if key not in self._forbidden:
+                log.warning("table %s cannot be shown: no access (%s)", key, e.code)
+            self._forbidden.add(key)
+        else:
+            raise e
 
     async def _close_table(self, info: TableInfo, recent: Sequence[str]) -> None:
-        if self.client is None:
-            return
         key = info.key
+        mid = self._msg.pop(key, None) or _int(info.meta.get("dc_msg"))
+        self._forbidden.discard(key)
+        if self.client is None or key in self._gone:
+            self._gone.discard(key)
+            return
         content, _ = self._table_content(info, recent)
         channel = self._channel(key, info)
-        mid = self._msg.pop(key, None) or _int(info.meta.get("dc_msg"))
-        if mid is not None:
-            with contextlib.suppress(discord.NotFound):
-                await channel.get_partial_message(mid).edit(content=content, view=None)
-                return
-        await channel.send(content=content)
+        try:
+            if mid is not None:
+                try:
+                    await channel.get_partial_message(mid).edit(content=content, view=None)
+                    return
+                except discord.HTTPException as e:
+                    if e.code not in (UNKNOWN_MESSAGE, THREAD_ARCHIVED):
+                        raise
+            await channel.send(content=content)
+        except (discord.NotFound, discord.Forbidden) as e:
+            log.warning("the last state of table %s cannot be shown: %s", key, e.code)
 
     async def _post_news(self, key: str) -> None:
         lines = self._news.pop(key, [])
@@ -442,14 +504,17 @@ class Adapter:
             await self._post(key, "\n".join(lines))
 
     async def _post(self, key: str, line: str) -> None:
-        if self.client is None:
+        if self.client is None or key in self._gone:
             return
         info = self._latest.get(key)
         guild_id = None
         if info is not None and info.scope.startswith("dc:g:"):
             guild_id = int(info.scope.rsplit(":", 1)[1])
         channel = self.client.get_partial_messageable(views.channel_of(key), guild_id=guild_id)
-        await channel.send(content=_cut(line))
+        try:
+            await channel.send(content=_cut(line))
+        except (discord.NotFound, discord.Forbidden) as e:
+            log.warning("news of table %s cannot be posted: %s", key, e.code)
 
     # -- private hands ------------------------------------------------------------------------
 
@@ -509,8 +574,10 @@ class Adapter:
         if final:
             view = None
             self._drop(s)
+        target = s.interaction
         try:
-            await s.interaction.edit_original_response(content=content, view=view)
+            await target.edit_original_response(content=content, view=view)
+            s.drawn = target
         except discord.HTTPException as e:
             log.info("hand of %s at %s no longer reachable: %s", s.player, s.key, e)
             self._drop(s)
@@ -605,17 +672,25 @@ class Adapter:
     async def refuse_unknown(self, interaction: discord.Interaction[Any]) -> None:
         """A component id this bot never made."""
         self._track()
+        await self._reply_now(interaction, text.BAD_BUTTON)
+
+    async def _restarting(self, interaction: discord.Interaction[Any]) -> None:
+        await self._reply_now(interaction, text.RESTARTING)
+
+    async def _reply_now(self, interaction: discord.Interaction[Any], message: str) -> None:
+        """Answer at once, privately, without deferring: a refusal that changes nothing."""
         tr = translator(await self.user_lang_of(interaction))
         with contextlib.suppress(discord.HTTPException):
-            await interaction.response.send_message(tr.gettext(text.BAD_BUTTON), ephemeral=True)
+            await interaction.response.send_message(tr.gettext(message), ephemeral=True)
 
     async def user_lang_of(self, interaction: discord.Interaction[Any]) -> str:
         """The user's saved language, else their Discord client's."""
+        user = player_of(interaction.user)
+        if user in self._user_lang:
+            return resolve_lang(self._user_lang[user], interaction.locale.value)
         saved = None
         with contextlib.suppress(Exception):  # a refusal must go out even if the store hiccups
-            saved = await asyncio.wait_for(
-                self.service.user_lang(f"dc:{interaction.user.id}"), timeout=0.5
-            )
+            saved = await asyncio.wait_for(self.service.user_lang(user), timeout=0.5)
         return resolve_lang(saved, interaction.locale.value)
 
     async def command_failed(
@@ -649,6 +724,9 @@ class Adapter:
         """A button press or a select choice on any of this bot's messages."""
         started = time.monotonic()
         self._track()
+        if self.closing:
+            await self._restarting(interaction)
+            return
         cid = ids.parse(custom_id, select=select)
         if (
             cid is None
@@ -668,12 +746,16 @@ class Adapter:
             self._acked(started)
             o = await self._origin(interaction)
             key = table_key(cid.table)
+            # each action only where this bot draws it: a table button on a private
+            # message, or a card on the public one, is forged
             if private and cid.action in HAND_ACTIONS:
                 await self._hand_action(o, key, cid, values)
-            elif private:
+            elif private and cid.action in MENU_ACTIONS:
                 await self._private_action(o, key, cid, values)
-            else:
+            elif not private and cid.action in ids.TABLE_ACTIONS:
                 await self._table_action(o, key, cid)
+            else:
+                await self._forged(o)
         except Exception:
             await self._fail(interaction)
 
@@ -726,7 +808,13 @@ class Adapter:
             )
             if res.table is not None:
                 info = res.table
-        await self._queue_hand(s, force=True)
+        await asyncio.wait({self._queue_hand(s, force=True)})  # (cancelled when stopping)
+        if s.drawn is not o.interaction:
+            # another press took the hand message over meanwhile (a double click, Show hand
+            # and Draw at once), or the drawing failed: this answer, deferred as "thinking",
+            # still gets the hand, or it would think forever
+            content, view, _ = await self.hand_message(s)
+            await o.interaction.edit_original_response(content=content, view=view)
         await self._follow(o, info.names)
 
     async def _hand_action(
@@ -785,15 +873,20 @@ class Adapter:
             return
         page = (_int(cid.arg) or 0) if a == "setpage" else None
         if a == "preset":
+            if values[0] not in Rules.PRESET_NAMES:
+                await self._forged(o)  # not a preset the menu offered
+                return
             await self.service.configure(
                 key, o.player, preset=values[0], admin=_admin(o.interaction), origin=o
             )
         elif a == "flag":
-            try:
-                value = views.decode_value(cid.arg, values[0])
-            except ValueError:
-                o.notices.append(Notice("bad_setting"))
-            else:
+            info = await self.service.table(key)
+            if info is not None and info.status in (LOBBY, PLAYING):
+                try:
+                    value = views.decode_value(cid.arg, values[0], info.rules)
+                except ValueError:
+                    await self._forged(o)  # not a value the menu offered
+                    return
                 await self.service.configure(
                     key, o.player, overrides={cid.arg: value}, admin=_admin(o.interaction),
                     origin=o,
@@ -843,6 +936,9 @@ class Adapter:
         """Acknowledge a slash command at once, then run ``handler(origin, key, scope)``."""
         started = time.monotonic()
         self._track()
+        if self.closing:
+            await self._restarting(interaction)
+            return
         try:
             if interaction.guild_id is None or interaction.channel_id is None:
                 tr = translator(resolve_lang(interaction.locale.value))
@@ -866,6 +962,10 @@ class Adapter:
         """``/uno new``: open a table here."""
 
         async def run(o: Origin, key: str, scope: str) -> None:
+            if not _can_post(o.interaction):
+                # a table nobody would see: say why rather than open it
+                await self._answer(o, o.tr.gettext(text.NO_ACCESS))
+                return
             name = _display_name(o.interaction)
             res = await self.service.create(key, scope, o.player, name, preset=preset, origin=o)
             opened = None
@@ -894,7 +994,7 @@ class Adapter:
         await self._command(interaction, run)
 
     async def cmd_kick(
-        self, interaction: discord.Interaction[Any], member: discord.Member | None
+        self, interaction: discord.Interaction[Any], member: discord.abc.User | None
     ) -> None:
         """``/uno kick [player]``: remove someone, or choose from the seats (bots too)."""
 
@@ -959,7 +1059,7 @@ class Adapter:
     async def cmd_stats(
         self,
         interaction: discord.Interaction[Any],
-        member: discord.Member | None,
+        member: discord.abc.User | None,
         where: str | None,
     ) -> None:
         """``/uno stats [whose] [scope]``: here, or everywhere."""
@@ -987,17 +1087,16 @@ class Adapter:
     async def cmd_language(
         self, interaction: discord.Interaction[Any], language: str, where: str | None
     ) -> None:
-        """``/uno language``: yours, or the server's (the host of the table here, or a member
-        with Manage Channels)."""
+        """``/uno language``: yours, or the server's (a member with Manage Channels only:
+        it applies to every table of the server, and anyone can host a table)."""
 
         async def run(o: Origin, key: str, scope: str) -> None:
             if where == "guild":
-                info = await self.service.table(key)
-                host = info is not None and info.host == o.player
+                if not _admin(o.interaction):
+                    await self._answer(o, o.tr.gettext(text.LANGUAGE_ADMINS))
+                    return
                 if language not in LANGUAGES:
                     o.notices.append(Notice("bad_setting"))
-                elif not (host or _admin(o.interaction)):
-                    o.notices.append(Notice("not_host"))
                 else:
                     await self.service.set_chat_language(key, scope, language)
                     done = translator(language).gettext(
@@ -1051,6 +1150,26 @@ class Adapter:
 # -- helpers ---------------------------------------------------------------------------------
 
 
+def _is_select(data: Mapping[str, Any]) -> bool:
+    return _int(data.get("component_type")) not in (None, discord.ComponentType.button.value)
+
+
+def _dispatched(interaction: discord.Interaction[Any], custom_id: str) -> bool:
+    """Whether discord.py's view store hands this component interaction to a dynamic item:
+    only when the message it carries has a component of that type and ``custom_id``
+    (``ViewStore.schedule_dynamic_item_call``)."""
+    msg = interaction.message
+    if msg is None:
+        return False
+    data: Mapping[str, Any] = interaction.data or {}
+    kind = _int(data.get("component_type"))
+    try:
+        found = views.message_components(msg)
+    except Exception:  # a message discord.py cannot read back: it would not dispatch
+        return False
+    return any(c.type.value == kind and getattr(c, "custom_id", None) == custom_id for c in found)
+
+
 def _int(value: Any) -> int | None:
     try:
         return int(value) if value is not None else None
@@ -1061,6 +1180,16 @@ def _int(value: Any) -> int | None:
 def _admin(interaction: discord.Interaction[Any]) -> bool:
     """Members with Manage Channels may run any table in their server."""
     return bool(interaction.permissions.manage_channels)
+
+
+def _can_post(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the bot may post the table message where ``interaction`` came from."""
+    perms = interaction.app_permissions
+    if perms.value == 0:
+        return True  # not said (Discord always sends them now): let the posting tell
+    thread = isinstance(interaction.channel, discord.Thread)
+    send = perms.send_messages_in_threads if thread else perms.send_messages
+    return perms.view_channel and send
 
 
 def _display_name(interaction: discord.Interaction[Any]) -> str:

@@ -88,9 +88,10 @@ class UnoCommands(app_commands.Group):
     @app_commands.rename(player=_s("player"))
     @app_commands.describe(player=_opt("player"))
     async def kick(
-        self, interaction: discord.Interaction, player: discord.Member | None = None
+        self, interaction: discord.Interaction, player: discord.User | None = None
     ) -> None:
-        """Remove a player (host or Manage Channels)."""
+        """Remove a player (host or Manage Channels). A ``User``, not a ``Member``: one who
+        left the server is still at the table, and must be removable by name."""
         await self.adapter.cmd_kick(interaction, player)
 
     @app_commands.command(name=_s("stop"), description=_help("stop"))
@@ -120,7 +121,7 @@ class UnoCommands(app_commands.Group):
     async def stats(
         self,
         interaction: discord.Interaction,
-        whose: discord.Member | None = None,
+        whose: discord.User | None = None,
         scope: str | None = None,
     ) -> None:
         """Statistics of a player, here or everywhere."""

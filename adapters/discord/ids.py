@@ -41,6 +41,10 @@ PRIVATE_ACTIONS = frozenset(
 BUTTON_ACTIONS = TABLE_ACTIONS | PRIVATE_ACTIONS
 # select menus (all on private messages)
 SELECT_ACTIONS = frozenset({"cards", "preset", "flag", "kick"})
+# the actions whose id carries an ``<arg>`` (every other one never does)
+ARG_ACTIONS = frozenset(
+    {"play", "pick", "color", "catch", "page", "setpage", "refresh", "cards", "flag"}
+)  # fmt: skip
 
 _ID = re.compile(
     r"uno:(?P<action>[a-z]{1,12}):(?P<table>[1-9][0-9]{0,19}):(?P<version>[0-9]{1,12})"
@@ -80,6 +84,8 @@ def parse(custom_id: str, *, select: bool = False) -> CustomId | None:
     action = m["action"]
     if action not in (SELECT_ACTIONS if select else BUTTON_ACTIONS):
         return None
+    if (m["arg"] is not None) != (action in ARG_ACTIONS):
+        return None  # an argument where this bot draws none, or none where it does
     return CustomId(action, int(m["table"]), int(m["version"]), m["arg"] or "")
 
 

@@ -15,14 +15,17 @@ __all__ = [
     "ERROR",
     "EXPIRED",
     "GROUP_DESCRIPTION",
+    "LANGUAGE_ADMINS",
     "LANGUAGE_AUTO",
     "LANGUAGE_ME",
     "LANGUAGE_SERVER",
     "MORE_CARDS",
     "NOBODY_TO_KICK",
+    "NO_ACCESS",
     "OPENED",
     "OPTION_HELP",
     "PRIVATE_CHOICES",
+    "RESTARTING",
     "SERVER_ONLY",
     "SETTINGS",
     "command_names",
@@ -35,6 +38,11 @@ BACK = N_("Back")
 BAD_BUTTON = N_("That button is not valid here.")
 ERROR = N_("Something went wrong. Please try again.")
 SERVER_ONLY = N_("UNO is played in server channels.")
+RESTARTING = N_("The bot is restarting: nothing was done. Try again in a moment.")
+NO_ACCESS = N_(
+    "I cannot post in this channel: I need View Channel and Send Messages here "
+    "(Send Messages in Threads in a thread)."
+)
 EXPIRED = N_("This view has expired: press “{hand}” on the table for a fresh one.")
 OPENED = N_("The table is open: press “{join}” on it to sit down.")
 MORE_CARDS = N_("More cards ({page}/{pages})")
@@ -55,6 +63,7 @@ FLAG_CHOICE = N_("{flag}: {value}")
 LANGUAGE_ME = N_("Your language is now {language}.")
 LANGUAGE_AUTO = N_("Your messages now follow your Discord language.")
 LANGUAGE_SERVER = N_("The language of UNO in this server is now {language}.")
+LANGUAGE_ADMINS = N_("Only a member with Manage Channels can change the server's language.")
 TURN_ENDS = N_("⏱ The turn ends {when}.")
 
 # option descriptions (Discord allows 100 characters)

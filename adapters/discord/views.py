@@ -49,7 +49,9 @@ __all__ = [
     "hand_choices",
     "hand_view",
     "kick_view",
+    "message_components",
     "picker_view",
+    "select_values",
     "settings_flags",
     "settings_view",
     "table_view",
@@ -113,7 +115,10 @@ class UnoButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client: UnoClient = interaction.client
-        await client.adapter.on_component(interaction, self.custom_id, (), select=False)
+        # a select whose id looks like a button's is still a select (and refused as such)
+        select = _component_type(interaction) != discord.ComponentType.button.value
+        values = select_values(interaction) if select else ()
+        await client.adapter.on_component(interaction, self.custom_id, values, select=select)
 
 
 class UnoSelect(
@@ -154,9 +159,30 @@ class UnoSelect(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         client: UnoClient = interaction.client
-        data: Mapping[str, Any] = interaction.data or {}
-        values = tuple(str(v) for v in data.get("values", ()))
+        values = select_values(interaction)
         await client.adapter.on_component(interaction, self.custom_id, values, select=True)
+
+
+def _component_type(interaction: discord.Interaction[Any]) -> int | None:
+    data: Mapping[str, Any] = interaction.data or {}
+    kind = data.get("component_type")
+    return kind if isinstance(kind, int) else None
+
+
+def select_values(interaction: discord.Interaction[Any]) -> tuple[str, ...]:
+    """The values chosen in a select menu (as Discord sent them: still to be checked)."""
+    data: Mapping[str, Any] = interaction.data or {}
+    values = data.get("values")
+    if not isinstance(values, list | tuple):
+        return ()
+    return tuple(str(v) for v in values)
+
+
+def message_components(msg: discord.Message) -> list[discord.ui.Item[Any]]:
+    """Every component of ``msg`` as discord.py's view store reads it back to dispatch an
+    interaction (``View.from_message``)."""
+    cls = discord.ui.LayoutView if msg.flags.components_v2 else discord.ui.View
+    return list(cls.from_message(msg, timeout=None).walk_children())
 
 
 def _id(action: str, table: int, version: int, arg: str = "") -> str:
@@ -492,15 +518,14 @@ def encode_value(value: Any) -> str:
     return str(value)
 
 
-def decode_value(flag: str, raw: str) -> Any:
-    """A select's value back into the flag's type (``ValueError`` if it is not one)."""
+def decode_value(flag: str, raw: str, rules: Rules) -> Any:
+    """A select's value back into the flag's type: one of the values the menu offers at
+    a table with ``rules`` (``ValueError`` for anything else, a forged value)."""
     if flag not in Rules.model_fields:
         raise ValueError(flag)
-    for value in flag_values(flag, getattr(Rules(), flag)):
+    for value in flag_values(flag, getattr(rules, flag)):
         if encode_value(value) == raw:
             return value
-    if raw.isdigit():
-        return int(raw)
     raise ValueError(raw)
 
 

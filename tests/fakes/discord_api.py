@@ -34,8 +34,11 @@ DISCORD_EPOCH = 1420070400000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 MANAGE_CHANNELS = 1 << 4
+VIEW_CHANNEL, SEND_MESSAGES, SEND_IN_THREADS = 1 << 10, 1 << 11, 1 << 38
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)  # view, send, history, commands
 ADMIN_PERMISSIONS = MEMBER_PERMISSIONS | MANAGE_CHANNELS
+# what the bot is invited with (README): View Channels, Send Messages (in Threads)
+BOT_PERMISSIONS = ADMIN_PERMISSIONS | SEND_IN_THREADS
 
 # callback types
 PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
@@ -128,10 +131,17 @@ class Channel:
     guild_id: int
     name: str
     parent_id: int | None = None  # set for a thread
+    bot_permissions: int = BOT_PERMISSIONS  # the bot's permissions here (overwrites applied)
+    archived: bool = False  # a thread archived (by itself, after a while without messages)
 
     @property
     def is_thread(self) -> bool:
         return self.parent_id is not None
+
+    @property
+    def bot_may_send(self) -> bool:
+        send = SEND_IN_THREADS if self.is_thread else SEND_MESSAGES
+        return self.bot_permissions & (VIEW_CHANNEL | send) == VIEW_CHANNEL | send
 
     def payload(self) -> dict[str, Any]:
         if self.parent_id is not None:
@@ -148,7 +158,7 @@ class Channel:
                 "rate_limit_per_user": 0,
                 "flags": 0,
                 "thread_metadata": {
-                    "archived": False,
+                    "archived": self.archived,
                     "auto_archive_duration": 1440,
                     "archive_timestamp": _now_iso(),
                     "locked": False,
@@ -426,6 +436,18 @@ class FakeDiscord:
         guild.members[u.id] = u
         self.users[u.id] = u
         return u
+
+    def remove_member(self, guild: Guild, user: User) -> None:
+        """``user`` leaves (or is removed from) ``guild``."""
+        guild.members.pop(user.id, None)
+
+    def delete_channel(self, channel: Channel) -> None:
+        """A moderator deletes ``channel`` (or a thread): its messages go with it."""
+        self.guilds[channel.guild_id].channels.pop(channel.id, None)
+        self.channels.pop(channel.id, None)
+        for m in self.messages.values():
+            if m.channel_id == channel.id:
+                m.deleted = True
 
     @property
     def base_url(self) -> str:
@@ -717,7 +739,7 @@ class FakeDiscord:
             "member": user.member(),
             "token": rec.token,
             "version": 1,
-            "app_permissions": str(ADMIN_PERMISSIONS),
+            "app_permissions": str(channel.bot_permissions),
             "locale": user.locale,
             "guild_locale": guild.locale,
             "entitlements": [],
@@ -764,7 +786,8 @@ class FakeDiscord:
             if ospec["type"] == 6:  # a user
                 u = value
                 resolved.setdefault("users", {})[str(u.id)] = u.payload()
-                resolved.setdefault("members", {})[str(u.id)] = u.member(with_user=False)
+                if u.id in self.guilds[channel.guild_id].members:  # not for one who left
+                    resolved.setdefault("members", {})[str(u.id)] = u.member(with_user=False)
                 opts.append({"name": name, "type": 6, "value": str(u.id)})
             else:
                 choices = ospec.get("choices")
@@ -792,11 +815,14 @@ class FakeDiscord:
         label: str | None = None,
         value: str | None = None,
         forge: bool = False,
+        stale: bool = False,
     ) -> Interaction:
         """``user`` presses a button (or picks ``value`` in a select) of ``message``.
 
         With ``forge=True`` the component need not exist: it is slipped into the message as
-        a tampered client would, to check that the bot refuses it."""
+        a tampered client would, to check that the bot refuses it. With ``stale=True`` it
+        is one the message showed before an edit (a click racing the edit): the interaction
+        carries the message as it is now, without that component."""
         msg = self.messages[message if isinstance(message, int) else message.id]
         if msg.deleted:
             raise AssertionError("the message was deleted")
@@ -804,7 +830,23 @@ class FakeDiscord:
             raise AssertionError(f"{user.name} cannot see message {msg.id}")
         components = msg.components
         comp: dict[str, Any] | None
-        if forge:
+        if stale:
+            # the user's screen was behind: they press a component the message had before
+            # it was edited, and Discord sends the message as it is now (without it)
+            assert custom_id is not None
+            comp = next(
+                (
+                    c
+                    for _, rows in reversed(msg.history)
+                    for row in rows
+                    for c in row.get("components", ())
+                    if c.get("custom_id") == custom_id
+                ),
+                None,
+            )
+            if comp is None:
+                raise AssertionError(f"message {msg.id} never had {custom_id!r}")
+        elif forge:
             assert custom_id is not None
             kind = 3 if value is not None else 2
             fake_item: dict[str, Any] = (
@@ -812,7 +854,8 @@ class FakeDiscord:
                 if kind == 3
                 else {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
             )
-            components = [*components, {"type": 1, "components": [fake_item]}]
+            # in a row of its own (in place of the last one when all five are taken)
+            components = [*components[:4], {"type": 1, "components": [fake_item]}]
             comp = fake_item
         else:
             comp = None
@@ -978,10 +1021,18 @@ class FakeDiscord:
             raise ApiError(404, 10008, "Unknown Message")
         return msg
 
+    def _may_send(self, c: Channel) -> None:
+        if not c.bot_permissions & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if not c.bot_may_send:
+            raise ApiError(403, 50013, "Missing Permissions")
+
     async def _channel_post(self, request: web.Request) -> web.Response:
         c = self._channel(request)
+        self._may_send(c)
         data = request[JSON] or {}
         msg = self._create(c.id, c.guild_id, data, audience=None, via="channel")
+        c.archived = False  # a new message wakes an archived thread up
         return _json(msg.payload(self.app_id))
 
     async def _channel_get(self, request: web.Request) -> web.Response:
@@ -989,6 +1040,11 @@ class FakeDiscord:
 
     async def _channel_edit(self, request: web.Request) -> web.Response:
         msg = self._channel_message(request)
+        c = self.channels[msg.channel_id]
+        if not c.bot_permissions & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if c.archived:
+            raise ApiError(400, 50083, "Thread is archived")
         if msg.author.get("id") != str(self.bot.id):
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         self._edit(msg, request[JSON] or {}, via="channel")

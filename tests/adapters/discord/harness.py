@@ -256,8 +256,11 @@ class World:
         label: str | None = None,
         value: str | None = None,
         forge: bool = False,
+        stale: bool = False,
     ) -> Interaction:
-        rec = await self.fake.press(user, msg, custom_id, label=label, value=value, forge=forge)
+        rec = await self.fake.press(
+            user, msg, custom_id, label=label, value=value, forge=forge, stale=stale
+        )
         await self.settle()
         self._note_hand(rec)
         return rec

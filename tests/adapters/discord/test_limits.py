@@ -84,3 +84,57 @@ async def test_a_deleted_table_message_is_posted_again(world: World) -> None:
     fresh = await world.table_message()
     assert fresh.id != table.id and "Bob" in fresh.content and fresh.components
     assert len(world.fake.errors) == 1 and "10008 Unknown Message" in world.fake.errors[0]
+
+
+async def test_show_hand_twice_at_once_answers_both(world: World) -> None:
+    """Two presses at once (a double click on Show hand, or Show hand and Draw): each is
+    deferred as "thinking"; only the newest became the hand message, and the other one
+    used to think forever."""
+    alice, bob, _ = world.users
+    await world.slash(alice, "new")
+    table = await world.table_message()
+    await world.press(bob, table, world.button(table, "join"))
+    await world.press(alice, table, world.button(table, "start"))
+    hand = world.button(table, "hand")
+    assert hand is not None
+    recs = await asyncio.gather(
+        world.fake.press(bob, table, hand), world.fake.press(bob, table, hand)
+    )
+    await world.settle()
+    for rec in recs:
+        assert rec.original is not None
+        msg = world.fake.messages[rec.original]
+        assert not msg.loading, "an answer left thinking"
+        assert msg.audience == bob.id and msg.content.startswith("🃏 Your cards")
+    assert world.fake.errors == []
+
+
+async def test_twenty_players_with_long_names_stay_inside_the_limits(make_world) -> None:  # type: ignore[no-untyped-def]
+    """Two decks, 20 seats, display names of Discord's full 32 characters that try to ping
+    everyone: every message, label and id fits, and nothing can mention anybody."""
+    names = [("@everyone " + "Ｗ" * 19 + f"{n:02d}")[:32] for n in range(20)]
+    world: World = await make_world(users=names)
+    us = world.users
+    await world.slash(us[0], "new")
+    await world.svc.configure(
+        world.key(), f"dc:{us[0].id}", overrides={"decks": 2, "swap": "seven_zero"}
+    )
+    table = await world.table_message()
+    for u in us[1:]:
+        await world.press(u, table, world.button(table, "join"))
+    await world.press(us[0], table, world.button(table, "start"))
+    humans = {f"dc:{u.id}": u for u in us}
+    for _ in range(25):
+        info = await world.info()
+        if info.status != "playing" or info.view is None or info.view.current not in humans:
+            break
+        await world.act(humans[info.view.current], call_uno=False)
+    rec = await world.slash(us[0], "kick")
+    kick = world.select(world.fake.replies(rec)[0], "kick")
+    assert kick is not None and len(kick["options"]) == 19
+    assert world.fake.errors == []  # the fake refuses what Discord would
+    for call in world.fake.calls:
+        body = call.body if isinstance(call.body, dict) else {}
+        body = body.get("data", body) if "type" in body else body
+        if isinstance(body, dict) and body.get("content"):
+            assert body.get("allowed_mentions", {}).get("parse") == [], (call.path, body)

@@ -97,9 +97,13 @@ async def test_the_language_command(make_world) -> None:  # type: ignore[no-unty
     rec = await world.slash(bob, "language", language="auto")
     assert fake.texts_for(rec) == ["Your messages now follow your Discord language."]
 
-    # the server's language: the host or a channel manager
-    rec = await world.slash(bob, "language", language="zh_Hant", where="guild")
-    assert fake.texts_for(rec) == ["Only the host (or a chat admin) can do that."]
+    # the server's language (every table of the server): a channel manager only, not
+    # the host of a table (anyone can open one)
+    admins_only = "Only a member with Manage Channels can change the server's language."
+    for who in (bob, alice):
+        rec = await world.slash(who, "language", language="zh_Hant", where="guild")
+        assert fake.texts_for(rec) == [admins_only]
+        assert (await world.info()).lang is None
     rec = await world.slash(carol, "language", language="zh_Hant", where="guild")
     hant = translator("zh_Hant")
     assert fake.texts_for(rec) == [
@@ -110,3 +114,64 @@ async def test_the_language_command(make_world) -> None:  # type: ignore[no-unty
     # private texts stay in each user's own language
     rec = await world.slash(bob, "rules")
     assert fake.texts_for(rec)[0].startswith("📜 Official rules")
+
+
+async def test_a_deleted_channel_stops_its_table(world: World, caplog) -> None:  # type: ignore[no-untyped-def]
+    """A table whose channel (or thread) was deleted can never be seen or pressed again:
+    it is stopped, rather than failing (with a traceback) at every turn for ever."""
+    alice, bob, _ = world.users
+    await world.slash(alice, "new")
+    table = await world.table_message()
+    await world.press(bob, table, world.button(table, "join"))
+    await world.svc.add_bot(world.key(), f"dc:{alice.id}")
+    await world.press(alice, table, world.button(table, "start"))
+    world.fake.delete_channel(world.channel)
+    caplog.clear()
+    # a move made elsewhere than in the channel (a timer, a bot): the table is shown
+    await world.svc.leave(world.key(), f"dc:{bob.id}")
+    await world.settle()
+    info = await world.svc.table(world.key())
+    assert info is not None and info.status == "stopped"
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    assert all("10003" in e for e in world.fake.errors)
+
+
+async def test_an_archived_thread_gets_its_table_again(world: World) -> None:
+    """A thread archives itself after a while without new messages (edits do not count),
+    and Discord refuses edits there: the table is posted anew, which wakes the thread."""
+    alice, bob, _ = world.users
+    thread = world.fake.add_channel(world.guild, "uno thread", parent=world.channel)
+    await world.restart()
+    await world.slash(alice, "new", channel=thread)
+    old = await world.table_message(thread)
+    thread.archived = True
+    await world.svc.join(world.key(thread), f"dc:{bob.id}", "Bob")  # /uno join elsewhere
+    await world.settle()
+    fresh = await world.table_message(thread)
+    assert fresh.id != old.id and "Bob" in fresh.content and fresh.components
+    assert not thread.archived
+    assert old.components == []  # the old one keeps no buttons
+    table = await world.table_message(thread)
+    await world.press(alice, table, world.button(table, "start"))
+    assert (await world.info(thread)).status == "playing"
+    assert [e.split(": ")[1][:5] for e in world.fake.errors] == ["50083"]
+
+
+async def test_no_table_where_the_bot_cannot_post(world: World) -> None:
+    """Without View Channel and Send Messages (in Threads, for a thread) the table message
+    cannot be posted: /uno new says so instead of opening a table nobody sees."""
+    alice, _, _ = world.users
+    thread = world.fake.add_channel(world.guild, "uno thread", parent=world.channel)
+    await world.restart()
+    thread.bot_permissions &= ~(1 << 38)  # Send Messages in Threads
+    rec = await world.slash(alice, "new", channel=thread)
+    assert world.fake.texts_for(rec) == [
+        "I cannot post in this channel: I need View Channel and Send Messages here "
+        "(Send Messages in Threads in a thread)."
+    ]
+    assert await world.svc.table(world.key(thread)) is None
+    world.channel.bot_permissions &= ~(1 << 11)  # Send Messages
+    rec = await world.slash(alice, "new")
+    assert "I cannot post in this channel" in world.fake.texts_for(rec)[0]
+    assert await world.svc.table(world.key()) is None
+    assert world.fake.errors == []

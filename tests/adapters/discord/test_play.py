@@ -94,8 +94,16 @@ async def test_uno_catch_then_call(world: World) -> None:
     )
     rec = await world.slash(alice, "hand")
     hand = world.fake.messages[rec.original]  # type: ignore[index]
-    await world.press(alice, hand, world.button(hand, "play", "R1"))
+    play_r1 = world.button(hand, "play", "R1")
+    assert play_r1 is not None
+    await world.press(alice, hand, play_r1)
     assert world.button(hand, "play", "R2") is None  # her cards are disabled now
+    # a double click: the second reaches Discord after her hand message was redrawn
+    version = (await world.info()).version
+    rec = await world.press(alice, hand, play_r1, stale=True)
+    assert world.fake.texts_for(rec) == ["That button is out of date: the game has moved on."]
+    assert world.fake.replies(rec)[0].audience == alice.id
+    assert (await world.info()).version == version
     table = await world.table_message()
     rec = await world.press(alice, table, world.button(table, "draw"))  # not her turn
     assert world.fake.texts_for(rec)[-1] == "It is not your turn."
@@ -149,7 +157,7 @@ async def _challenge(world: World, alice_hand: list[str]) -> tuple[Message, Mess
     await world.press(alice, hand, world.button(hand, "pick", "W4"))
     await world.press(alice, hand, label="🟩 Green")
     table = await world.table_message()
-    assert "faces +4: challenge the +4 of Alice" in table.content
+    assert "Bob faces +4: challenge" in table.content
     assert [b["label"] for b in table.buttons()][-2:] == ["Challenge", "Take the cards"]
     # Alice may not answer for Bob
     version = (await world.info()).version

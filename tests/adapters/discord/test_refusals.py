@@ -30,10 +30,33 @@ async def test_a_stale_button_is_refused_privately(world: World) -> None:
     assert old_draw is not None
     await world.act(current, call_uno=False)  # the turn moves on
     version = (await world.info()).version
-    rec = await world.press(current, table, old_draw, forge=True)  # a double click
+    # a double click: the second click reaches Discord after the table message was edited,
+    # so the interaction carries the message without that button
+    rec = await world.press(current, table, old_draw, stale=True)
+    assert rec.acked_at is not None and rec.ack_latency is not None and rec.ack_latency < 1
     assert world.fake.texts_for(rec)[-1] == "That button is out of date: the game has moved on."
     assert all(m.audience == current.id for m in world.fake.replies(rec))
     assert (await world.info()).version == version
+    assert world.fake.errors == []
+
+
+async def test_a_click_racing_an_edit_of_the_table_is_answered(world: World) -> None:
+    """discord.py only dispatches a DynamicItem still shown on the message the interaction
+    carries; the table message changes every turn, so a click made just before an edit
+    used to go unanswered ("This interaction failed")."""
+    _, bob, carol = await _two_player_game(world)
+    table = await world.table_message()
+    old_hand = world.button(table, "hand")
+    await world.slash(carol, "join")  # for the next round: the table message is edited
+    assert world.button(table, "hand") != old_hand
+    rec = await world.press(bob, table, old_hand, stale=True)
+    assert rec.acked_at is not None and rec.ack_latency is not None and rec.ack_latency < 1
+    hand = world.fake.replies(rec)
+    assert len(hand) == 1 and hand[0].audience == bob.id
+    assert hand[0].content.startswith("🃏 Your cards") and hand[0].components
+    # a stale id that is not ours at all is still refused
+    rec = await world.press(bob, table, old_hand.replace("hand", "nope"), forge=True)
+    assert world.fake.texts_for(rec) == [BAD]
     assert world.fake.errors == []
 
 
@@ -48,6 +71,14 @@ async def test_a_stale_button_is_refused_privately(world: World) -> None:
         "uno:" + "x" * 90,
         "uno:cards:{chan}:{ver}:0",  # a select id on a button
         "not-ours",  # some other bot's component
+        "uno:play:{chan}:{ver}:R5",  # a card of a private hand, on the public table
+        "uno:color:{chan}:{ver}:R",
+        "uno:join:{chan}:{ver}:" + "9" * 64,  # an argument no join button has
+        "uno:join:99999999999999999999999:{ver}",  # huge numbers
+        "uno:join:{chan}:9999999999999",
+        "uno:catch:{chan}:{ver}",  # no argument where one is needed
+        "uno:page:{chan}:{ver}:-1",
+        "uno:join:１２３:{ver}",  # unicode digits
     ],
 )
 async def test_a_forged_custom_id_is_refused_privately(world: World, forged: str) -> None:
@@ -60,6 +91,52 @@ async def test_a_forged_custom_id_is_refused_privately(world: World, forged: str
     assert world.fake.replies(rec)[0].audience == carol.id
     assert (await world.info()).version == info.version
     assert world.fake.errors == []
+
+
+async def test_a_version_from_the_future_is_refused(world: World) -> None:
+    alice, bob, _ = await _two_player_game(world)
+    table = await world.table_message()
+    info = await world.info()
+    for user in (alice, bob):
+        rec = await world.press(
+            user, table, f"uno:challenge:{world.channel.id}:999999999999", forge=True
+        )
+        assert world.fake.texts_for(rec)[-1] in (
+            "That button is out of date: the game has moved on.",
+            "It is not your turn.",
+        )
+    assert (await world.info()).version == info.version
+
+
+@pytest.mark.parametrize("action", ["join", "start", "settings", "hand", "leave"])
+async def test_a_table_button_forged_on_a_private_message_is_refused(
+    world: World, action: str
+) -> None:
+    """Table buttons belong on the table: slipped into one's own hand message they used to
+    open the settings menu (for anyone, host or not)."""
+    _, bob, _ = await _two_player_game(world)
+    hand = await world.show_hand(bob)
+    info = await world.info()
+    custom_id = f"uno:{action}:{world.channel.id}:{info.version}"
+    rec = await world.press(bob, hand, custom_id, forge=True)
+    assert world.fake.texts_for(rec)[-1] == BAD
+    assert all(m.audience == bob.id for m in world.fake.replies(rec))
+    assert not any("⚙️" in m.content for m in world.fake.replies(rec))
+    assert (await world.info()).version == info.version
+    assert world.fake.errors == []
+
+
+async def test_a_select_forged_with_a_button_id_is_refused(world: World) -> None:
+    """A select menu whose id names a table button was taken for that button (a forged
+    select "uno:join" seated the user)."""
+    _, _, carol = await _two_player_game(world)
+    table = await world.table_message()
+    info = await world.info()
+    custom_id = f"uno:join:{world.channel.id}:{info.version}"
+    rec = await world.press(carol, table, custom_id, value="x", forge=True)
+    assert world.fake.texts_for(rec) == [BAD]
+    info2 = await world.info()
+    assert info2.version == info.version and f"dc:{carol.id}" not in info2.waiting
 
 
 async def test_a_forged_select_value_is_refused(world: World) -> None:
@@ -101,6 +178,39 @@ async def test_only_the_host_or_a_channel_manager_kicks(make_world) -> None:  # 
     await world.press(alice, menu, kick["custom_id"], value=kick["options"][1]["value"])
     assert "Bot 1" not in table.content.split("Players")[1].split("\n\n")[0]
     assert menu.components == []
+
+
+async def test_kick_names_a_member_who_left_the_server(world: World) -> None:
+    """``/uno kick player:`` with someone who left the server: Discord sends a user, no
+    member; the option used to fail to convert ("Something went wrong")."""
+    alice, bob, _ = await _two_player_game(world)
+    world.fake.remove_member(world.guild, bob)
+    rec = await world.slash(alice, "kick", player=bob)
+    assert world.fake.texts_for(rec) == ["✅"]
+    table = world.fake.messages[int((await world.info()).meta["dc_msg"])]
+    assert "Bob was removed from the table." in table.content
+    rec = await world.slash(alice, "stats", whose=bob)
+    assert "went wrong" not in world.fake.texts_for(rec)[0]
+
+
+async def test_forged_settings_values_are_refused(world: World) -> None:
+    """Only what the menu offers: a value slipped into a select (a one-second turn, a
+    preset that does not exist) changes nothing."""
+    alice, _, _ = world.users
+    await world.slash(alice, "new")
+    rec = await world.slash(alice, "settings")
+    menu = world.fake.replies(rec)[0]
+    info = await world.info()
+    for custom_id, value in (
+        (f"uno:flag:{world.channel.id}:{info.version}:turn_seconds", "1"),
+        (f"uno:flag:{world.channel.id}:{info.version}:hand_size", "١٢"),
+        (f"uno:preset:{world.channel.id}:{info.version}", "chaos"),
+    ):
+        rec = await world.press(alice, menu, custom_id, value=value, forge=True)
+        assert world.fake.texts_for(rec) == [BAD]
+        after = await world.info()
+        assert after.rules == info.rules and after.version == info.version
+    assert world.fake.errors == []
 
 
 async def test_settings_presets_and_flags(world: World) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
@@ -69,4 +71,26 @@ async def test_the_gateway_reconnects_and_resumes(world: World) -> None:
     assert world.fake.resumes == 1 and world.fake.identifies == 1
     table = await world.table_message()
     await world.press(bob, table, world.button(table, "join"))
+    assert "Bob" in table.content
+
+
+async def test_a_press_while_stopping_is_answered_and_changes_nothing(make_world) -> None:  # type: ignore[no-untyped-def]
+    """A press that arrives once the bot is shutting down is answered at once: its work
+    could be cut off halfway and its answer lost with the connection."""
+    world: World = await make_world(write_delay=0.3)
+    alice, bob, carol = world.users
+    await world.slash(alice, "new")
+    table = await world.table_message()
+    slow = await world.fake.press(bob, table, world.button(table, "join"))  # 0.3 s to store
+    await asyncio.sleep(0.05)
+    stopping = asyncio.create_task(world.bot.stop())
+    await asyncio.sleep(0.05)
+    late = await world.fake.press(carol, table, world.button(table, "join"))
+    await stopping
+    assert slow.acked_at is not None and late.acked_at is not None
+    assert world.fake.texts_for(late) == [
+        "The bot is restarting: nothing was done. Try again in a moment."
+    ]
+    info = await world.info()
+    assert [s.name for s in info.seats] == ["Alice", "Bob"]  # Bob's press was finished
     assert "Bob" in table.content

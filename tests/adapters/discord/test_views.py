@@ -79,6 +79,10 @@ def test_custom_ids_round_trip() -> None:
     assert ids.parse("uno:cards:1:2:0") is None
     assert ids.parse("uno:join:01:2") is None  # no leading zero in a snowflake
     assert ids.parse("uno:join:1:2: x") is None
+    assert ids.parse("uno:join:1:2:x") is None  # no join button carries an argument
+    assert ids.parse("uno:play:1:2") is None  # and every card does
+    assert ids.parse("uno:join:１:2") is None  # ASCII digits only
+    assert ids.parse("uno:page:1:2:0") is not None
     assert ids.decode_play("Q9", key) is None
     assert ids.decode_player("b2", key) == f"bot:{key}:2"
     with pytest.raises(ValueError):
