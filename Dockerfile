@@ -9,7 +9,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# dependencies first, so a code change does not reinstall them
+# the project and its dependencies (a wheel install: the catalogues and migrations are
+# package data, found beside the code in site-packages)
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
