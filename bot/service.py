@@ -18,6 +18,7 @@ and bot moves included. Each record carries the table version it produced.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -34,7 +35,7 @@ from bot.codec import action_to_dict
 from bot.config import Settings
 from bot.model import FINISHED, LOBBY, PLAYING, STOPPED, Deadline, Seat, Table
 from bot.port import Notice, Port, TableInfo
-from bot.store import ActionRecord, StatLine, StatUpdate, Store, WriteBatch
+from bot.store import ActionRecord, ScopeMove, StatLine, StatUpdate, Store, WriteBatch
 from bot.timers import Timers
 from engine import (
     Action,
@@ -443,8 +444,11 @@ class Service:
             if t.status == PLAYING and t.rules.partners:
                 raise Refused("teams_fixed")
             used = {s.id for s in t.seats}
+            # numbered after every bot seat, also those named by the key a table had
+            # before it moved (see ``move_scope``): "b2" names one seat only
+            taken = {s.id.rpartition(":")[2] for s in t.seats if s.bot is not None}
             n = 1
-            while f"bot:{t.key}:{n}" in used:
+            while f"bot:{t.key}:{n}" in used or str(n) in taken:
                 n += 1
             seat = Seat(f"bot:{t.key}:{n}", f"Bot {n}", strategy)
             if t.status == LOBBY:
@@ -609,6 +613,79 @@ class Service:
             await self.store.write(WriteBatch(tables=[nt]))
             if nt.status in (LOBBY, PLAYING):
                 self._tables[key] = nt
+
+    async def move_scope(
+        self,
+        old_scope: str,
+        new_scope: str,
+        rekey: Callable[[str], str],
+        *,
+        meta: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    ) -> dict[str, TableInfo]:
+        """A chat became another (a Telegram group upgraded to a supergroup has a new id):
+        every table of ``old_scope``, open or not, moves to ``new_scope`` at key
+        ``rekey(old_key)``, with its deadlines and action log, its adapter data passed
+        through ``meta``; the chat's settings move too (those the new chat has set win)
+        and its statistics add up in the new chat's. One transaction, under the locks of
+        every key concerned; nothing changes version (the buttons of private hands stay
+        good). Idempotent: once moved, a second call finds nothing left to move.
+
+        Returns ``{old key: table}`` for each table moved. Nothing is shown: the adapter
+        decides how the moved tables appear in the new chat. A table whose new key holds
+        a table already stays where it was (the new chat's own table is never lost)."""
+        if old_scope == new_scope:
+            return {}
+        for _ in range(5):
+            keys = await self._keys_of(old_scope)
+            pairs = {k: rekey(k) for k in keys}
+            async with contextlib.AsyncExitStack() as stack:
+                # always in the same order: two moves never wait on each other's locks
+                for k in sorted({*pairs, *pairs.values()}):
+                    await stack.enter_async_context(self._lock(k))
+                if not set(await self._keys_of(old_scope)) <= set(pairs):
+                    continue  # a table opened in the old chat meanwhile: lock it too
+                return await asyncio.shield(self._move(old_scope, new_scope, pairs, meta))
+        raise RuntimeError(f"tables of {old_scope} kept changing: not moved")
+
+    async def _keys_of(self, scope: str) -> list[str]:
+        keys = set(await self.store.table_keys(scope))
+        keys.update(k for k, t in self._tables.items() if t.scope == scope)
+        return sorted(keys)
+
+    async def _move(
+        self,
+        old_scope: str,
+        new_scope: str,
+        pairs: dict[str, str],
+        meta: Callable[[dict[str, Any]], dict[str, Any]] | None,
+    ) -> dict[str, TableInfo]:
+        moved: list[tuple[str, Table]] = []
+        for old, new in sorted(pairs.items()):
+            t = await self._get(old)
+            if t is None or t.scope != old_scope:
+                continue
+            if new != old and await self._get(new) is not None:
+                log.warning("table %s not moved to %s: a table is there already", old, new)
+                continue
+            data = dict(t.meta)
+            nt = t.evolve(key=new, scope=new_scope, meta=meta(data) if meta else data)
+            moved.append((old, nt))
+        batch = WriteBatch(
+            tables=[nt for _, nt in moved],
+            moves=[ScopeMove(old_scope, new_scope, tuple((o, nt.key) for o, nt in moved))],
+        )
+        await self.store.write(batch)
+        out: dict[str, TableInfo] = {}
+        for old, nt in moved:
+            self._tables.pop(old, None)
+            self.timers.set(old, ())
+            if nt.status in (LOBBY, PLAYING):
+                self._tables[nt.key] = nt
+            self.timers.set(nt.key, nt.deadlines)
+            out[old] = self.info(nt)
+        if moved:
+            log.info("moved %d tables from %s to %s", len(moved), old_scope, new_scope)
+        return out
 
     async def start_game(
         self, key: str, by: str, *, admin: bool = False, origin: Any = None

@@ -33,6 +33,7 @@ from bot.model import OPEN_STATUSES, Deadline, Table
 __all__ = [
     "ActionRecord",
     "SchemaTooNew",
+    "ScopeMove",
     "SqliteStore",
     "StatLine",
     "StatUpdate",
@@ -83,6 +84,18 @@ class StatLine:
     cards_played: int
 
 
+@dataclass(frozen=True, slots=True)
+class ScopeMove:
+    """A chat that became another (a Telegram group upgraded to a supergroup): the rows
+    of the tables ``keys`` (old key, new key) are deleted, their action log re-keyed (the
+    new rows come in the same batch's ``tables``); the chat settings move to
+    ``new_scope`` (what it has set already wins) and the statistics add up there."""
+
+    old_scope: str
+    new_scope: str
+    keys: tuple[tuple[str, str], ...] = ()
+
+
 @dataclass(slots=True)
 class WriteBatch:
     """What one service step writes, all in one transaction."""
@@ -94,6 +107,7 @@ class WriteBatch:
         default_factory=list
     )
     user_settings: list[tuple[str, str | None]] = field(default_factory=list)
+    moves: list[ScopeMove] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -105,6 +119,7 @@ class _Rows:
     stats: list[tuple[Any, ...]]
     chats: list[tuple[Any, ...]]
     users: list[tuple[Any, ...]]
+    moves: list[ScopeMove]
 
     @classmethod
     def of(cls, b: WriteBatch) -> _Rows:
@@ -135,6 +150,7 @@ class _Rows:
                 for scope, preset, ov, lang in b.chat_settings
             ],
             users=list(b.user_settings),
+            moves=[m for m in b.moves if m.old_scope != m.new_scope],
         )
 
 
@@ -153,6 +169,7 @@ class Store(Protocol):
     async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]: ...
     async def player_stats(self, scope: str, player: str) -> StatLine | None: ...
     async def actions(self, key: str) -> list[ActionRecord]: ...
+    async def table_keys(self, scope: str) -> list[str]: ...
 
 
 def migrations() -> list[tuple[int, str]]:
@@ -196,6 +213,28 @@ ON CONFLICT (scope, player) DO UPDATE SET name=excluded.name,
     games=games+excluded.games, wins=wins+excluded.wins,
     rounds_won=rounds_won+excluded.rounds_won, points=points+excluded.points,
     cards_played=cards_played+excluded.cards_played
+"""
+
+# a chat that moved: its statistics add up in the new scope (whose names are newer), its
+# settings fill in what the new scope has not set (the rules, preset and flags, as one)
+_MOVE_STATS = """
+INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played)
+SELECT ?, player, name, games, wins, rounds_won, points, cards_played FROM stats
+WHERE scope = ?
+ON CONFLICT (scope, player) DO UPDATE SET
+    games=games+excluded.games, wins=wins+excluded.wins,
+    rounds_won=rounds_won+excluded.rounds_won, points=points+excluded.points,
+    cards_played=cards_played+excluded.cards_played
+"""
+
+_MOVE_CHAT = """
+INSERT INTO chat_settings (scope, preset, overrides, lang)
+SELECT ?, preset, overrides, lang FROM chat_settings WHERE scope = ?
+ON CONFLICT (scope) DO UPDATE SET
+    preset=CASE WHEN preset IS NULL AND overrides IS NULL THEN excluded.preset ELSE preset END,
+    overrides=CASE WHEN preset IS NULL AND overrides IS NULL THEN excluded.overrides
+        ELSE overrides END,
+    lang=coalesce(lang, excluded.lang)
 """
 
 
@@ -340,16 +379,20 @@ class SqliteStore:
         stats: list[tuple[Any, ...]] = []
         chats: list[tuple[Any, ...]] = []
         users: list[tuple[Any, ...]] = []
+        moves: list[ScopeMove] = []
         for b in batches:
             tables.update(b.tables)  # the latest state of a table wins
             actions.extend(b.actions)
             stats.extend(b.stats)
             chats.extend(b.chats)
             users.extend(b.users)
+            moves.extend(b.moves)
         rows = [row for row, _ in tables.values()]
         deadlines = [d for _, ds in tables.values() for d in ds]
         await w.execute("BEGIN IMMEDIATE")
         try:
+            for m in moves:  # before the new rows are written
+                await self._move(m)
             if rows:
                 await w.executemany(_UPSERT_TABLE, rows)
                 await w.executemany(
@@ -388,6 +431,19 @@ class SqliteStore:
             raise
         self.commits += 1
         self.batches += len(batches)
+
+    async def _move(self, m: ScopeMove) -> None:
+        w = self._conn
+        for old, new in m.keys:
+            if old == new:
+                continue
+            await w.execute("DELETE FROM tables WHERE key = ?", (old,))
+            await w.execute("DELETE FROM deadlines WHERE table_key = ?", (old,))
+            await w.execute("UPDATE actions SET table_key = ? WHERE table_key = ?", (new, old))
+        await w.execute(_MOVE_CHAT, (m.new_scope, m.old_scope))
+        await w.execute("DELETE FROM chat_settings WHERE scope = ?", (m.old_scope,))
+        await w.execute(_MOVE_STATS, (m.new_scope, m.old_scope))
+        await w.execute("DELETE FROM stats WHERE scope = ?", (m.old_scope,))
 
     # -- reading ------------------------------------------------------------------------
 
@@ -429,6 +485,14 @@ class SqliteStore:
             return None
         dls = await self._deadlines([key])
         return Table.from_row(row, tuple(dls.get(key, ())))
+
+    async def table_keys(self, scope: str) -> list[str]:
+        """The keys of every table of ``scope``, open or not."""
+        async with self._reader.execute(
+            "SELECT key FROM tables WHERE scope = ? ORDER BY key", (scope,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [str(r[0]) for r in rows]
 
     async def chat_settings(
         self, scope: str
