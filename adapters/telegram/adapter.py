@@ -12,6 +12,11 @@ chosen inline result) is a reply in the group that deletes itself after a few se
 Callback queries are always answered (network errors retried briefly, then logged). What
 the adapter remembers per user or chat (languages, titles, usernames, table messages) is
 kept in bounded LRU maps.
+
+A group upgraded to a supergroup gets a new chat id: told by a service message or by a
+send that fails with ``ChatMigrated``, the adapter moves the chat's tables to the new id
+(:meth:`Service.move_scope`) and sends each open table afresh in the new chat; the buttons
+and inline results still naming the old chat follow it there.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from telegram.error import (
 from telegram.ext import Application
 
 from adapters.telegram import views
-from adapters.telegram.codec import chat_of, player_id, scope_of, user_of
+from adapters.telegram.codec import chat_of, key_of, player_id, scope_of, user_of
 from adapters.telegram.outbox import Limits, Outbox, retry_seconds
 from bot import render
 from bot.config import Settings
@@ -155,6 +160,7 @@ class _Slot:
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT))
     news: list[str] = field(default_factory=list)
     final: bool = False
+    sending: asyncio.Lock = field(default_factory=asyncio.Lock)  # one send or edit at once
 
 
 class Adapter:
@@ -198,6 +204,7 @@ class Adapter:
         self._stopping = False
         self.titles: Lru[int, str] = Lru(MEMORY)
         self.usernames: Lru[str, int] = Lru(MEMORY)  # @username -> user id (for /kick)
+        self._moved: Lru[int, int] = Lru(MEMORY)  # a group's old id -> its supergroup's
         from adapters.telegram.handlers import Handlers
 
         self.handlers = Handlers(self)
@@ -236,7 +243,7 @@ class Adapter:
         )
         self.handlers.install(app)
         self.app = app
-        self.outbox = Outbox(self.limits)
+        self.outbox = Outbox(self.limits, on_migrated=self.migrate)
         await app.initialize()
         self.username = app.bot.username
         await self._set_commands()
@@ -365,6 +372,54 @@ class Adapter:
         self._admins[(chat, uid)] = (ok, loop.time() + self.admin_ttl)
         return ok
 
+    # -- a group upgraded to a supergroup -----------------------------------------------------
+
+    def current_key(self, key: str) -> str:
+        """The table key now, for a key naming a group that became a supergroup (the
+        buttons of private hands, inline results and deep links made before)."""
+        try:
+            chat, thread = chat_of(key)
+        except ValueError:
+            return key
+        new = self._moved.get(chat)
+        return key if new is None else key_of(new, thread)
+
+    async def migrate(self, old: int, new: int) -> None:
+        """Group ``old`` is supergroup ``new`` now: move its tables there and show each
+        open one afresh (the old chat's messages cannot be edited any more). Called for
+        both service messages and for every send that fails with ``ChatMigrated``: once
+        moved, the next calls find nothing to do."""
+        if old == new:
+            return
+        self._moved[old] = new
+        title = self.titles.get(old)
+        if title is not None and new not in self.titles:
+            self.titles[new] = title
+        moved = await self.service.move_scope(
+            scope_of(old), scope_of(new), lambda k: key_of(new, chat_of(k)[1]), meta=_fresh
+        )
+        self._chat_lang.pop(old, None)
+        self._chat_lang.pop(new, None)  # the old chat's language may have moved there
+        if self.outbox is not None:
+            self.outbox.move(old, new)  # what waits for the old chat: one lane, one table
+        for old_key, info in moved.items():
+            slot = self._slots.pop(old_key, None)
+            for k in [k for k in self._dm if k[0] == old_key]:
+                self._dm[(info.key, k[1])] = self._dm.pop(k)
+            for k in [k for k in self._private if k[0] == old_key]:
+                self._private[(info.key, k[1])] = self._private.pop(k)
+            if info.status not in OPEN:
+                continue
+            if slot is not None and not slot.final:
+                # the same slot, in the new chat: what it still has to say (the recent
+                # lines, news not sent yet) goes there, on a new table message
+                slot.key, slot.chat, slot.msg_id, slot.info = info.key, new, None, info
+                self._slots[info.key] = slot
+            await self.show_table(info, [])
+        if moved:
+            log.info("telegram: group %s is supergroup %s now: %d tables moved",
+                     old, new, len(moved))  # fmt: skip
+
     # -- the port ----------------------------------------------------------------------------
 
     def _slot(self, info: TableInfo) -> _Slot:
@@ -402,6 +457,12 @@ class Adapter:
         self.outbox.put(slot.chat, ("table", slot.n), job, urgent=INTERACTIVE.get())
 
     async def _send_table(self, slot: _Slot) -> None:
+        # one at a time: after a chat moved, its old lane and its new one may both hold
+        # this table's edit, and only one may send the new table message
+        async with slot.sending:
+            await self._send_table_now(slot)
+
+    async def _send_table_now(self, slot: _Slot) -> None:
         info = slot.info
         tr = translator(info.lang)
         text, markup = views.table_message(info, tr, slot.recent, self.username)
@@ -709,7 +770,8 @@ class Adapter:
             return
 
         async def job() -> None:
-            await self.bot.send_message(chat, text, reply_markup=markup, message_thread_id=thread)
+            where = self._moved.get(chat) or chat  # a group that became a supergroup
+            await self.bot.send_message(where, text, reply_markup=markup, message_thread_id=thread)
 
         self.outbox.put(chat, None, job)
 
@@ -783,6 +845,12 @@ async def answer_quietly(
             log.warning("%s failed: %s", what, err)
             return False
     return False
+
+
+def _fresh(meta: dict[str, Any]) -> dict[str, Any]:
+    """A moved table's adapter data: its table message was in the old chat (private hand
+    messages stay where they are)."""
+    return {k: v for k, v in meta.items() if k != "tg_msg"}
 
 
 def _private_interest(e: Event, player: str) -> bool:

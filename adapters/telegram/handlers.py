@@ -131,6 +131,7 @@ class Handlers:
         app.add_handler(ChosenInlineResultHandler(self.chosen))
         posted = new_messages & filters.VIA_BOT & filters.ChatType.GROUPS
         app.add_handler(MessageHandler(posted, self.posted))
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.migrated))
         app.add_error_handler(self.error)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -237,6 +238,8 @@ class Handlers:
     async def _deep_link(self, here: _Here, payload: str) -> None:
         kind, tid = payload[:1], payload[1:]
         key = key_of_tid(tid) if kind in ("h", "s") else None
+        if key is not None:
+            key = self.a.current_key(key)
         if key is not None and kind == "h":
             await self.a.send_hand(key, here.uid, new=True)
             return
@@ -486,6 +489,7 @@ class Handlers:
             if data is None or not _same_chat(q, data.key):
                 origin.alerts.append(translator(origin.lang).gettext(INVALID))
             else:
+                data = Data(data.op, self.a.current_key(data.key), data.args)
                 await self._press(data, q, origin)
         except Exception:  # the operation only: the data of a hand's button names a card
             log.exception("button %s failed", data.op if data is not None else "?")
@@ -624,7 +628,7 @@ class Handlers:
         if words:
             key = key_of_tid(words[0])
             if key is not None:
-                return key
+                return self.a.current_key(key)
         mine = await self._tables_of(pid)
         return mine[0] if mine else None
 
@@ -664,6 +668,8 @@ class Handlers:
         self.a.seen_user(r.from_user)
         parts = r.result_id.split("|")
         key = key_of_tid(parts[0]) if len(parts) == 3 else None
+        if key is not None:
+            key = self.a.current_key(key)
         version = version_of(parts[1]) if len(parts) == 3 else None
         origin = await self._origin(uid, chosen=key)
         if key is None or version is None:
@@ -699,6 +705,18 @@ class Handlers:
         thread = msg.message_thread_id if msg.is_topic_message else None
         posted = Posted(msg.chat.id, thread, msg.message_id)
         self.a.saw_choice(key_of(msg.chat.id, thread), user.id, posted)
+
+    async def migrated(self, update: Update, context: Context) -> None:
+        """A group upgraded to a supergroup: the service message in the old chat
+        (``migrate_to_chat_id``) or in the new one (``migrate_from_chat_id``), whichever
+        comes first, moves the chat's tables (the other finds nothing left to move)."""
+        msg = update.effective_message
+        if msg is None:
+            return
+        if msg.migrate_to_chat_id:
+            await self.a.migrate(msg.chat.id, msg.migrate_to_chat_id)
+        elif msg.migrate_from_chat_id:
+            await self.a.migrate(msg.migrate_from_chat_id, msg.chat.id)
 
     async def error(self, update: object, context: Context) -> None:
         """Log what a handler raised: the update's id and kind, never its content (the

@@ -11,7 +11,11 @@ private chat and 30 a second in all, and answers ``429 retry_after`` past that. 
   after their own move), so bot seats never leave them staring at an old table;
 - ``RetryAfter`` pauses the lane for the time Telegram asks and runs the item again:
   nothing is dropped for flood control;
-- a chat that refuses the bot (blocked, kicked) drops its lane quietly.
+- a chat that refuses the bot (blocked, kicked) drops its lane quietly;
+- a group upgraded to a supergroup (``ChatMigrated``: Telegram gave it a new id) calls
+  ``on_migrated(old, new)`` (the adapter moves the chat's tables), then the failed item
+  and the rest of the lane go on in the new chat's lane (items that follow a table send
+  where it is now; one that names the old chat itself fails there and is dropped).
 
 Port calls arrive under the service's table lock, so they only ``put`` here: the network
 is awaited by the lanes' tasks.
@@ -29,13 +33,21 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field, replace
 
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
 
 __all__ = ["Bucket", "Limits", "Outbox", "retry_seconds"]
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
+Migrated = Callable[[int, int], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +150,15 @@ class _Lane:
 class Outbox:
     """Per-chat lanes of paced, coalesced sends (see the module docstring)."""
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] | None = None) -> None:
+    def __init__(
+        self,
+        limits: Limits,
+        clock: Callable[[], float] | None = None,
+        *,
+        on_migrated: Migrated | None = None,
+    ) -> None:
         self.limits = limits
+        self.on_migrated = on_migrated
         self.clock = clock or asyncio.get_running_loop().time
         self._lanes: dict[int, _Lane] = {}
         self._buckets: dict[int, Bucket] = {}
@@ -260,6 +279,9 @@ class Outbox:
                 if newer is not None:
                     job = newer
                 continue
+            except ChatMigrated as err:
+                await self._migrated(lane, key, job, int(err.new_chat_id))
+                return True
             except Forbidden as err:
                 log.info("chat %s refuses the bot (%s): dropping its queue", lane.chat_id, err)
                 lane.items.clear()
@@ -279,6 +301,38 @@ class Outbox:
             except Exception:
                 log.exception("chat %s: a send failed", lane.chat_id)
                 return True
+
+    async def _migrated(self, lane: _Lane, key: Hashable, job: Job, new: int) -> None:
+        """The lane's chat became ``new``: tell the adapter, then move what is queued."""
+        if new == lane.chat_id or self.on_migrated is None:
+            # an item of the new chat's lane that names the old chat itself: nothing to
+            # follow it with
+            log.info("chat %s: a send to the chat it was before failed: dropped", new)
+            return
+        log.info("chat %s is now chat %s: its queue follows", lane.chat_id, new)
+        # held back until the adapter has followed the chat, the failed item first
+        items = [(key, job), *lane.items.items()]
+        urgent = set(lane.urgent)
+        lane.items.clear()
+        lane.urgent.clear()
+        try:
+            await self.on_migrated(lane.chat_id, new)
+        except Exception:
+            log.exception("chat %s: following it to chat %s failed", lane.chat_id, new)
+        for k, j in items:
+            self.put(new, k, j, urgent=k in urgent)
+
+    def move(self, old: int, new: int) -> None:
+        """What waits in chat ``old``'s lane goes to chat ``new``'s (a group that became a
+        supergroup): an item whose key waits there already is merged into it."""
+        lane = self._lanes.get(old)
+        if lane is None or old == new:
+            return
+        items, urgent = list(lane.items.items()), set(lane.urgent)
+        lane.items.clear()
+        lane.urgent.clear()
+        for k, j in items:
+            self.put(new, k, j, urgent=k in urgent)
 
     async def flush(self, timeout: float = 10.0) -> bool:
         """Wait until every lane is empty (True) or ``timeout`` passed (False)."""

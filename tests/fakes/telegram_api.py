@@ -13,6 +13,12 @@ private messages, inline results.
 
 Flood control can be enforced (``group_limit``: at most N sends or edits per window per
 group, else 429 with the real ``retry_after``) and 429s scripted (``fail``, ``storm``).
+
+A basic group (``basic_group``) can be upgraded to a supergroup (``migrate``): it gets a new
+id, and from then on every call naming the old id answers 400 with
+``parameters.migrate_to_chat_id``, as the real Bot API does; the two service messages
+(``migrate_to_chat_id`` in the old chat, ``migrate_from_chat_id`` in the new one) are
+delivered then, or later (``announce_migration``).
 """
 
 from __future__ import annotations
@@ -70,11 +76,19 @@ NOT_MODIFIED = (
 class ApiError(Exception):
     """An error answer: ``error_code``, ``description``, optional ``retry_after``."""
 
-    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        code: int,
+        description: str,
+        retry_after: int | None = None,
+        *,
+        migrate_to_chat_id: int | None = None,
+    ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
 
     def body(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -84,6 +98,8 @@ class ApiError(Exception):
         }
         if self.retry_after is not None:
             out["parameters"] = {"retry_after": self.retry_after}
+        if self.migrate_to_chat_id is not None:
+            out["parameters"] = {"migrate_to_chat_id": self.migrate_to_chat_id}
         return out
 
 
@@ -106,6 +122,7 @@ class FakeChat:
     title: str | None = None
     is_forum: bool = False
     user: FakeUser | None = None  # the other side of a private chat
+    migrated_to: int | None = None  # a basic group upgraded to a supergroup: its new id
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "type": self.type}
@@ -604,6 +621,47 @@ class FakeBotAPI:
         self.chats[chat.id] = chat
         return chat
 
+    def basic_group(self, title: str = "Group") -> FakeChat:
+        """A basic group (what a group is until it is upgraded to a supergroup)."""
+        chat = FakeChat(-4000000000 - next(self._chat_ids), "group", title)
+        self.chats[chat.id] = chat
+        return chat
+
+    def migrate(
+        self, chat: FakeChat, *, by: FakeUser | None = None, notify: bool = True
+    ) -> FakeChat:
+        """Upgrade basic group ``chat`` to a supergroup with a new id (its administrators
+        stay); calls naming the old id are refused from now on with
+        ``migrate_to_chat_id``. ``notify``: deliver the two service messages now."""
+        assert chat.type == "group" and chat.migrated_to is None, chat
+        new = self.group(chat.title or "Group")
+        chat.migrated_to = new.id
+        self.admins[new.id] = dict(self.admins.get(chat.id, {}))
+        if notify:
+            self.announce_migration(chat, new, by=by)
+        return new
+
+    def announce_migration(
+        self, old: FakeChat, new: FakeChat, *, by: FakeUser | None = None
+    ) -> None:
+        """The service messages of an upgrade: ``migrate_to_chat_id`` in the old chat,
+        ``migrate_from_chat_id`` in the new one."""
+        sender = by.to_json() if by is not None else self.bot_user()
+        for chat, field_, other in (
+            (old, "migrate_to_chat_id", new.id),
+            (new, "migrate_from_chat_id", old.id),
+        ):
+            mid = self._next_mid.get(chat.id, 1)
+            self._next_mid[chat.id] = mid + 1
+            message = {
+                "message_id": mid,
+                "date": int(time.time()),
+                "chat": chat.to_json(),
+                "from": sender,
+                field_: other,
+            }
+            self.push({"message": message})
+
     def private(self, user: FakeUser) -> FakeChat:
         chat = self.chats.get(user.id)
         if chat is None:
@@ -780,6 +838,7 @@ class FakeBotAPI:
             chat = self.private(self.users[cid])
         if chat is None:
             raise ApiError(400, "Bad Request: chat not found")
+        self._check_migrated(chat)
         if chat.type == "private":
             assert chat.user is not None
             if chat.user.blocked:
@@ -787,6 +846,15 @@ class FakeBotAPI:
             if not chat.user.started:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         return chat
+
+    @staticmethod
+    def _check_migrated(chat: FakeChat) -> None:
+        if chat.migrated_to is not None:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                migrate_to_chat_id=chat.migrated_to,
+            )
 
     def _check_markup(self, markup: Any) -> dict[str, Any] | None:
         if markup is None:
@@ -869,6 +937,8 @@ class FakeBotAPI:
 
     async def m_deleteMessage(self, p: dict[str, Any]) -> Any:
         chat = self.chats.get(int(p.get("chat_id", 0)))
+        if chat is not None:
+            self._check_migrated(chat)
         msg = self.messages.get((chat.id if chat else 0, int(p.get("message_id", 0))))
         if msg is None or msg.deleted:
             raise ApiError(400, "Bad Request: message to delete not found")
@@ -934,6 +1004,7 @@ class FakeBotAPI:
         user = self.users.get(uid)
         if chat_id not in self.chats or user is None:
             raise ApiError(400, "Bad Request: user not found")
+        self._check_migrated(self.chats[chat_id])
         status = self.admins.get(chat_id, {}).get(uid, "member")
         out: dict[str, Any] = {"status": status, "user": user.to_json()}
         if status == "creator":

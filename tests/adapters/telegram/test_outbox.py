@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from telegram.error import BadRequest, Forbidden, RetryAfter
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
 from adapters.telegram.outbox import Bucket, Limits, Outbox
 
@@ -144,3 +144,59 @@ async def test_group_pacing_keeps_under_the_limit_in_any_minute() -> None:
     for i, t in enumerate(stamps):
         assert len([s for s in stamps[i:] if s < t + minute]) <= 20
     assert stamps[-1] - stamps[0] >= (60 - 20) / 17 * minute  # paced, not a burst
+
+
+async def test_a_chat_that_migrated_is_followed_with_what_is_queued() -> None:
+    where = {"chat": GROUP}  # what a table job sends to: where its table is now
+    moves: list[tuple[int, int]] = []
+    sent: list[tuple[int, str]] = []
+
+    async def follow(old: int, new: int) -> None:
+        moves.append((old, new))
+        where["chat"] = new
+
+    box = Outbox(Limits.unlimited(), on_migrated=follow)
+
+    def table(text: str) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            if where["chat"] == GROUP:
+                raise ChatMigrated(OTHER)
+            sent.append((where["chat"], text))
+
+        return job
+
+    async def reply() -> None:  # a job that names the old chat itself
+        raise ChatMigrated(OTHER)
+
+    box.put(GROUP, ("table", 1), table("first"))
+    box.put(GROUP, None, reply)
+    box.put(GROUP, ("news", 1), table("news"))
+    assert await box.flush(5)
+    assert moves == [(GROUP, OTHER)]  # once: the reply failing again in the new lane is not
+    assert sent == [(OTHER, "first"), (OTHER, "news")]  # nothing lost, in order
+    assert box.pending() == 0
+
+
+async def test_a_lane_moved_to_another_chat_merges_what_waits_there() -> None:
+    box = Outbox(Limits(group_per_minute=600, group_burst=1, group_reserve=0))
+    ran: list[str] = []
+
+    def job(text: str) -> Callable[[], Awaitable[None]]:
+        async def run() -> None:
+            ran.append(text)
+
+        return run
+
+    box.put(GROUP, None, job("first"))  # takes the only token
+    box.put(GROUP, ("table", 1), job("old table"))
+    box.put(GROUP, None, job("news"))
+    box.put(OTHER, None, job("other first"))
+    box.put(OTHER, ("table", 1), job("new table"))
+    await asyncio.sleep(0.01)
+    assert box.pending(GROUP) == 2 and box.pending(OTHER) == 1
+    box.move(GROUP, OTHER)
+    assert box.pending(GROUP) == 0
+    assert box.pending(OTHER) == 2  # the table's edit once, and the news
+    assert await box.flush(5)
+    assert sorted(ran[:2]) == ["first", "other first"]
+    assert ran[2:] == ["old table", "news"]  # the latest render of the table, in its place
