@@ -229,17 +229,19 @@ def scenario(
     rules: Rules | None = None,
     seed: int = 0,
     *,
-    fill: bool = True,
+    fill: bool = False,
 ) -> Game:
     """A round set up by hand, for tests.
 
     ``hands`` maps player id to card codes (dict order = seat order); ``discard`` lists
-    cards bottom to top; ``draw_pile`` lists the next cards to draw, first drawn first.
-    The rest of the deck (the full deck less every card placed, never below none of a
-    kind) follows them in an order shuffled by ``seed``; ``fill=False`` makes the given
-    cards the whole draw pile (to test running out). ``color`` is the colour in play when
-    the top card is a wild (a wild top without it asks ``current`` to name one). No
-    start-card effect is applied and the given cards are not reshuffled.
+    cards bottom to top; ``draw_pile`` is the whole draw pile, first drawn first (when it
+    runs out, the discard pile is reshuffled as in play; both empty, a draw gives
+    nothing). ``fill=True`` (an extra keyword) puts the rest of the deck (the full deck
+    less every card placed, never below none of a kind) after the given cards, in an
+    order shuffled by ``seed``, for a test that wants real cards without listing them.
+    ``color`` is the colour in play when the top card is a wild (a wild top without it
+    asks ``current`` to name one). No start-card effect is applied and nothing is
+    reshuffled.
     """
     rules = rules if rules is not None else Rules()
     players = list(hands)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from engine import (
     CallUno,
+    CardsDrawn,
+    DeckReshuffled,
     Draw,
     HandsSwapped,
     IllegalAction,
     Pass,
     PenaltyPassed,
     Play,
+    RoundWon,
     Rules,
     Timeout,
     TurnSkipped,
@@ -123,3 +126,43 @@ def test_first_play_number_lasts_until_a_card_is_played_or_the_penalty_taken() -
     assert g.current == "B"
     assert Play("RS") not in legal_actions(g, "B")
     assert Play("R3") in legal_actions(g, "B")
+
+
+def test_scenario_draw_pile_is_the_whole_pile() -> None:
+    """ENGINE.md: ``draw_pile`` lists the cards to be drawn; nothing else is added."""
+    g = scenario({"A": ["R1", "G2"], "B": ["Y3"]}, ["B1", "B2", "R5"], draw_pile=["G7", "Y8"])
+    assert (g.draw_pile_size, g.discard_pile_size) == (2, 3)
+    g, _ = apply(g, "A", Draw())
+    assert [str(c) for c in g.hand("A")] == ["R1", "G2", "G7"]
+    assert g.draw_pile_size == 1
+
+
+def test_scenario_empty_pile_reshuffles_the_discard_under_its_top() -> None:
+    """RULES.md 1, empty draw pile: the discard pile except its top card becomes the pile."""
+    g = scenario({"A": ["G2"], "B": ["Y3"]}, ["B1", "B2", "B3", "R5"])
+    assert g.draw_pile_size == 0
+    g, ev = apply(g, "A", Draw())
+    assert DeckReshuffled(3) in ev
+    assert len(g.hand("A")) == 2 and str(g.top) == "R5"
+    assert (g.draw_pile_size, g.discard_pile_size) == (2, 1)
+
+
+def test_scenario_both_piles_empty_blocks_the_round() -> None:
+    """RULES.md 1: with both piles empty a draw gives nothing and the turn passes; when every
+    player passes so, the round ends and the lowest hand wins it."""
+    g = scenario({"A": ["G2", "G9"], "B": ["Y3"]}, ["R5"])
+    g, ev = apply(g, "A", Draw())
+    assert CardsDrawn("A", 0, ()) in ev and g.current == "B"
+    assert not any(isinstance(e, RoundWon) for e in ev)
+    g, ev = apply(g, "B", Draw())
+    won = [e for e in ev if isinstance(e, RoundWon)]
+    assert len(won) == 1 and (won[0].player, won[0].reason) == ("B", "blocked")
+
+
+def test_scenario_fill_appends_the_rest_of_the_deck() -> None:
+    """The extra keyword ``fill=True``: the given cards first, then the rest of the deck."""
+    hands = {"A": ["R1", "G2"], "B": ["Y3"]}
+    g = scenario(hands, ["R5"], draw_pile=["G7"], fill=True)
+    assert g.draw_pile_size == 108 - 3 - 1 - 1 + 1
+    g, _ = apply(g, "A", Draw())
+    assert str(g.hand("A")[-1]) == "G7"
