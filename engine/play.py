@@ -1451,13 +1451,13 @@ def _diagnose_play(g: Game, s: int, a: Play) -> IllegalAction:
     hand = g.hands[s]
     mine = s == g.cur
     cards = a.cards
+    if not mine and not rules.jump_in:  # the turn first: whatever the card, not now
+        return IllegalAction(Code.NOT_YOUR_TURN, f"it is {g.players_[g.cur]}'s turn")
     for c in dict.fromkeys(cards):  # in play order: the same message in every process
         if hand.count(c) < cards.count(c):
             return IllegalAction(Code.CARD_NOT_IN_HAND, f"{c.code} is not in the hand")
     top = g.discard[-1]
     if not mine:
-        if not rules.jump_in:
-            return IllegalAction(Code.NOT_YOUR_TURN, f"it is {g.players_[g.cur]}'s turn")
         if a.together:
             return IllegalAction(Code.BAD_COMBINATION, "jump in with one card")
         if a.card is not top:

@@ -166,3 +166,21 @@ def test_scenario_fill_appends_the_rest_of_the_deck() -> None:
     assert g.draw_pile_size == 108 - 3 - 1 - 1 + 1
     g, _ = apply(g, "A", Draw())
     assert str(g.hand("A")[-1]) == "G7"
+
+
+def test_out_of_turn_is_refused_as_out_of_turn_whatever_the_card() -> None:
+    """Without jump-in the turn is checked first; with it, the card (one might jump in)."""
+    hands = {"A": ["R1", "G2"], "B": ["Y3", "Y4"]}
+    for card in ("Y3", "R9"):
+        try:
+            apply(scenario(hands, ["R5"]), "B", Play(card))
+        except IllegalAction as e:
+            assert e.code == "not_your_turn"
+        else:
+            raise AssertionError("played out of turn")
+    try:
+        apply(scenario(hands, ["R5"], rules=Rules(jump_in=True)), "B", Play("R9"))
+    except IllegalAction as e:
+        assert e.code == "card_not_in_hand"
+    else:
+        raise AssertionError("played a card not held")
