@@ -104,7 +104,7 @@ class Rules(BaseModel):
         return self
 
     @classmethod
-    def preset(cls, name: str = "official", /, **overrides: Any) -> Rules:
+    def preset(cls, name: str = "official", **overrides: Any) -> Rules:
         """The named preset (``official``, ``house``, ``party``) with overrides applied.
 
         Overrides are validated like any other value; an unknown flag or preset, a bad

@@ -266,3 +266,8 @@ def test_a_yes_no_is_not_a_number(flag: str, value: bool) -> None:
     # pydantic would read True as 1: a table with 1-second turns from a stray checkbox.
     with pytest.raises(ValueError, match="number"):
         Rules.preset("official", **{flag: value})
+
+
+def test_preset_name_by_keyword() -> None:
+    assert Rules.preset(name="house") == Rules.preset("house")
+    assert Rules.preset(name="party", target=0).target == 0
