@@ -442,7 +442,7 @@ def event_line(event: Event, tr: Translator, names: Mapping[str, str]) -> str | 
                 **params,
             )
         if e.hand is not None:
-            shown = cards_text(sorted(e.hand, key=lambda c: c.index), tr) or "—"
+            shown = cards_text(sorted(e.hand, key=lambda c: c.order), tr) or "—"
             line = tr.join(
                 [
                     line,
@@ -1135,7 +1135,7 @@ def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> s
 def _hand_lines(hand: Sequence[Card], tr: Translator) -> list[str]:
     """One line per colour (then the wilds), cards in rank order."""
     groups: dict[Color | None, list[Card]] = {}
-    for c in sorted(hand, key=lambda c: c.index):
+    for c in sorted(hand, key=lambda c: c.order):
         groups.setdefault(c.color, []).append(c)
     lines = []
     for color, cards in groups.items():

@@ -57,7 +57,7 @@ class Play:
             raise ValueError("together must be a sequence of cards")
         tog = tuple(_card(c) for c in self.together)
         if len(tog) > 1:
-            tog = tuple(sorted(tog, key=lambda c: c.index))
+            tog = tuple(sorted(tog, key=lambda c: c.order))
         s(self, "together", tog)
         if self.target is not None and not isinstance(self.target, str):
             raise ValueError("target must be a player id")

@@ -79,25 +79,16 @@ ACTION_RANKS: tuple[Rank, ...] = (Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO)
 _COLORED_RANKS: tuple[Rank, ...] = NUMBER_RANKS + ACTION_RANKS
 
 
-class Card:
+class Card(str):
     """One UNO card. Immutable and interned: ``Card.parse("R5") is Card.parse("R5")``.
 
-    Attributes: ``color`` (``None`` for wilds), ``rank``, ``code`` (``"R5"``), ``index``
+    A card is also its code, as ``Color`` and ``Rank`` are theirs: ``card == "R5"``,
+    ``hash(card) == hash("R5")``, ``json.dumps(card) == '"R5"'``.
+
+    Attributes: ``color`` (``None`` for wilds), ``rank``, ``code`` (``"R5"``), ``order``
     (0-53, stable), ``is_wild``, ``is_number``, ``is_action`` (S, R, D2), ``number``
     (face value, or ``-1``), ``draw`` (cards it makes the next player draw).
     """
-
-    __slots__ = (
-        "code",
-        "color",
-        "draw",
-        "index",
-        "is_action",
-        "is_number",
-        "is_wild",
-        "number",
-        "rank",
-    )
 
     _interned: ClassVar[dict[tuple[Color | None, Rank], Card]] = {}
     _by_code: ClassVar[dict[str, Card]] = {}
@@ -105,7 +96,7 @@ class Card:
     code: str
     color: Color | None
     rank: Rank
-    index: int
+    order: int
     is_wild: bool
     is_number: bool
     is_action: bool
@@ -122,12 +113,13 @@ class Card:
 
     @classmethod
     def _make(cls, color: Color | None, rank: Rank, index: int) -> Card:
-        self = object.__new__(cls)
+        code = (color.value if color else "") + rank.value
+        self = str.__new__(cls, code)
         s = object.__setattr__
         s(self, "color", color)
         s(self, "rank", rank)
-        s(self, "code", (color.value if color else "") + rank.value)
-        s(self, "index", index)
+        s(self, "code", code)
+        s(self, "order", index)
         s(self, "is_wild", rank in (Rank.WILD, Rank.WILD_DRAW_FOUR))
         s(self, "is_number", rank in NUMBER_RANKS)
         s(self, "is_action", rank in ACTION_RANKS)
@@ -167,6 +159,10 @@ class Card:
     def __str__(self) -> str:
         return self.code
 
+    __hash__ = str.__hash__
+    __eq__ = str.__eq__
+    __ne__ = str.__ne__
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (Card.parse, (self.code,))
 
@@ -176,8 +172,10 @@ class Card:
     def __deepcopy__(self, memo: dict[int, Any]) -> Card:
         return self
 
-    def __lt__(self, other: Card) -> bool:
-        return self.index < other.index
+    def __lt__(self, other: str) -> bool:
+        if isinstance(other, Card):
+            return self.order < other.order
+        return str.__lt__(self, other)
 
     def matches(self, top: Card, color: Color | None) -> bool:
         """Official matching: a wild, the colour in play, or the top card's number/symbol."""

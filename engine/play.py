@@ -505,7 +505,7 @@ def _groups(g: Game, hand: list[Card], lead: Card) -> list[tuple[Card, ...]]:
         if c.rank is lead.rank:
             counts[c] = counts.get(c, 0) + 1
     counts[lead] -= 1
-    kinds = sorted((c for c in counts if counts[c] > 0), key=lambda c: c.index)
+    kinds = sorted((c for c in counts if counts[c] > 0), key=lambda c: c.order)
     for ks in product(*(range(counts[c] + 1) for c in kinds)):
         if any(ks):
             tog: list[Card] = []

@@ -306,7 +306,7 @@ def hand_choices(hand: Sequence[Card], legal: Sequence[Action]) -> list[Choice]:
     """One choice per distinct card in the hand (in card order, unplayable ones too), then
     the legal plays of several cards together."""
     counts: dict[Card, int] = {}
-    for c in sorted(hand, key=lambda c: c.index):
+    for c in sorted(hand, key=lambda c: c.order):
         counts[c] = counts.get(c, 0) + 1
     groups: dict[str, list[Play]] = {}
     for a in legal:

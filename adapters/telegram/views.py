@@ -217,7 +217,7 @@ def _uno_variants(view: View, legal: Sequence[Action]) -> list[tuple[Play, Play 
         if not a.uno and len(hand) - len(a.cards) == 1:
             twin = Play(a.card, a.color, a.target, a.together, uno=True)
         out.append((a, twin))
-    out.sort(key=lambda pair: (pair[0].card.index, len(pair[0].together)))
+    out.sort(key=lambda pair: (pair[0].card.order, len(pair[0].together)))
     return out
 
 
@@ -316,7 +316,7 @@ def inline_answer(
         others.append(_result(tid, ver, code, label, _hint(other, view, tr)))
     playable = _playable(legal)
     seen: dict[Card, int] = {}
-    for c in sorted(view.hand, key=lambda c: c.index):
+    for c in sorted(view.hand, key=lambda c: c.order):
         if c not in playable:
             seen[c] = seen.get(c, 0) + 1
     dim = tr.gettext("Not playable now")

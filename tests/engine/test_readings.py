@@ -184,3 +184,19 @@ def test_out_of_turn_is_refused_as_out_of_turn_whatever_the_card() -> None:
         assert e.code == "card_not_in_hand"
     else:
         raise AssertionError("played a card not held")
+
+
+def test_a_card_is_also_its_code() -> None:
+    """Like ``Color`` and ``Rank`` (str enums), a card equals and hashes as its code, so a
+    hand compares with the codes a reader of RULES.md writes; order stays the deck's."""
+    import json
+
+    from engine import Card
+
+    g = scenario({"A": ["R1", "W4", "GS"], "B": ["Y3"]}, ["R5"])
+    assert g.hand("A") == ["R1", "W4", "GS"] and "W4" in g.hand("A")
+    assert g.top == "R5" and Card.parse("YD2") == "YD2" != Card.parse("YR")
+    assert {Card.parse("W"): 1}["W"] == 1
+    assert json.dumps(g.hand("A")) == '["R1", "W4", "GS"]'
+    assert sorted(Card.parse(c) for c in ("W", "B0", "R9")) == ["R9", "B0", "W"]
+    assert Card.parse("R1") is Card.parse(Card.parse("R1"))

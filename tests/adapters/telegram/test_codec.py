@@ -54,7 +54,7 @@ def _all_actions() -> list[Action]:
     out: list[Action] = [Draw(), Pass(), Accept(), Challenge(), CallUno(), NextRound(), Leave()]
     out += [ChooseColor(c) for c in COLORS]
     out += [CatchUno(p) for p in SEATS]
-    for card in sorted(set(full_deck()), key=lambda c: c.index):
+    for card in sorted(set(full_deck()), key=lambda c: c.order):
         if card.is_wild:
             out += [Play(card, c) for c in COLORS]
             out.append(Play(card))
