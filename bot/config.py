@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     db: Path = Path("data/uno.sqlite3")
     discord_token: SecretStr | None = None
     discord_api_url: str = "https://discord.com/api/v10"
+    # server ids, comma-separated: register /uno in these servers only (at once, for trying
+    # the bot out) instead of globally
+    discord_guilds: str = ""
     telegram_token: SecretStr | None = None
     telegram_api_url: str = "https://api.telegram.org/bot"
     telegram_webhook_url: str | None = None  # set to use a webhook instead of polling
@@ -49,6 +52,19 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_none(cls, v: object) -> object:
         return None if isinstance(v, str) and not v.strip() else v
+
+    @field_validator("discord_guilds")
+    @classmethod
+    def _guild_ids(cls, v: str) -> str:
+        ids = [p.strip() for p in v.replace(" ", ",").split(",") if p.strip()]
+        if not all(p.isascii() and p.isdigit() and 0 < len(p) <= 20 for p in ids):
+            raise ValueError("discord_guilds is a comma-separated list of server ids")
+        return ",".join(ids)
+
+    @property
+    def discord_guild_ids(self) -> tuple[int, ...]:
+        """The servers ``/uno`` is registered in, or none: registered globally."""
+        return tuple(int(p) for p in self.discord_guilds.split(",") if p)
 
     @field_validator("log_level")
     @classmethod

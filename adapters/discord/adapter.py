@@ -300,12 +300,29 @@ class Adapter:
         translator_ = tree.translator
         assert translator_ is not None
         wanted = [await c.get_translated_payload(tree, translator_) for c in tree.get_commands()]
-        have = await client.http.get_global_commands(client.application_id)
-        if _same_commands(have, wanted):
-            log.info("discord: application commands are up to date")
+        guilds = self.settings.discord_guild_ids
+        if not guilds:
+            have = await client.http.get_global_commands(client.application_id)
+            if _same_commands(have, wanted):
+                log.info("discord: application commands are up to date")
+                return
+            await tree.sync()
+            log.info("discord: application commands synced")
             return
-        await tree.sync()
-        log.info("discord: application commands synced")
+        # UNO_DISCORD_GUILDS: registered in those servers only (a server's commands change
+        # at once; global ones are left as they are)
+        for gid in guilds:
+            guild = discord.Object(gid)
+            tree.copy_global_to(guild=guild)
+            try:
+                have = await client.http.get_guild_commands(client.application_id, gid)
+                if _same_commands(have, wanted):
+                    log.info("discord: application commands of server %s are up to date", gid)
+                    continue
+                await tree.sync(guild=guild)
+                log.info("discord: application commands synced in server %s", gid)
+            except discord.HTTPException as e:  # not in that server, or no access
+                log.warning("discord: commands not registered in server %s: %s", gid, e)
 
     # -- languages ----------------------------------------------------------------------------
 

@@ -682,6 +682,8 @@ class FakeDiscord:
         guild = request.match_info.get("guild")
         if guild is None:
             return self.global_commands
+        if int(guild) not in self.guilds:  # the bot is not in that server
+            raise ApiError(403, 50001, "Missing Access")
         return self.guild_commands.setdefault(int(guild), [])
 
     async def _get_commands(self, request: web.Request) -> web.Response:
@@ -769,7 +771,9 @@ class FakeDiscord:
         **options: Any,
     ) -> Interaction:
         """``user`` runs ``/uno <sub> option:value...`` in ``channel``."""
-        cmd = next((c for c in self.global_commands if c["name"] == "uno"), None)
+        # a server's own commands first (registered with UNO_DISCORD_GUILDS), then global
+        cmds = [*self.guild_commands.get(channel.guild_id, ()), *self.global_commands]
+        cmd = next((c for c in cmds if c["name"] == "uno"), None)
         if cmd is None:
             raise AssertionError("the bot registered no /uno command")
         spec = next((o for o in cmd.get("options", ()) if o["name"] == sub), None)
@@ -800,6 +804,8 @@ class FakeDiscord:
             "type": 1,
             "options": [{"name": sub, "type": 1, "options": opts}],
         }
+        if "guild_id" in cmd:
+            data["guild_id"] = cmd["guild_id"]
         if resolved:
             data["resolved"] = resolved
         rec, payload = self._base_interaction(2, user, channel, data)

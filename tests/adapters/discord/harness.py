@@ -78,8 +78,10 @@ class World:
         seed: int = 7,
         round_pause: float = 0.05,
         lobby_seconds: int = 600,
+        guild_commands: bool = False,
     ) -> None:
         self.db = db
+        self.guild_commands = guild_commands
         self.fake = FakeDiscord(token_ttl=token_ttl)
         self.guild: Guild = self.fake.add_guild("UNO Club", locale=guild_locale)
         self.channel: Channel = self.fake.add_channel(self.guild, "uno")
@@ -110,6 +112,7 @@ class World:
             discord_api_url=self.fake.api_url,
             round_pause_seconds=self.round_pause,
             lobby_seconds=self.lobby_seconds,
+            discord_guilds=str(self.guild.id) if self.guild_commands else "",
         )
 
     async def start(self) -> World:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+import pytest
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from adapters.discord.adapter import DEFAULT_API
+from bot.config import Settings
 from tests.adapters.discord.harness import World
 
 
@@ -94,3 +97,28 @@ async def test_a_press_while_stopping_is_answered_and_changes_nothing(make_world
     info = await world.info()
     assert [s.name for s in info.seats] == ["Alice", "Bob"]  # Bob's press was finished
     assert "Bob" in table.content
+
+
+async def test_commands_registered_in_the_configured_servers_only(make_world: Any) -> None:
+    """UNO_DISCORD_GUILDS: /uno is registered in those servers (where a change shows at
+    once), not globally, and works there; a restart does not register it again."""
+    world = await make_world(guild_commands=True)
+    fake = world.fake
+    assert fake.global_commands == []
+    uno = next(c for c in fake.guild_commands[world.guild.id] if c["name"] == "uno")
+    assert uno["guild_id"] == str(world.guild.id)
+    assert "zh-TW" in uno["name_localizations"] or "zh-TW" in uno["description_localizations"]
+    alice, bob, _ = world.users
+    await world.slash(alice, "new")
+    await world.slash(bob, "join")
+    assert [s.id for s in (await world.info()).seats] == [f"dc:{alice.id}", f"dc:{bob.id}"]
+    puts = fake.command_puts
+    await world.restart()
+    assert fake.command_puts == puts
+
+
+def test_guild_ids_setting_is_checked() -> None:
+    assert Settings(discord_guilds=" 12, 34 ").discord_guild_ids == (12, 34)
+    assert Settings().discord_guild_ids == ()
+    with pytest.raises(ValueError):
+        Settings(discord_guilds="12,abc")
