@@ -44,6 +44,9 @@ class Game:
     hands: list[list[Card]]
     draw_pile: list[Card]  # the next card to draw is the LAST element
     discard: list[Card]  # bottom to top
+    # scenario(): the cards placed nowhere, in draw order; they come into play only when the
+    # draw pile and the discard pile are both used up (always empty in a dealt round)
+    reserve: tuple[Card, ...]
     cur: int
     direction_: int
     play_color: Color | None
@@ -200,6 +203,7 @@ class Game:
             "hands": [" ".join([c.code for c in h]) for h in self.hands],
             "draw_pile": " ".join([c.code for c in self.draw_pile]),
             "discard": " ".join([c.code for c in self.discard]),
+            **({"reserve": " ".join([c.code for c in self.reserve])} if self.reserve else {}),
             "cur": self.cur,
             "direction": self.direction_,
             "color": self.play_color.value if self.play_color else None,
@@ -246,6 +250,7 @@ class Game:
         g.hands = [pile(h) for h in d["hands"]]
         g.draw_pile = pile(d["draw_pile"])
         g.discard = pile(d["discard"])
+        g.reserve = tuple(pile(d.get("reserve", "")))
         g.cur = int(d["cur"])
         g.direction_ = int(d["direction"])
         g.play_color = Color(d["color"]) if d["color"] else None

@@ -168,6 +168,7 @@ def _blank(players: Sequence[str], rules: Rules, seed: int) -> Game:
     g.hands = [[] for _ in g.players_]
     g.draw_pile = []
     g.discard = []
+    g.reserve = ()
     g.cur = 0
     g.direction_ = 1
     g.play_color = None
@@ -229,19 +230,20 @@ def scenario(
     rules: Rules | None = None,
     seed: int = 0,
     *,
-    fill: bool = False,
+    fill: bool | None = None,
 ) -> Game:
     """A round set up by hand, for tests.
 
     ``hands`` maps player id to card codes (dict order = seat order); ``discard`` lists
-    cards bottom to top; ``draw_pile`` is the whole draw pile, first drawn first (when it
-    runs out, the discard pile is reshuffled as in play; both empty, a draw gives
-    nothing). ``fill=True`` (an extra keyword) puts the rest of the deck (the full deck
-    less every card placed, never below none of a kind) after the given cards, in an
-    order shuffled by ``seed``, for a test that wants real cards without listing them.
-    ``color`` is the colour in play when the top card is a wild (a wild top without it
-    asks ``current`` to name one). No start-card effect is applied and nothing is
-    reshuffled.
+    cards bottom to top; ``draw_pile`` is the draw pile, first drawn first
+    (``draw_pile_size == len(draw_pile)``). When it runs out the discard pile is reshuffled
+    as in play; only when both are used up do the cards placed nowhere (the rest of the
+    deck, shuffled by ``seed``) come into play, so a test that lists no cards still draws
+    real ones. ``fill`` (an extra keyword): ``False``, no such reserve (both piles empty,
+    a draw gives nothing: the blocked round); ``True``, the rest of the deck follows the
+    given cards in the draw pile itself. ``color`` is the colour in play when the top card
+    is a wild (a wild top without it asks ``current`` to name one). No start-card effect is
+    applied and nothing is reshuffled.
     """
     rules = rules if rules is not None else Rules()
     players = list(hands)
@@ -259,13 +261,16 @@ def scenario(
     g.hands = [[Card.parse(c) for c in hands[p]] for p in players]
     g.discard = [Card.parse(c) for c in discard]
     first = [Card.parse(c) for c in draw_pile]
-    if fill:
+    if fill is not False:
         placed = Counter(c for h in g.hands for c in h)
         placed.update(g.discard)
         placed.update(first)
         rest = list((Counter(full_deck(rules.decks)) - placed).elements())
         g.rng.shuffle(rest)
-        first += rest
+        if fill:
+            first += rest
+        else:
+            g.reserve = tuple(rest[::-1])  # the first of ``rest`` is drawn first
     g.draw_pile = first[::-1]  # the next card to draw is the last element
     if current is None:
         current = players[0]
@@ -411,6 +416,7 @@ def _start_round(g: Game, ev: list[Event]) -> None:
         top = deck.pop()
     g.draw_pile = deck
     g.discard = [top]
+    g.reserve = ()
     g.play_color = top.color
     g.first_play = rules.first_play_number
     first_id = g.players_[first]
@@ -774,8 +780,11 @@ def apply(game: Game, player: str, action: Action) -> tuple[Game, list[Event]]:
         if listed is action:
             break
     else:
-        if action not in acts and not _accepted_unlisted(action, acts):
-            raise _diagnose(game, player, action)
+        if action not in acts:
+            unlisted = _accepted_unlisted(action, acts)
+            if unlisted is None:
+                raise _diagnose(game, player, action)
+            action = unlisted
     g = game._clone()
     ev: list[Event] = []
     s = g.seat[player]
@@ -806,16 +815,28 @@ def apply(game: Game, player: str, action: Action) -> tuple[Game, list[Event]]:
     return g, ev
 
 
-def _accepted_unlisted(action: Action, acts: list[Action]) -> bool:
-    """The two accepted forms never listed: ``uno=True``, and a wild with no colour yet."""
+def _accepted_unlisted(action: Action, acts: list[Action]) -> Action | None:
+    """The accepted forms never listed, as the action to apply (``None``: not accepted):
+    ``uno=True``; a wild with no colour yet (asked for next); and a ``same_rank`` play of
+    several colours with no colour, where the lead card's colour stays in play (the player
+    chose it by leading with it; it is laid on top)."""
     if not isinstance(action, Play):
-        return False
-    card, together, target = action.card, action.together, action.target
-    if action.uno and _play(card, action.color, target, together) in acts:
-        return True
-    if action.color is None and card.is_wild:
-        return any(_play(card, c, target, together) in acts for c in COLORS)
-    return False
+        return None
+    card, together, target, color = action.card, action.together, action.target, action.color
+    mixed = bool(together) and not card.is_wild and any(c.color is not card.color for c in together)
+    if color is None and mixed:
+        if _play(card, card.color, target, together) not in acts:
+            return None
+        return Play(card, card.color, target, together, action.uno)
+    if action.uno and _play(card, color, target, together) in acts:
+        return action
+    if (
+        color is None
+        and card.is_wild
+        and any(_play(card, c, target, together) in acts for c in COLORS)
+    ):
+        return action
+    return None
 
 
 def _timeout(game: Game, player: str, action: Timeout) -> tuple[Game, list[Event]]:
@@ -936,7 +957,11 @@ def _take(g: Game, ev: list[Event]) -> Card | None:
     _own(g)
     if not g.draw_pile:
         if len(g.discard) <= 1:
-            return None
+            if not g.reserve:
+                return None
+            g.draw_pile = list(g.reserve)  # scenario(): the cards nobody placed
+            g.reserve = ()
+            return g.draw_pile.pop()
         pile = g.discard[:-1]  # the discard list is shared with earlier games: no pop
         g.discard = [g.discard[-1]]
         g.rng.shuffle(pile)
@@ -1506,8 +1531,10 @@ def _diagnose_play(g: Game, s: int, a: Play) -> IllegalAction:
         return IllegalAction(Code.CHOOSE_COLOR, "name a colour for the wild card")
     if a.color is not None:
         colors = {c.color for c in cards}
-        if len(colors) < 2 or a.color not in colors:
+        if len(colors) < 2:
             return IllegalAction(Code.NO_COLOR_NEEDED, "this play takes no colour")
+        if a.color not in colors:
+            return IllegalAction(Code.CHOOSE_COLOR, "choose one of the played colours")
     elif a.together and len({c.color for c in cards}) > 1:
         return IllegalAction(Code.CHOOSE_COLOR, "choose which played colour stays")
     swap = _swap_kind(rules, a.card.rank)

@@ -394,8 +394,10 @@ def random_action(rnd: random.Random, game: Game) -> Any:
 
 def listed_form(game: Game, player: str, action: Any) -> bool:
     """Whether the contract says ``apply`` accepts ``action`` by ``player`` because of the
-    listing: listed, a listed ``Play`` with ``uno=True``, or a wild ``Play`` with
-    ``color=None`` whose coloured form is listed. (``Timeout`` is judged apart.)"""
+    listing: listed, a listed ``Play`` with ``uno=True``, a wild ``Play`` with
+    ``color=None`` whose coloured form is listed, or a ``same_rank`` play of several colours
+    with ``color=None`` whose form in the lead card's colour is listed. (``Timeout`` is
+    judged apart.)"""
     if not isinstance(action, ACTION_TYPES) or isinstance(action, Timeout):
         return False
     listed = legal_actions(game, player)
@@ -411,6 +413,13 @@ def listed_form(game: Game, player: str, action: Any) -> bool:
             Play(action.card, c, action.target, action.together, uno=False) in listed
             for c in COLORS
         )
+    if (
+        action.color is None
+        and not action.card.is_wild
+        and any(c.color is not action.card.color for c in action.together)
+    ):  # same_rank in several colours, no colour: the lead card's stays
+        lead = Play(action.card, action.card.color, action.target, action.together)
+        return lead in listed
     return False
 
 
@@ -418,10 +427,13 @@ def listed_form(game: Game, player: str, action: Any) -> bool:
 
 
 def _variant(rnd: random.Random, game: Game, player: str, a: Any) -> Any:
-    """Sometimes use the two accepted unlisted forms of a listed ``Play``."""
+    """Sometimes use the accepted unlisted forms of a listed ``Play``."""
     if isinstance(a, Play):
         if a.card.is_wild and rnd.random() < 0.15:
             return Play(a.card, None, a.target, a.together, uno=rnd.random() < 0.5)
+        mixed = any(c.color is not a.card.color for c in a.together)
+        if a.color is a.card.color and mixed and not a.card.is_wild and rnd.random() < 0.3:
+            return Play(a.card, None, a.target, a.together)  # the lead's colour stays
         if game.hand_size(player) - len(a.cards) == 1 and rnd.random() < 0.6:
             return Play(a.card, a.color, a.target, a.together, uno=True)
     return a

@@ -404,7 +404,18 @@ def test_multi_play_same_rank_chosen_colour_stays() -> None:
 def test_multi_play_same_rank_colour_must_be_one_played() -> None:
     """RULES.md s2 same_rank: the colour that stays is one of the played colours."""
     g = scenario({"a": ["R5", "G5", "B7"], "b": ["B1"]}, ["R2"], rules=RANKS)
-    refuse(g, "a", Play("R5", color="B", together=("G5",)))
+    assert refuse(g, "a", Play("R5", color="B", together=("G5",))) == Code.CHOOSE_COLOR
+
+
+def test_multi_play_same_rank_without_a_colour_keeps_the_lead_colour() -> None:
+    """RULES.md s2 same_rank: the player chooses the colour; with none named, leading with
+    a card chooses it (it goes on top), like laying the pair down by hand."""
+    g = scenario({"a": ["R5", "G5", "B7"], "b": ["B1"], "c": ["B2"]}, ["R2"], rules=RANKS)
+    g2, _ = apply(g, "a", Play("G5", together=("R5",)))
+    assert (str(g2.color), str(g2.top), g2.current) == ("G", "G5", "b")
+    assert hand(g2, "a") == ["B7"]
+    g3, _ = apply(g, "a", Play("R5", together=("G5",)))
+    assert (str(g3.color), str(g3.top)) == ("R", "R5")
 
 
 def test_multi_play_same_rank_three_colours() -> None:

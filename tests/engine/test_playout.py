@@ -2,7 +2,7 @@
 
 Every step of every game (cheap checks, the bulk of the games):
 - all cards are accounted for: hands + draw pile + discard == ``full_deck(decks)``;
-- the chosen action (picked from the listing, or one of the two documented unlisted
+- the chosen action (picked from the listing, or one of the documented unlisted
   forms, or a ``Timeout``) is accepted, and ``apply`` does not change the game it is given;
 - a random action that is neither listed nor a documented unlisted form (near misses of
   listed plays included) is refused with ``IllegalAction`` and changes nothing;
@@ -18,7 +18,7 @@ Every step of every game (cheap checks, the bulk of the games):
   was not changed by the later steps (copy-on-write).
 
 The *deep* games do all of that at every step, compare ``game_to_json`` around every
-refusal, and apply every listed action of every seated player (and the two unlisted
+refusal, and apply every listed action of every seated player (and the unlisted
 forms of a listed play) to the same game, checking each result and the listing itself
 (``check_listing``). Every game must end (``winner`` set) within a step bound.
 
@@ -140,7 +140,7 @@ def refuse_unlisted(game: Game, rnd: random.Random, ctx: Any, *, compare: bool) 
 
 
 def check_every_listed(game: Game, rnd: random.Random, ctx: Any) -> None:
-    """Every listed action of every seated player is accepted by ``apply`` (and the two
+    """Every listed action of every seated player is accepted by ``apply`` (and the
     documented unlisted forms of listed plays too); the game itself never changes."""
     before = game_to_json(game)
     for p in game.players:
@@ -175,6 +175,8 @@ def check_every_listed(game: Game, rnd: random.Random, ctx: Any) -> None:
             forms = [Play(a.card, a.color, a.target, a.together, uno=True)]
             if a.card.is_wild:
                 forms.append(Play(a.card, None, a.target, a.together))
+            elif a.color is a.card.color and any(c.color is not a.color for c in a.together):
+                forms.append(Play(a.card, None, a.target, a.together))  # the lead's colour
             for form in forms:
                 try:
                     apply(game, p, form)

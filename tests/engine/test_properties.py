@@ -7,7 +7,7 @@
   ``ValueError`` (never another exception); contradictions are refused.
 - ``apply`` on arbitrary actions, on games reached by random play: it either raises
   ``IllegalAction`` (and the game's JSON is unchanged) or the action is listed by
-  ``legal_actions`` (or is one of the two documented unlisted forms, or a ``Timeout``
+  ``legal_actions`` (or is one of the documented unlisted forms, or a ``Timeout``
   that is due). Never another exception type.
 """
 

@@ -128,8 +128,8 @@ def test_first_play_number_lasts_until_a_card_is_played_or_the_penalty_taken() -
     assert Play("R3") in legal_actions(g, "B")
 
 
-def test_scenario_draw_pile_is_the_whole_pile() -> None:
-    """ENGINE.md: ``draw_pile`` lists the cards to be drawn; nothing else is added."""
+def test_scenario_draw_pile_is_the_given_pile() -> None:
+    """ENGINE.md: ``draw_pile`` lists the cards to be drawn; nothing else is added to it."""
     g = scenario({"A": ["R1", "G2"], "B": ["Y3"]}, ["B1", "B2", "R5"], draw_pile=["G7", "Y8"])
     assert (g.draw_pile_size, g.discard_pile_size) == (2, 3)
     g, _ = apply(g, "A", Draw())
@@ -149,14 +149,30 @@ def test_scenario_empty_pile_reshuffles_the_discard_under_its_top() -> None:
 
 def test_scenario_both_piles_empty_blocks_the_round() -> None:
     """RULES.md 1: with both piles empty a draw gives nothing and the turn passes; when every
-    player passes so, the round ends and the lowest hand wins it."""
-    g = scenario({"A": ["G2", "G9"], "B": ["Y3"]}, ["R5"])
+    player passes so, the round ends and the lowest hand wins it. ``fill=False``: no reserve
+    of unplaced cards behind the two piles."""
+    g = scenario({"A": ["G2", "G9"], "B": ["Y3"]}, ["R5"], fill=False)
     g, ev = apply(g, "A", Draw())
     assert CardsDrawn("A", 0, ()) in ev and g.current == "B"
     assert not any(isinstance(e, RoundWon) for e in ev)
     g, ev = apply(g, "B", Draw())
     won = [e for e in ev if isinstance(e, RoundWon)]
     assert len(won) == 1 and (won[0].player, won[0].reason) == ("B", "blocked")
+
+
+def test_scenario_unplaced_cards_come_only_when_both_piles_are_used_up() -> None:
+    """A test that lists no draw pile still draws real cards: after the discard pile's
+    reshuffle, the cards placed nowhere (the rest of one deck) are drawn."""
+    hands = {"A": ["RD2", "B3"], "B": ["G1", "G2"], "C": ["Y1"]}
+    g = scenario(hands, ["R1"])
+    assert (g.draw_pile_size, g.discard_pile_size) == (0, 1)
+    g, ev = apply(g, "A", Play("RD2"))
+    assert len(g.hand("B")) == 4 and g.current == "C"
+    drawn = next(e for e in ev if isinstance(e, CardsDrawn))
+    assert drawn.player == "B" and drawn.count == 2 and drawn.cards is not None
+    assert drawn.cards[0] == "R1" and DeckReshuffled(1) in ev  # the discard pile first
+    sizes = sum(len(g.hand(p)) for p in g.players) + g.draw_pile_size + g.discard_pile_size
+    assert sizes == 108  # the rest of one deck came into play, nothing more
 
 
 def test_scenario_fill_appends_the_rest_of_the_deck() -> None:
