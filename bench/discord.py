@@ -9,7 +9,8 @@ database, then with a slow store injected (every write waits ``--delay`` seconds
 uniformly) while another user presses Draw out of turn at the same moments, contending
 for the table's lock (and refused). Reported per move (every action committed: people,
 bot, timers): the public messages posted, public edits, interaction answers, ephemeral
-edits and follow-ups; and the acknowledgement latency of every interaction (from the
+edits and follow-ups, the hand pictures uploaded; the time to draw each picture uploaded;
+and the acknowledgement latency of every interaction (from the
 gateway dispatch to the callback reaching Discord), whose budget is 3 s.
 """
 
@@ -44,6 +45,8 @@ class Run:
     moves: int = 0
     calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     acks: list[float] = field(default_factory=list)
+    uploads: int = 0  # requests carrying a file (a hand picture)
+    image_times: list[float] = field(default_factory=list)
     max_public_per_move: int = 0
     winners: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -110,6 +113,7 @@ async def _game(world: World, run: Run, contend: bool) -> None:
         1 for a in actions if a.game_no == final.game_no and a.version > start_version
     )
     calls = fake.calls[first_call:]
+    run.uploads += sum(1 for c in calls if c.files)
     public_since_edit = 0
     for c in calls:
         kind = _kind(c)
@@ -136,6 +140,7 @@ async def measure(label: str, games: int, delay: Any, contend: bool, seed: int) 
             for _ in range(games):
                 await _game(world, run, contend)
             run.seconds = time.monotonic() - t0
+            run.image_times = list(world.bot.image_times)
         finally:
             await world.close()
     return run
@@ -158,6 +163,13 @@ def report(run: Run) -> None:
         total += n
         print(f"    {kind:<20} {n / moves:6.2f}   ({n} in all)")
     print(f"    {'all of them':<20} {total / moves:6.2f}")
+    print(f"    {'hand pictures sent':<20} {run.uploads / moves:6.2f}   ({run.uploads} in all)")
+    pics = run.image_times
+    if pics:
+        print(
+            f"  hand picture drawn in: p50 {1000 * _pct(pics, 0.5):.2f} ms, "
+            f"p99 {1000 * _pct(pics, 0.99):.2f} ms ({len(pics)} pictures)"
+        )
     print(f"  most public messages in one move: {run.max_public_per_move}")
     acks = run.acks
     print(

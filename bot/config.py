@@ -34,6 +34,8 @@ class Settings(BaseSettings):
     # server ids, comma-separated: register /uno in these servers only (at once, for trying
     # the bot out) instead of globally
     discord_guilds: str = ""
+    # a picture of the cards with each Discord hand (the text and buttons stay as they are)
+    card_images: bool = True
     telegram_token: SecretStr | None = None
     telegram_api_url: str = "https://api.telegram.org/bot"
     telegram_webhook_url: str | None = None  # set to use a webhook instead of polling

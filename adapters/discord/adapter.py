@@ -8,7 +8,9 @@ they only queue work in the :class:`~adapters.discord.outbox.Outbox`:
 
 - ``show_table``: one edit of the table's one public message (coalesced per channel);
 - ``show_hand``: an edit of the player's latest ephemeral hand message, through the token
-  of their latest interaction with it (a fresh "Show hand" after 15 minutes);
+  of their latest interaction with it (a fresh "Show hand" after 15 minutes), with a
+  picture of the cards attached (``hand.png``, uploaded again only when the cards or what
+  can be played changed; ``UNO_CARD_IMAGES=false`` turns it off);
 - ``announce``: a new public message for a round or game won and an AFK removal only;
 - ``tell``: an ephemeral answer to the interaction that caused it;
 - ``closed``: the table message's last edit, without buttons.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import time
 from collections import deque
@@ -37,7 +40,7 @@ from discord.http import Route
 from adapters.discord import ids, text, views
 from adapters.discord.commands import CommandTranslator, UnoCommands
 from adapters.discord.outbox import Outbox
-from bot import render
+from bot import images, render
 from bot.config import Settings
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, resolve_lang, translator
 from bot.model import LOBBY, PLAYING
@@ -46,6 +49,7 @@ from bot.service import GLOBAL, Result, Service
 from engine import (
     Accept,
     Action,
+    Card,
     Challenge,
     ChooseColor,
     Draw,
@@ -68,6 +72,7 @@ HAND_TTL = 14 * 60.0
 RECENT_PUBLIC = 5  # event lines under the table
 RECENT_PRIVATE = 4  # event lines under a hand
 TEXT_MAX = 2000
+HAND_IMAGE = "hand.png"
 # Discord's JSON error codes
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
@@ -133,6 +138,12 @@ class HandSession:
     drawn: discord.Interaction[Any] | None = None  # the interaction last drawn through
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_PRIVATE))
     expiry: asyncio.TimerHandle | None = None
+    picture: Picture | None = None  # the cards to picture, as the game stands now
+    pictured: tuple[int, Picture] | None = None  # (message, the picture it carries)
+
+
+# a hand picture: the cards in order, and the playable ones (None: nothing is marked)
+Picture = tuple[tuple[Card, ...], frozenset[Card] | None]
 
 
 class UnoClient(discord.Client):
@@ -216,6 +227,8 @@ class Adapter:
         self.closing = False  # stopping: new interactions are answered, not handled
         # seconds from receiving an interaction to acknowledging it (the latest ones)
         self.ack_latencies: deque[float] = deque(maxlen=10_000)
+        # seconds spent drawing each hand picture uploaded (the latest ones)
+        self.image_times: deque[float] = deque(maxlen=10_000)
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -567,7 +580,12 @@ class Adapter:
 
         async def _retire() -> None:
             with contextlib.suppress(discord.HTTPException):
-                await s.interaction.edit_original_response(content=note, view=None)
+                if self.settings.card_images:  # an old picture of the hand goes too
+                    await s.interaction.edit_original_response(
+                        content=note, view=None, attachments=[]
+                    )
+                else:
+                    await s.interaction.edit_original_response(content=note, view=None)
 
         self.outbox.put(f"h:{s.key}:{s.player}", "hand", _retire)
 
@@ -593,11 +611,40 @@ class Adapter:
             self._drop(s)
         target = s.interaction
         try:
-            await target.edit_original_response(content=content, view=view)
+            if not self.settings.card_images:
+                await target.edit_original_response(content=content, view=view)
+            else:
+                # the picture is uploaded only to a message that does not carry it yet
+                mid = _edited_message(target, s)
+                files = self._attachments(s, mid)
+                if files is None:
+                    msg = await target.edit_original_response(content=content, view=view)
+                else:
+                    msg = await target.edit_original_response(
+                        content=content, view=view, attachments=files
+                    )
+                s.pictured = None if s.picture is None else (msg.id, s.picture)
             s.drawn = target
         except discord.HTTPException as e:
             log.info("hand of %s at %s no longer reachable: %s", s.player, s.key, e)
             self._drop(s)
+
+    def _attachments(self, s: HandSession, mid: int | None) -> list[discord.File] | None:
+        """The attachments for an edit of message ``mid`` (``None``: a new message) that is
+        to show ``s.picture``: ``None`` to keep what it has, else the new list."""
+        carried = s.pictured if s.pictured is not None and s.pictured[0] == mid else None
+        if s.picture is None:
+            # nothing to picture (no cards, or no longer a player): remove an old picture
+            return None if mid is None else []
+        if carried is not None and carried[1] == s.picture:
+            return None  # only the buttons changed: the picture stays
+        return [self._hand_file(s.picture)]
+
+    def _hand_file(self, picture: Picture) -> discord.File:
+        started = time.perf_counter()
+        data = images.hand_png(*picture)
+        self.image_times.append(time.perf_counter() - started)
+        return discord.File(io.BytesIO(data), filename=HAND_IMAGE)
 
     def _drop(self, s: HandSession) -> None:
         if self._sessions.get((s.key, s.player)) is s:
@@ -611,9 +658,12 @@ class Adapter:
         tr = translator(s.lang)
         info = await self.service.table(s.key)
         hand = await self.service.hand(s.key, s.player)
+        s.picture = None
         if info is None or hand is None:
             return tr.gettext(render.REFUSALS["not_a_player"]), None, ("gone",)
         legal = await self.service.legal(s.key, s.player) if info.status == PLAYING else []
+        if self.settings.card_images and hand.hand:
+            s.picture = _picture(hand.hand, legal)
         shown = None
         if not any(isinstance(a, _VERSIONED) for a in legal):
             shown = (info.status, frozenset(repr(a) for a in legal), len(hand.hand or ()))
@@ -831,7 +881,12 @@ class Adapter:
             # and Draw at once), or the drawing failed: this answer, deferred as "thinking",
             # still gets the hand, or it would think forever
             content, view, _ = await self.hand_message(s)
-            await o.interaction.edit_original_response(content=content, view=view)
+            if s.picture is None:
+                await o.interaction.edit_original_response(content=content, view=view)
+            else:
+                await o.interaction.edit_original_response(
+                    content=content, view=view, attachments=[self._hand_file(s.picture)]
+                )
         await self._follow(o, info.names)
 
     async def _hand_action(
@@ -1226,6 +1281,31 @@ def _table_button_action(cid: ids.CustomId, key: str) -> Action | None:
     if cid.action == "next":
         return NextRound()
     return ids.decode_action(cid, key)
+
+
+def _picture(hand: Sequence[Card], legal: Sequence[Action]) -> Picture:
+    """The hand's picture: its cards in card order, the playable ones marked when the
+    player has a move to make with them (playing or drawing), else none marked."""
+    cards = tuple(sorted(hand, key=lambda c: c.order))
+    if not any(isinstance(a, (Play, Draw)) for a in legal):
+        return cards, None
+    return cards, frozenset(a.card for a in legal if isinstance(a, Play))
+
+
+def _edited_message(target: discord.Interaction[Any], s: HandSession) -> int | None:
+    """The message an edit of ``target``'s original response changes, if known: the one
+    last drawn through it, or the hand message whose button was pressed. ``None``: the
+    answer to a "Show hand", a new message."""
+    if s.drawn is target and s.pictured is not None:
+        return s.pictured[0]
+    msg = target.message
+    if (
+        target.type is discord.InteractionType.component
+        and msg is not None
+        and msg.flags.ephemeral
+    ):
+        return msg.id
+    return None
 
 
 def _hand_button_action(cid: ids.CustomId, key: str) -> Action | None:

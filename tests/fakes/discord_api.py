@@ -4,9 +4,12 @@ It speaks Discord's wire format closely enough for the real discord.py client: p
 JSON gateway frames (HELLO, IDENTIFY -> READY and GUILD_CREATE, heartbeats and their ACKs,
 RESUME or a fresh IDENTIFY, INTERACTION_CREATE), application commands (global and guild),
 interaction callbacks of every type, webhook follow-ups and edits of ``@original``, channel
-messages. It enforces the platform limits a bot can trip over (3 s to acknowledge, 15 min
-interaction tokens, one acknowledgement, component and content limits) and records every
-message as each user saw it, so tests can assert on what was shown to whom.
+messages, each as JSON or as multipart/form-data with files (a ``payload_json`` part and
+``files[n]`` parts; the ``attachments`` array names new files by ``n`` and, on an edit, the
+attachments to keep by id: the others go). It enforces the platform limits a bot can trip
+over (3 s to acknowledge, 15 min interaction tokens, one acknowledgement, component,
+content and attachment limits) and records every message as each user saw it, so tests can
+assert on what was shown to whom.
 
 Scripted users drive it: ``await fake.slash(user, channel, "join")``, ``await
 fake.press(user, message, label="Join")``.
@@ -18,6 +21,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import mimetypes
 import re
 import secrets
 import time
@@ -28,7 +32,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-__all__ = ["FakeDiscord", "Interaction", "Message", "Shown"]
+__all__ = ["Attachment", "FakeDiscord", "Interaction", "Message", "Shown"]
 
 DISCORD_EPOCH = 1420070400000
 EPHEMERAL = 1 << 6
@@ -45,6 +49,9 @@ PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
 AUTOCOMPLETE, MODAL = 8, 9
 
 JSON: web.RequestKey[Any] = web.RequestKey("json", object)
+FILES: web.RequestKey[dict[int, Upload]] = web.RequestKey("files", dict)
+MAX_ATTACHMENTS = 10
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # what the interactions say (attachment_size_limit)
 _NAME = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
 
 
@@ -80,7 +87,95 @@ class ApiError(Exception):
         return _json(body, status=self.status)
 
 
+# -- uploads ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A ``files[n]`` part of a multipart request."""
+
+    filename: str
+    content_type: str
+    data: bytes
+
+
+_BOUNDARY = re.compile(r'boundary="?([^";]+)"?')
+_PARAM = re.compile(r'\b(name|filename)="([^"]*)"')
+_FILES_FIELD = re.compile(r"^files\[(\d+)\]$")
+
+
+def parse_multipart(raw: bytes, content_type: str) -> tuple[Any, dict[int, Upload]]:
+    """A multipart/form-data body as Discord reads it: the JSON of ``payload_json`` and the
+    files of the ``files[n]`` parts, by ``n``."""
+    m = _BOUNDARY.search(content_type)
+    if m is None:
+        raise ApiError(400, 50035, "Invalid Form Body", "multipart without a boundary")
+    delimiter = b"--" + m.group(1).encode()
+    payload: Any = None
+    files: dict[int, Upload] = {}
+    for chunk in raw.split(delimiter)[1:]:
+        if chunk.startswith(b"--"):
+            break  # the closing delimiter
+        head, sep, body = chunk.removeprefix(b"\r\n").partition(b"\r\n\r\n")
+        if not sep:
+            raise ApiError(400, 50035, "Invalid Form Body", "a malformed multipart part")
+        body = body.removesuffix(b"\r\n")
+        headers: dict[str, str] = {}
+        for line in head.decode("utf-8", errors="replace").split("\r\n"):
+            k, _, v = line.partition(":")
+            headers[k.strip().lower()] = v.strip()
+        params = dict(_PARAM.findall(headers.get("content-disposition", "")))
+        name = params.get("name", "")
+        if name == "payload_json":
+            try:
+                payload = json.loads(body)
+            except ValueError as e:
+                raise ApiError(400, 50109, "The request body contains invalid JSON.") from e
+        elif (f := _FILES_FIELD.match(name)) is not None and "filename" in params:
+            files[int(f.group(1))] = Upload(
+                params["filename"], headers.get("content-type", "application/octet-stream"), body
+            )
+    return payload, files
+
+
 # -- records -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Attachment:
+    """A file on a message: what was uploaded (``data``) and what Discord reports."""
+
+    id: int
+    filename: str
+    size: int
+    content_type: str
+    data: bytes
+    ephemeral: bool = False
+    description: str | None = None
+
+    def payload(self) -> dict[str, Any]:
+        url = f"https://cdn.discordapp.invalid/attachments/{self.id}/{self.filename}"
+        out: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": self.size,
+            "url": url,
+            "proxy_url": url,
+            "content_type": self.content_type,
+            "ephemeral": self.ephemeral,
+        }
+        if self.description is not None:
+            out["description"] = self.description
+        size = _image_size(self.data) if self.content_type.startswith("image/") else None
+        if size is not None:
+            out["width"], out["height"] = size
+        return out
+
+
+def _image_size(data: bytes) -> tuple[int, int] | None:
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    return None
 
 
 @dataclass(eq=False)
@@ -257,6 +352,7 @@ class Shown:
     components: list[dict[str, Any]]
     at: float
     via: str  # "channel", "callback", "followup", "original", "webhook"
+    attachments: list[Attachment] = field(default_factory=list)  # those it carried then
 
 
 @dataclass
@@ -277,6 +373,8 @@ class Message:
     loading: bool = False
     type: int = 0
     history: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    uploads: list[Attachment] = field(default_factory=list)  # every file it ever carried
 
     @property
     def ephemeral(self) -> bool:
@@ -295,7 +393,7 @@ class Message:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": [a.payload() for a in self.attachments],
             "embeds": self.embeds,
             "pinned": False,
             "type": self.type,
@@ -356,6 +454,7 @@ class Call:
     body: Any
     at: float
     status: int = 200
+    files: list[Upload] = field(default_factory=list)  # the files of a multipart request
 
 
 # -- the fake ----------------------------------------------------------------------------------
@@ -507,18 +606,23 @@ class FakeDiscord:
     async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
         self.last_activity = time.monotonic()
         body: Any = None
-        if request.can_read_body:
-            raw = await request.read()
-            if raw:
-                try:
-                    body = json.loads(raw)
-                except ValueError:
-                    body = raw.decode(errors="replace")
-        call = Call(request.method, request.path, body, time.monotonic())
+        files: dict[int, Upload] = {}
+        call = Call(request.method, request.path, None, time.monotonic())
         if request.path != "/gateway":
             self.calls.append(call)
-        request[JSON] = body
         try:
+            if request.can_read_body:
+                raw = await request.read()
+                if request.content_type == "multipart/form-data":
+                    body, files = parse_multipart(raw, request.headers.get("Content-Type", ""))
+                elif raw:
+                    try:
+                        body = json.loads(raw)
+                    except ValueError:
+                        body = raw.decode(errors="replace")
+            call.body, call.files = body, [files[n] for n in sorted(files)]
+            request[JSON] = body
+            request[FILES] = files
             resp = await handler(request)
         except ApiError as e:
             call.status = e.status
@@ -914,9 +1018,12 @@ class FakeDiscord:
         body = request[JSON] or {}
         kind = int(body.get("type", 0))
         data = body.get("data") or {}
+        files = request[FILES]
+        if files and kind not in (MESSAGE, UPDATE_MESSAGE):
+            raise ApiError(400, 50035, "Invalid Form Body", f"files with callback type {kind}")
         msg: Message | None = None
         if kind == MESSAGE:
-            msg = self._new_message(rec, data, via="callback")
+            msg = self._new_message(rec, data, via="callback", files=files)
             rec.original = msg.id
         elif kind == DEFERRED_MESSAGE:
             msg = self._new_message(
@@ -930,7 +1037,7 @@ class FakeDiscord:
         elif kind == UPDATE_MESSAGE:
             if rec.type != 3 or rec.source_message is None:
                 raise ApiError(400, 50035, "Invalid Form Body", "type 7 is for components only")
-            msg = self._edit(self.messages[rec.source_message], data, via="callback")
+            msg = self._edit(self.messages[rec.source_message], data, via="callback", files=files)
             rec.original = msg.id
         elif kind not in (AUTOCOMPLETE, MODAL, PONG):
             raise ApiError(400, 50035, "Invalid Form Body", f"unknown callback type {kind}")
@@ -985,10 +1092,13 @@ class FakeDiscord:
             # the first follow-up after a deferred "thinking" answer replaces it, keeping
             # the ephemeral flag chosen when deferring
             msg = self._edit(
-                original, {k: v for k, v in data.items() if k != "flags"}, via="followup"
+                original,
+                {k: v for k, v in data.items() if k != "flags"},
+                via="followup",
+                files=request[FILES],
             )
         else:
-            msg = self._new_message(rec, data, via="followup")
+            msg = self._new_message(rec, data, via="followup", files=request[FILES])
             rec.followups.append(msg.id)
         return _json(msg.payload(self.app_id))
 
@@ -1000,9 +1110,8 @@ class FakeDiscord:
         rec = self._token(request)
         msg = self._webhook_message(rec, request.match_info["mid"])
         data = {k: v for k, v in (request[JSON] or {}).items() if k != "flags"}
-        self._edit(
-            msg, data, via="original" if request.match_info["mid"] == "@original" else "webhook"
-        )
+        via = "original" if request.match_info["mid"] == "@original" else "webhook"
+        self._edit(msg, data, via=via, files=request[FILES])
         return _json(msg.payload(self.app_id))
 
     async def _webhook_delete(self, request: web.Request) -> web.Response:
@@ -1037,7 +1146,9 @@ class FakeDiscord:
         c = self._channel(request)
         self._may_send(c)
         data = request[JSON] or {}
-        msg = self._create(c.id, c.guild_id, data, audience=None, via="channel")
+        msg = self._create(
+            c.id, c.guild_id, data, audience=None, via="channel", files=request[FILES]
+        )
         c.archived = False  # a new message wakes an archived thread up
         return _json(msg.payload(self.app_id))
 
@@ -1053,7 +1164,7 @@ class FakeDiscord:
             raise ApiError(400, 50083, "Thread is archived")
         if msg.author.get("id") != str(self.bot.id):
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        self._edit(msg, request[JSON] or {}, via="channel")
+        self._edit(msg, request[JSON] or {}, via="channel", files=request[FILES])
         return _json(msg.payload(self.app_id))
 
     async def _channel_delete(self, request: web.Request) -> web.Response:
@@ -1063,15 +1174,71 @@ class FakeDiscord:
     # -- message store ------------------------------------------------------------------------
 
     def _new_message(
-        self, rec: Interaction, data: dict[str, Any], *, via: str, loading: bool = False
+        self,
+        rec: Interaction,
+        data: dict[str, Any],
+        *,
+        via: str,
+        loading: bool = False,
+        files: dict[int, Upload] | None = None,
     ) -> Message:
         flags = int(data.get("flags") or 0)
         audience = rec.user.id if flags & EPHEMERAL else None
         msg = self._create(
             rec.channel_id, rec.guild_id, data, audience=audience, via=via, token=rec.token,
             loading=loading, type_=20 if rec.type == 2 and via == "callback" else 0,
+            files=files,
         )  # fmt: skip
         return msg
+
+    def _attachments(
+        self,
+        data: dict[str, Any],
+        files: dict[int, Upload],
+        kept: list[Attachment],
+        *,
+        ephemeral: bool,
+    ) -> list[Attachment] | None:
+        """The attachments after a create or edit, ``None`` when they stay as they are.
+
+        ``attachments`` in the JSON lists every attachment the message is to have: an
+        existing one by its id (on an edit; the others are removed), a new file by the
+        ``n`` of its ``files[n]`` part. Without it, the files are added to what is kept."""
+        listed = data.get("attachments")
+        if listed is None and not files:
+            return None
+        out: list[Attachment] = []
+        used: set[int] = set()
+
+        def new(n: int, entry: dict[str, Any]) -> Attachment:
+            up = files[n]
+            if len(up.data) > ATTACHMENT_SIZE_LIMIT:
+                raise ApiError(413, 40005, "Request entity too large")
+            used.add(n)
+            ctype = mimetypes.guess_type(up.filename)[0] or up.content_type
+            return Attachment(
+                self.snowflake(), str(entry.get("filename") or up.filename), len(up.data),
+                ctype, up.data, ephemeral, entry.get("description"),
+            )  # fmt: skip
+
+        if listed is None:
+            out = list(kept)
+        else:
+            by_id = {str(a.id): a for a in kept}
+            for entry in listed:
+                aid = str(entry.get("id", ""))
+                if aid in by_id:
+                    out.append(by_id.pop(aid))
+                elif aid.isdigit() and int(aid) in files and int(aid) not in used:
+                    out.append(new(int(aid), entry))
+                else:
+                    raise ApiError(
+                        400, 50035, "Invalid Form Body", f"attachments: unknown id {aid!r}"
+                    )
+        out.extend(new(n, {}) for n in sorted(files) if n not in used)
+        if len(out) > MAX_ATTACHMENTS:
+            raise ApiError(400, 50035, "Invalid Form Body", f"{len(out)} attachments (max 10)")
+        return out
 
     def _create(
         self,
@@ -1084,11 +1251,13 @@ class FakeDiscord:
         token: str | None = None,
         loading: bool = False,
         type_: int = 0,
+        files: dict[int, Upload] | None = None,
     ) -> Message:
         problems = check_message(data)
         if problems:
             raise ApiError(400, 50035, "Invalid Form Body", problems)
         flags = int(data.get("flags") or 0) & EPHEMERAL
+        attachments = self._attachments(data, files or {}, [], ephemeral=bool(flags)) or []
         if loading:
             flags |= LOADING
         msg = Message(
@@ -1104,18 +1273,42 @@ class FakeDiscord:
             interaction_token=token,
             loading=loading,
             type=type_,
+            attachments=attachments,
+            uploads=list(attachments),
         )
         self.messages[msg.id] = msg
         msg.history.append((msg.content, msg.components))
         self.shown.append(
-            Shown(msg.id, "create", audience, msg.content, msg.components, time.monotonic(), via)
+            Shown(
+                msg.id,
+                "create",
+                audience,
+                msg.content,
+                msg.components,
+                time.monotonic(),
+                via,
+                list(attachments),
+            )
         )
         return msg
 
-    def _edit(self, msg: Message, data: dict[str, Any], *, via: str) -> Message:
+    def _edit(
+        self,
+        msg: Message,
+        data: dict[str, Any],
+        *,
+        via: str,
+        files: dict[int, Upload] | None = None,
+    ) -> Message:
         problems = check_message(data)
         if problems:
             raise ApiError(400, 50035, "Invalid Form Body", problems)
+        attachments = self._attachments(
+            data, files or {}, msg.attachments, ephemeral=msg.ephemeral
+        )
+        if attachments is not None:
+            msg.uploads.extend(a for a in attachments if a not in msg.attachments)
+            msg.attachments = attachments
         if "content" in data:
             msg.content = str(data["content"] or "")
         if "components" in data:
@@ -1128,7 +1321,16 @@ class FakeDiscord:
         msg.edited = time.time()
         msg.history.append((msg.content, msg.components))
         self.shown.append(
-            Shown(msg.id, "edit", msg.audience, msg.content, msg.components, time.monotonic(), via)
+            Shown(
+                msg.id,
+                "edit",
+                msg.audience,
+                msg.content,
+                msg.components,
+                time.monotonic(),
+                via,
+                list(msg.attachments),
+            )
         )
         return msg
 

@@ -79,9 +79,11 @@ class World:
         round_pause: float = 0.05,
         lobby_seconds: int = 600,
         guild_commands: bool = False,
+        card_images: bool = True,
     ) -> None:
         self.db = db
         self.guild_commands = guild_commands
+        self.card_images = card_images
         self.fake = FakeDiscord(token_ttl=token_ttl)
         self.guild: Guild = self.fake.add_guild("UNO Club", locale=guild_locale)
         self.channel: Channel = self.fake.add_channel(self.guild, "uno")
@@ -113,6 +115,7 @@ class World:
             round_pause_seconds=self.round_pause,
             lobby_seconds=self.lobby_seconds,
             discord_guilds=str(self.guild.id) if self.guild_commands else "",
+            card_images=self.card_images,
         )
 
     async def start(self) -> World:

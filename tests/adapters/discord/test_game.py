@@ -26,9 +26,19 @@ def _hand_lines(world: World) -> set[str]:
 
 
 def assert_no_public_hand(world: World) -> None:
-    """No public message, in any version, shows a hand or a card-play button."""
+    """No public message, in any version, shows a hand, a card-play button or a picture;
+    a picture of cards is only ever on its player's own hand message."""
     private_lines = _hand_lines(world)
-    for m in world.fake.public():
+    fake = world.fake
+    for seen in fake.shown:
+        if seen.attachments:  # shown with a hand's text, to one user
+            assert seen.audience is not None and "🃏" in seen.content, seen.message_id
+    for m in fake.messages.values():
+        if m.uploads:
+            assert m.audience is not None and m.ephemeral, m.id
+            assert {a.filename for a in m.uploads} == {"hand.png"}
+    for m in fake.public():
+        assert m.uploads == [] and m.attachments == []
         for content, components in m.history:
             assert "Your cards" not in content and "手牌" not in content.split("\n")[0]
             for line in content.splitlines():
@@ -94,6 +104,7 @@ async def test_three_users_and_a_bot_play_a_whole_game(world: World) -> None:
     for u in world.users:
         private = [m for m in fake.messages.values() if m.audience == u.id]
         assert any("Your cards" in c for m in private for c, _ in m.history)
+        assert any(a.content_type == "image/png" for m in private for a in m.uploads)
     assert_no_public_hand(world)
     # every interaction was acknowledged in time; Discord refused nothing
     assert all(r.acked_at is not None for r in fake.interactions.values())
