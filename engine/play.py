@@ -823,7 +823,8 @@ def _accepted_unlisted(action: Action, acts: list[Action]) -> Action | None:
     if not isinstance(action, Play):
         return None
     card, together, target, color = action.card, action.together, action.target, action.color
-    mixed = bool(together) and not card.is_wild and any(c.color is not card.color for c in together)
+    mixed = bool(together) and not card.is_wild
+    mixed = mixed and any(c.color is not card.color for c in together)
     if color is None and mixed:
         if _play(card, card.color, target, together) not in acts:
             return None
