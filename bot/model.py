@@ -7,9 +7,10 @@ from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any
 
-from engine import Game, Rules, game_from_json, game_to_json
+from bot.codec import event_from_dict, event_to_dict
+from engine import Event, Game, Rules, game_from_json, game_to_json
 
-__all__ = ["FINISHED", "LOBBY", "PLAYING", "STOPPED", "Deadline", "Seat", "Table"]
+__all__ = ["FINISHED", "LOBBY", "PLAYING", "STOPPED", "Deadline", "Recent", "Seat", "Table"]
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -41,6 +42,36 @@ class Deadline:
     version: int
 
 
+@dataclass(frozen=True, slots=True)
+class Recent:
+    """One of the last public lines of a table message, kept with the table and rendered
+    when shown (in the table's language of the moment): an ``event`` (public: redacted
+    for nobody) or a notice (``code``, ``params``). ``status``: the table's status when
+    it happened."""
+
+    status: str
+    event: Event | None = None
+    code: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.event is not None:
+            return {"s": self.status, "e": event_to_dict(self.event)}
+        return {"s": self.status, "n": self.code, "p": self.params}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Recent:
+        """Raises ``ValueError`` on anything malformed."""
+        if not isinstance(d, dict) or not isinstance(d.get("s"), str):
+            raise ValueError(f"a recent line is a JSON object with a status, not {d!r}")
+        if "e" in d:
+            return cls(d["s"], event=event_from_dict(d["e"]))
+        code, params = d.get("n"), d.get("p") or {}
+        if not isinstance(code, str) or not isinstance(params, dict):
+            raise ValueError(f"malformed recent notice {d!r}")
+        return cls(d["s"], code=code, params=params)
+
+
 @dataclass(slots=True)
 class Table:
     """One table. Treated as a value by the service: changes make a new ``Table``."""
@@ -65,6 +96,7 @@ class Table:
     created: float = 0.0
     updated: float = 0.0
     deadlines: tuple[Deadline, ...] = ()
+    recent: tuple[Recent, ...] = ()  # the table message's last public lines, oldest first
     _game: Game | None = None
 
     # -- derived ---------------------------------------------------------------------
@@ -163,6 +195,7 @@ class Table:
             "played": _dumps(self.played),
             "created": self.created,
             "updated": self.updated,
+            "recent": _recent_json(self.recent),
         }
 
     @classmethod
@@ -190,6 +223,7 @@ class Table:
             created=float(row["created"]),
             updated=float(row["updated"]),
             deadlines=deadlines,
+            recent=_recent_of(row["recent"]),
         )
 
 
@@ -212,3 +246,21 @@ def _dumps(value: Any, *, sort_keys: bool = False) -> str:
 def _seats_json(seats: tuple[Seat, ...]) -> str:
     rows = [{"id": s.id, "name": s.name, "bot": s.bot} for s in seats]
     return json.dumps(rows, ensure_ascii=False)
+
+
+def _recent_json(recent: tuple[Recent, ...]) -> str:
+    if not recent:
+        return "[]"
+    return json.dumps([r.to_dict() for r in recent], ensure_ascii=False)
+
+
+def _recent_of(text: str | None) -> tuple[Recent, ...]:
+    """The stored recent lines; lines this version cannot read are left out (they are
+    only what the table message showed last)."""
+    out = []
+    for d in json.loads(text or "[]"):
+        try:
+            out.append(Recent.from_dict(d))
+        except ValueError:
+            continue
+    return tuple(out)

@@ -12,10 +12,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.model import Seat
+from bot.model import Recent, Seat
 from engine import Event, Rules, View
 
-__all__ = ["Notice", "NullPort", "Port", "RecordingPort", "RoutingPort", "TableInfo"]
+__all__ = [
+    "NEWS",
+    "Notice",
+    "NullPort",
+    "Port",
+    "RecordingPort",
+    "RoutingPort",
+    "TableInfo",
+    "on_table",
+]
+
+# notices that are news of their own (a message each), not lines on the table message:
+# what a port without an ``on_table`` of its own keeps apart
+NEWS = frozenset({"info.round_won", "info.game_won", "info.afk_removed"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +58,8 @@ class TableInfo:
     meta: dict[str, Any]
     game_no: int
     deadline: float | None = None  # when the current turn times out (unix time)
+    # the table message's last public lines, oldest first (``bot.render.recent_lines``)
+    recent: tuple[Recent, ...] = ()
 
     @property
     def names(self) -> dict[str, str]:
@@ -62,7 +77,10 @@ class TableInfo:
 
 class Port(Protocol):
     """Implemented by each adapter. Calls arrive after the change they show is committed,
-    in version order per table; an adapter should queue slow work rather than block."""
+    in version order per table; an adapter should queue slow work rather than block.
+
+    An adapter may also say which notices are lines on its table message (kept with the
+    table in ``TableInfo.recent``) rather than messages of their own: see ``on_table``."""
 
     async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
         """Update the public table (one message, edited in place); ``events`` are public."""
@@ -82,6 +100,17 @@ class Port(Protocol):
 
     async def closed(self, table: TableInfo) -> None:
         """The table was stopped, expired or finished: drop its buttons."""
+
+
+def on_table(port: Any, key: str, status: str, notice: Notice) -> bool:
+    """Whether ``port`` shows ``notice`` (announced at table ``key``, whose status is now
+    ``status``) as one of the table message's recent lines, kept with the table. A port
+    decides with a method ``on_table(key, status, notice)`` of its own, if it has one;
+    otherwise every notice but ``NEWS`` is a recent line."""
+    decide = getattr(port, "on_table", None)
+    if decide is None:
+        return notice.code not in NEWS
+    return bool(decide(key, status, notice))
 
 
 class NullPort:
@@ -168,3 +197,6 @@ class RoutingPort:
 
     async def closed(self, table: TableInfo) -> None:
         await self._for(table.key).closed(table)
+
+    def on_table(self, key: str, status: str, notice: Notice) -> bool:
+        return on_table(self._for(key), key, status, notice)

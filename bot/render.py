@@ -13,7 +13,7 @@ import typing
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import N_, Translator
+from bot.i18n import N_, Translator, translator
 from bot.port import Notice, TableInfo
 from engine import (
     Accept,
@@ -504,6 +504,41 @@ def event_line(event: Event, tr: Translator, names: Mapping[str, str]) -> str | 
     if isinstance(e, RoundStarted):
         return _round_started(e, tr, names)
     return None
+
+
+def has_line(event: Event) -> bool:
+    """Whether ``event`` (as redacted for its reader) makes a line: in any language, with
+    any names, it does or it does not."""
+    return bool(event_line(event, translator(None), {}))
+
+
+def recent_lines(
+    info: TableInfo,
+    tr: Translator,
+    names: Mapping[str, str] | None = None,
+    *,
+    this_status: bool = False,
+) -> list[str]:
+    """The table's recent public lines (``info.recent``), oldest first, in ``tr``'s
+    language, players named by ``names`` (the seats' names by default; a notice names
+    who has left). ``this_status``: only those since the table's status last changed
+    (the lobby's news is old news once dealt)."""
+    names = info.names if names is None else names
+    items = list(info.recent)
+    if this_status:
+        i = len(items)
+        while i and items[i - 1].status == info.status:
+            i -= 1
+        items = items[i:]
+    out = []
+    for r in items:
+        if r.event is not None:
+            line = event_line(r.event, tr, names)
+        else:
+            line = notice_text(Notice(r.code or "", dict(r.params)), tr, names)
+        if line:
+            out.append(line)
+    return out
 
 
 def event_lines(events: Iterable[Event], tr: Translator, names: Mapping[str, str]) -> list[str]:

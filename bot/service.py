@@ -33,8 +33,9 @@ import engine
 from bot import ai
 from bot.codec import action_to_dict
 from bot.config import Settings
-from bot.model import FINISHED, LOBBY, PLAYING, STOPPED, Deadline, Seat, Table
-from bot.port import Notice, Port, TableInfo
+from bot.model import FINISHED, LOBBY, PLAYING, STOPPED, Deadline, Recent, Seat, Table
+from bot.port import Notice, Port, TableInfo, on_table
+from bot.render import has_line
 from bot.store import ActionRecord, ScopeMove, StatLine, StatUpdate, Store, WriteBatch
 from bot.timers import Timers
 from engine import (
@@ -72,6 +73,7 @@ ACTIVE = (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
 _KEEPS_TURN = (CallUno, CatchUno)
 # buttons that are never out of date: calling, catching, leaving
 _ANY_TIME = (CallUno, CatchUno, Leave)
+RECENT = 5  # public lines kept with a table for its message (events, notices)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +186,7 @@ class Service:
             meta=dict(t.meta),
             game_no=t.game_no,
             deadline=turn.due if turn is not None else None,
+            recent=t.recent,
         )
 
     async def table(self, key: str) -> TableInfo | None:
@@ -246,10 +249,28 @@ class Service:
                 return Result(False, r.code, self.info(t) if t else None, params=r.params)
             if step is None:
                 return Result(True, None, self.info(t) if t else None)
+            self._keep_recent(step)
             await self._commit(step)
             info = self.info(step.table)
             await self._show(t, step, origin, info)
             return Result(True, None, info, tuple(step.events))
+
+    def _keep_recent(self, step: _Step) -> None:
+        """The step's public lines join the table's recent ones (the last ``RECENT``),
+        committed with it: its events as everyone sees them, and the notices the port
+        shows on the table message rather than as news of their own."""
+        t = step.table
+        status = t.status
+        new = [
+            Recent(status, event=p) for p in (redact(e, None) for e in step.events) if has_line(p)
+        ]
+        new.extend(
+            Recent(status, code=n.code, params=n.params)
+            for n in step.notices
+            if on_table(self.port, t.key, status, n)
+        )
+        if new:
+            step.table = t.evolve(recent=(*t.recent, *new)[-RECENT:])
 
     async def _commit(self, step: _Step) -> None:
         # shielded: once a change is handed to the store it is stored, and memory and the

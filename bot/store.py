@@ -195,15 +195,17 @@ _PRAGMAS: tuple[str, ...] = (
 
 _UPSERT_TABLE = """
 INSERT INTO tables (key, scope, status, version, turn_version, game_no, host, seats, waiting,
-    preset, overrides, lang, seed, game, meta, strikes, played, created, updated)
+    preset, overrides, lang, seed, game, meta, strikes, played, created, updated, recent)
 VALUES (:key, :scope, :status, :version, :turn_version, :game_no, :host, :seats, :waiting,
-    :preset, :overrides, :lang, :seed, :game, :meta, :strikes, :played, :created, :updated)
+    :preset, :overrides, :lang, :seed, :game, :meta, :strikes, :played, :created, :updated,
+    :recent)
 ON CONFLICT (key) DO UPDATE SET scope=excluded.scope, status=excluded.status,
     version=excluded.version, turn_version=excluded.turn_version, game_no=excluded.game_no,
     host=excluded.host, seats=excluded.seats, waiting=excluded.waiting,
     preset=excluded.preset, overrides=excluded.overrides, lang=excluded.lang,
     seed=excluded.seed, game=excluded.game, meta=excluded.meta, strikes=excluded.strikes,
-    played=excluded.played, created=excluded.created, updated=excluded.updated
+    played=excluded.played, created=excluded.created, updated=excluded.updated,
+    recent=excluded.recent
 """
 
 _UPSERT_STATS = """

@@ -69,7 +69,6 @@ log = logging.getLogger(__name__)
 DEFAULT_API = "https://discord.com/api/v10"
 # An interaction token lives 15 minutes; a hand view is retired a little before that.
 HAND_TTL = 14 * 60.0
-RECENT_PUBLIC = 5  # event lines under the table
 RECENT_PRIVATE = 4  # event lines under a hand
 TEXT_MAX = 2000
 HAND_IMAGE = "hand.png"
@@ -214,7 +213,6 @@ class Adapter:
         self._runner: asyncio.Task[None] | None = None
         self._msg: dict[str, int] = {}  # table key -> its public message
         self._latest: dict[str, TableInfo] = {}  # the newest state to draw per table
-        self._recent: dict[str, deque[str]] = {}  # public event lines per table
         self._known: dict[str, dict[str, str]] = {}  # every name seen at a table
         self._news: dict[str, list[str]] = {}  # announcements waiting to be posted
         self._sessions: dict[tuple[str, str], HandSession] = {}
@@ -375,13 +373,8 @@ class Adapter:
         return dict(known)
 
     async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
-        tr = translator(self.table_lang(table))
-        lines = render.event_lines(events, tr, self.names(table))
-        before = self._latest.get(table.key)
-        if before is not None and before.status != table.status:
-            self._recent.pop(table.key, None)  # the lobby's news is old news once dealt
-        self._add_recent(table.key, lines)
-        self._latest[table.key] = table
+        self.names(table)  # who sat here: a notice may name them after they left
+        self._latest[table.key] = table  # its recent lines included (kept with the table)
         self._queue_table(table.key)
         for s in self._sessions_at(table.key):
             self._queue_hand(s)
@@ -402,10 +395,14 @@ class Adapter:
             # one message for the news of one change (a round and the game won together)
             self._news.setdefault(table.key, []).append(line)
             self.outbox.put(f"t:{table.key}", "news", lambda: self._post_news(table.key))
-        else:
-            self._add_recent(table.key, [line])
+        else:  # one of the table's recent lines (``on_table``)
             self._latest.setdefault(table.key, table)
             self._queue_table(table.key)
+
+    def on_table(self, key: str, status: str, notice: Notice) -> bool:
+        """A notice shown among the table message's recent lines (kept with the table),
+        not news of its own."""
+        return notice.code not in NOTABLE
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
         if isinstance(origin, Origin) and origin.player == user:
@@ -427,25 +424,23 @@ class Adapter:
         key = table.key
         lane = f"t:{key}"
         self.outbox.discard(lane, "table")
-        recent = list(self._recent.pop(key, ()))
+        names = self.names(table)
         self._latest.pop(key, None)
         self._known.pop(key, None)
-        self.outbox.put(lane, None, lambda: self._close_table(table, recent))
+        self.outbox.put(lane, None, lambda: self._close_table(table, names))
         for s in self._sessions_at(key):
             self._queue_hand(s, force=True, final=True)
 
     # -- the public table message -------------------------------------------------------------
 
-    def _add_recent(self, key: str, lines: Sequence[str]) -> None:
-        if lines:
-            self._recent.setdefault(key, deque(maxlen=RECENT_PUBLIC)).extend(lines)
-
     def _queue_table(self, key: str) -> None:
         self.outbox.put(f"t:{key}", "table", lambda: self._draw_table(key))
 
-    def _table_content(self, info: TableInfo, recent: Sequence[str]) -> tuple[str, Translator]:
+    def _table_content(self, info: TableInfo, names: Mapping[str, str]) -> tuple[str, Translator]:
         tr = translator(self.table_lang(info))
-        content = render.table_text(info, tr, list(recent))  # the lobby's news included
+        # the lobby's news included, until the game is dealt (old news then)
+        recent = render.recent_lines(info, tr, names, this_status=True)
+        content = render.table_text(info, tr, recent)
         if info.status == PLAYING and info.deadline is not None:
             v = info.view
             if v is not None and v.phase in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE):
@@ -461,7 +456,7 @@ class Adapter:
         info = self._latest.get(key)
         if info is None or self.client is None or key in self._gone:
             return
-        content, tr = self._table_content(info, self._recent.get(key, ()))
+        content, tr = self._table_content(info, {**self._known.get(key, {}), **info.names})
         view = views.table_view(info, tr)
         channel = self._channel(key, info)
         mid = self._msg.get(key) or _int(info.meta.get("dc_msg"))
@@ -507,14 +502,14 @@ class Adapter:
         else:
             raise e
 
-    async def _close_table(self, info: TableInfo, recent: Sequence[str]) -> None:
+    async def _close_table(self, info: TableInfo, names: Mapping[str, str]) -> None:
         key = info.key
         mid = self._msg.pop(key, None) or _int(info.meta.get("dc_msg"))
         self._forbidden.discard(key)
         if self.client is None or key in self._gone:
             self._gone.discard(key)
             return
-        content, _ = self._table_content(info, recent)
+        content, _ = self._table_content(info, names)
         channel = self._channel(key, info)
         try:
             if mid is not None:

@@ -75,7 +75,6 @@ __all__ = ["INTERACTIVE", "Adapter", "Lru", "Origin", "Posted", "answer_quietly"
 
 log = logging.getLogger(__name__)
 
-RECENT = 5  # event lines kept on the table message
 PRIVATE_RECENT = 3
 UPDATES = ["message", "callback_query", "inline_query", "chosen_inline_result"]
 # notices worth a new group message; the rest become lines on the table message
@@ -157,7 +156,6 @@ class _Slot:
     n: int
     info: TableInfo
     msg_id: int | None
-    recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT))
     news: list[str] = field(default_factory=list)
     final: bool = False
     sending: asyncio.Lock = field(default_factory=asyncio.Lock)  # one send or edit at once
@@ -411,8 +409,9 @@ class Adapter:
             if info.status not in OPEN:
                 continue
             if slot is not None and not slot.final:
-                # the same slot, in the new chat: what it still has to say (the recent
-                # lines, news not sent yet) goes there, on a new table message
+                # the same slot, in the new chat: what it still has to say (news not
+                # sent yet; the recent lines are the table's own) goes there, on a new
+                # table message
                 slot.key, slot.chat, slot.msg_id, slot.info = info.key, new, None, info
                 self._slots[info.key] = slot
             await self.show_table(info, [])
@@ -440,8 +439,7 @@ class Adapter:
     async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
         """Queue one coalesced edit of the table message."""
         slot = self._slot(table)
-        slot.info = table
-        slot.recent.extend(render.event_lines(events, translator(table.lang), table.names))
+        slot.info = table  # its recent lines included (kept with the table)
         self._queue_table(slot)
         # private hands show whose turn it is and carry the version: refresh them all
         for key, uid in [k for k in self._dm if k[0] == table.key]:
@@ -465,7 +463,8 @@ class Adapter:
     async def _send_table_now(self, slot: _Slot) -> None:
         info = slot.info
         tr = translator(info.lang)
-        text, markup = views.table_message(info, tr, slot.recent, self.username)
+        recent = render.recent_lines(info, tr)
+        text, markup = views.table_message(info, tr, recent, self.username)
         if slot.msg_id is not None:
             try:
                 await self.bot.edit_message_text(
@@ -577,15 +576,13 @@ class Adapter:
     async def announce(self, table: TableInfo, notice: Notice) -> None:
         """Round and game results as a new group message; the rest on the table message."""
         slot = self._slot(table)
-        tr = translator(table.lang)
-        text = render.notice_text(notice, tr, table.names)
         if table.status == LOBBY and notice.code in QUIET_IN_LOBBY:
             self._queue_table(slot)  # the seat list says it
             return
         if notice.code not in NEWS:
-            slot.recent.append(text)
-            self._queue_table(slot)
+            self._queue_table(slot)  # one of its recent lines (``on_table``)
             return
+        text = render.notice_text(notice, translator(table.lang), table.names)
         slot.news.append(text)
         if self.outbox is None:
             return
@@ -598,6 +595,11 @@ class Adapter:
             slot.news.clear()
 
         self.outbox.put(slot.chat, ("news", slot.n), job)
+
+    def on_table(self, key: str, status: str, notice: Notice) -> bool:
+        """A notice the table message shows among its recent lines (kept with the table):
+        not news of its own, and not what the lobby's seat list says already."""
+        return notice.code not in NEWS and not (status == LOBBY and notice.code in QUIET_IN_LOBBY)
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
         """Privately: an alert on the button just pressed, else the private chat (else, for

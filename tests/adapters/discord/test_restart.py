@@ -10,7 +10,9 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from adapters.discord.adapter import DEFAULT_API
+from bot import render
 from bot.config import Settings
+from bot.i18n import translator
 from tests.adapters.discord.harness import World
 
 
@@ -29,14 +31,24 @@ async def test_old_buttons_work_after_a_restart(world: World) -> None:
     play = world.button(old_hand, "play", "R2")
     assert play is not None
 
+    shown = table.content
+    recent = render.recent_lines(info, translator("en"))
+    assert "Alice played 🟥 1." in recent and all(line in shown for line in recent)
+
     before = world.fake.identifies
     await world.restart()  # a new process on the same database
     assert world.fake.identifies == before + 1
-    assert (await world.info()).version == info.version
+    after = await world.info()
+    assert after.version == info.version and after.recent == info.recent
+    # the table message drawn afresh has the lines it had: they are the table's state
+    await world.bot.show_table(after, [])
+    await world.settle()
+    assert table.content == shown
 
     # the hand message from before the restart still plays
     await world.press(alice, old_hand, play)
     assert "Alice played 🟥 2." in table.content
+    assert "Alice played 🟥 1." in table.content  # the line from before the restart
     assert "Waiting for Bob" in old_hand.content  # refreshed through the new interaction
     # and so does the table message: Bob asks for his hand with its old button
     rec = await world.press(bob, table, world.button(table, "hand"))

@@ -3,7 +3,9 @@ and inline results work while their version is current."""
 
 from __future__ import annotations
 
+from bot import render
 from bot.i18n import translator
+from bot.service import RECENT
 from tests.adapters.telegram.conftest import (
     Harness,
     assert_no_hand_in_group,
@@ -40,12 +42,21 @@ async def test_restart_mid_game(tg: Harness) -> None:
     user = await tg.wait_turn(g, people)
     assert user is not None
     results = await user.inline(play_query(table))  # shown before the restart
-    version = (await tg.info(g)).version
+    before = await tg.info(g)
+    version = before.version
+    shown = tg.table_message(g).text
+    recent = render.recent_lines(before, EN)
+    assert len(recent) == RECENT and shown.endswith("\n".join(recent))
 
     await tg.restart()  # a new service, store and adapter on the same database
 
     info = await tg.info(g)
     assert info.version == version and info.status == "playing"
+    # the table message drawn afresh has the lines it had: they are the table's state
+    assert info.recent == before.recent
+    await tg.adapter.show_table(info, [])
+    await tg.settle()
+    assert tg.table_message(g).text == shown
     assert tg.table_message(g).message_id == table.message_id  # kept in the table's meta
     # an old button from turns ago is refused; the result shown before the restart works
     old = await user.click(table, data=stale_draw)
