@@ -42,34 +42,97 @@ class Deadline:
     version: int
 
 
-@dataclass(frozen=True, slots=True)
 class Recent:
     """One of the last public lines of a table message, kept with the table and rendered
     when shown (in the table's language of the moment): an ``event`` (public: redacted
-    for nobody) or a notice (``code``, ``params``). ``status``: the table's status when
-    it happened."""
+    for nobody) or a notice (``code``, ``params``); ``status``: the table's status when
+    it happened.
 
-    status: str
-    event: Event | None = None
-    code: str | None = None
-    params: dict[str, Any] = field(default_factory=dict)
+    Held as the JSON text it is stored as (encoded once, when it happens; decoded only
+    when shown), so committing a table and restoring thousands of them cost no re-encoding.
+    Equal when the text is."""
 
-    def to_dict(self) -> dict[str, Any]:
-        if self.event is not None:
-            return {"s": self.status, "e": event_to_dict(self.event)}
-        return {"s": self.status, "n": self.code, "p": self.params}
+    __slots__ = ("_decoded", "text")
+
+    text: str
+    _decoded: tuple[str, Event | None, str | None, dict[str, Any]] | None
+
+    def __init__(self, text: str) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "_decoded", None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Recent is immutable")
+
+    @classmethod
+    def of_event(cls, status: str, event: Event) -> Recent:
+        return cls(_line({"s": status, "e": event_to_dict(event)}))
+
+    @classmethod
+    def of_notice(cls, status: str, code: str, params: dict[str, Any]) -> Recent:
+        return cls(_line({"s": status, "n": code, "p": params}))
 
     @classmethod
     def from_dict(cls, d: Any) -> Recent:
         """Raises ``ValueError`` on anything malformed."""
-        if not isinstance(d, dict) or not isinstance(d.get("s"), str):
-            raise ValueError(f"a recent line is a JSON object with a status, not {d!r}")
-        if "e" in d:
-            return cls(d["s"], event=event_from_dict(d["e"]))
-        code, params = d.get("n"), d.get("p") or {}
-        if not isinstance(code, str) or not isinstance(params, dict):
-            raise ValueError(f"malformed recent notice {d!r}")
-        return cls(d["s"], code=code, params=params)
+        r = cls(_line(d))
+        _decode(d)
+        return r
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = json.loads(self.text)
+        return out
+
+    def _parts(self) -> tuple[str, Event | None, str | None, dict[str, Any]]:
+        d = self._decoded
+        if d is None:
+            try:
+                d = _decode(json.loads(self.text))
+            except (ValueError, TypeError, KeyError):  # from another version: no line
+                d = ("", None, None, {})
+            object.__setattr__(self, "_decoded", d)
+        return d
+
+    @property
+    def status(self) -> str:
+        return self._parts()[0]
+
+    @property
+    def event(self) -> Event | None:
+        return self._parts()[1]
+
+    @property
+    def code(self) -> str | None:
+        return self._parts()[2]
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self._parts()[3]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Recent) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return f"Recent({self.text!r})"
+
+
+def _line(d: Any) -> str:
+    # compact, and one line: a table's items are stored one per line
+    return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
+
+
+def _decode(d: Any) -> tuple[str, Event | None, str | None, dict[str, Any]]:
+    if not isinstance(d, dict) or not isinstance(d.get("s"), str):
+        raise ValueError(f"a recent line is a JSON object with a status, not {d!r}")
+    if "e" in d:
+        return d["s"], event_from_dict(d["e"]), None, {}
+    code, params = d.get("n"), d.get("p") or {}
+    if not isinstance(code, str) or not isinstance(params, dict):
+        raise ValueError(f"malformed recent notice {d!r}")
+    return d["s"], None, code, params
 
 
 @dataclass(slots=True)
@@ -249,18 +312,18 @@ def _seats_json(seats: tuple[Seat, ...]) -> str:
 
 
 def _recent_json(recent: tuple[Recent, ...]) -> str:
-    if not recent:
-        return "[]"
-    return json.dumps([r.to_dict() for r in recent], ensure_ascii=False)
+    """One JSON object per line (no re-encoding: each item keeps its text)."""
+    return "\n".join([r.text for r in recent])
 
 
 def _recent_of(text: str | None) -> tuple[Recent, ...]:
-    """The stored recent lines; lines this version cannot read are left out (they are
-    only what the table message showed last)."""
-    out = []
-    for d in json.loads(text or "[]"):
+    """The stored recent lines, undecoded until shown (an item this version cannot read
+    shows nothing: they are only what the table message showed last)."""
+    if not text:
+        return ()
+    if text.startswith("["):  # a JSON array, as first written
         try:
-            out.append(Recent.from_dict(d))
+            return tuple(Recent(_line(d)) for d in json.loads(text))
         except ValueError:
-            continue
-    return tuple(out)
+            return ()
+    return tuple(Recent(line) for line in text.split("\n") if line)

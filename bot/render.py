@@ -508,8 +508,18 @@ def event_line(event: Event, tr: Translator, names: Mapping[str, str]) -> str | 
 
 def has_line(event: Event) -> bool:
     """Whether ``event`` (as redacted for its reader) makes a line: in any language, with
-    any names, it does or it does not."""
-    return bool(event_line(event, translator(None), {}))
+    any names, it does or it does not. Only a ``CardsDrawn`` depends on more than its type
+    (``event_line`` returns ``None`` for nothing else but a type it leaves out)."""
+    if isinstance(event, CardsDrawn):
+        return bool(_drawn(event, translator(None), {}))
+    kind = type(event)
+    found = _HAS_LINE.get(kind)
+    if found is None:
+        found = _HAS_LINE[kind] = bool(event_line(event, translator(None), {}))
+    return found
+
+
+_HAS_LINE: dict[type, bool] = {}
 
 
 def recent_lines(
@@ -534,8 +544,10 @@ def recent_lines(
     for r in items:
         if r.event is not None:
             line = event_line(r.event, tr, names)
-        else:
-            line = notice_text(Notice(r.code or "", dict(r.params)), tr, names)
+        elif r.code:
+            line = notice_text(Notice(r.code, dict(r.params)), tr, names)
+        else:  # stored by another version, unreadable here
+            continue
         if line:
             out.append(line)
     return out

@@ -262,10 +262,12 @@ class Service:
         t = step.table
         status = t.status
         new = [
-            Recent(status, event=p) for p in (redact(e, None) for e in step.events) if has_line(p)
+            Recent.of_event(status, p)
+            for p in (redact(e, None) for e in step.events)
+            if has_line(p)
         ]
         new.extend(
-            Recent(status, code=n.code, params=n.params)
+            Recent.of_notice(status, n.code, n.params)
             for n in step.notices
             if on_table(self.port, t.key, status, n)
         )

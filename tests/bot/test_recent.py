@@ -30,8 +30,7 @@ def stored_recent(db: Path, key: str = KEY) -> list[dict[str, Any]]:
     """The recent lines as committed (read as any other program would)."""
     with sqlite3.connect(db) as c:
         (text,) = c.execute("SELECT recent FROM tables WHERE key = ?", (key,)).fetchone()
-    out: list[dict[str, Any]] = json.loads(text)
-    return out
+    return [json.loads(line) for line in text.splitlines() if line]
 
 
 async def bot_table(svc: Service, bots: int = 3, *, human: bool = False) -> None:
