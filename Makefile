@@ -28,7 +28,7 @@ pytest: $(STAMP)
 test: lint typecheck pytest
 
 soak: $(STAMP)
-	$(BIN)/pytest -m soak -q
+	HYPOTHESIS_PROFILE=explore $(BIN)/pytest -m soak -q
 
 $(VENV)/.bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
