@@ -687,7 +687,11 @@ class Service:
             t = await self._get(old)
             if t is None or t.scope != old_scope:
                 continue
-            if new != old and await self._get(new) is not None:
+            there = await self._get(new) if new != old else None
+            # the new chat's own open table is never lost; a closed one (a game over, a
+            # lobby stopped) gives way to an open table moving in, whose write replaces its
+            # row and deadlines (its action log stays, under its own game numbers)
+            if there is not None and (there.status in (LOBBY, PLAYING) or not _open_t(t)):
                 log.warning("table %s not moved to %s: a table is there already", old, new)
                 continue
             data = dict(t.meta)
@@ -1136,6 +1140,10 @@ def _setting_error(e: Exception) -> dict[str, Any]:
     if "a game needs" in text:
         return {"reason": "seats", "detail": detail}
     return {"reason": "other", "detail": detail}
+
+
+def _open_t(t: Table) -> bool:
+    return t.status in (LOBBY, PLAYING)
 
 
 def iter_bots(t: Table) -> Iterable[Seat]:

@@ -190,6 +190,26 @@ async def test_finished_tables_move_and_new_tables_are_not_overwritten(
     assert stats is not None and stats.wins == 1
 
 
+async def test_an_open_game_replaces_a_closed_table_at_the_new_key(
+    env: Env, store: SqliteStore, clock: Clock
+) -> None:
+    """A lobby once stopped in the new chat must not strand the game moving in."""
+    svc, _, _ = env
+    await game_at(svc, store, clock, OLD)
+    assert (await svc.create(NEW, NEW, "u9", "Zed")).ok
+    assert (await svc.stop_game(NEW, "u9")).ok
+    closed = await svc.table(NEW)
+    assert closed is not None and closed.status not in (LOBBY, PLAYING)
+    before = await svc.table(OLD)
+    assert before is not None
+    moved = await svc.move_scope(OLD, NEW, rekey)
+    assert set(moved) == {OLD}
+    now = await svc.table(NEW)
+    assert now is not None and now.status == PLAYING and now.version == before.version
+    assert await svc.table(OLD) is None
+    assert (await svc.act(NEW, "u1", Play("R5", uno=True))).ok  # and play goes on
+
+
 async def test_bot_seats_added_after_a_move_are_named_apart(env: Env, store: SqliteStore) -> None:
     svc, _, _ = env
     assert (await svc.create(OLD, OLD, "u1", "Ann")).ok
