@@ -612,13 +612,8 @@ class Adapter:
                 # the picture is uploaded only to a message that does not carry it yet
                 mid = _edited_message(target, s)
                 files = self._attachments(s, mid)
-                if files is None:
-                    msg = await target.edit_original_response(content=content, view=view)
-                else:
-                    msg = await target.edit_original_response(
-                        content=content, view=view, attachments=files
-                    )
-                s.pictured = None if s.picture is None else (msg.id, s.picture)
+                msg, pictured = await self._edit_hand(target, content, view, files)
+                s.pictured = None if s.picture is None or not pictured else (msg.id, s.picture)
             s.drawn = target
         except discord.HTTPException as e:
             log.info("hand of %s at %s no longer reachable: %s", s.player, s.key, e)
@@ -633,11 +628,42 @@ class Adapter:
             return None if mid is None else []
         if carried is not None and carried[1] == s.picture:
             return None  # only the buttons changed: the picture stays
-        return [self._hand_file(s.picture)]
+        file = self._hand_file(s.picture)
+        if file is None:  # not drawn: an old picture would show other cards
+            return None if mid is None else []
+        return [file]
 
-    def _hand_file(self, picture: Picture) -> discord.File:
+    async def _edit_hand(
+        self,
+        target: discord.Interaction[Any],
+        content: str,
+        view: discord.ui.View | None,
+        files: list[discord.File] | None,
+    ) -> tuple[discord.InteractionMessage, bool]:
+        """Edit a hand message through ``target``; the second value says whether it carries
+        the picture sent or kept. An upload Discord refuses does not cost the player their
+        hand: it is shown again without a picture (an expired token still raises)."""
+        if files is None:
+            return await target.edit_original_response(content=content, view=view), True
+        try:
+            msg = await target.edit_original_response(
+                content=content, view=view, attachments=files
+            )
+            return msg, bool(files)
+        except discord.NotFound:
+            raise
+        except discord.HTTPException as e:
+            log.warning("hand picture not uploaded (%s %s): shown without it", e.status, e.code)
+            msg = await target.edit_original_response(content=content, view=view, attachments=[])
+            return msg, False
+
+    def _hand_file(self, picture: Picture) -> discord.File | None:
         started = time.perf_counter()
-        data = images.hand_png(*picture)
+        try:
+            data = images.hand_png(*picture)
+        except Exception:  # a picture is an extra: never a reason to lose the hand
+            log.exception("a hand picture could not be drawn")
+            return None
         self.image_times.append(time.perf_counter() - started)
         return discord.File(io.BytesIO(data), filename=HAND_IMAGE)
 
@@ -876,12 +902,8 @@ class Adapter:
             # and Draw at once), or the drawing failed: this answer, deferred as "thinking",
             # still gets the hand, or it would think forever
             content, view, _ = await self.hand_message(s)
-            if s.picture is None:
-                await o.interaction.edit_original_response(content=content, view=view)
-            else:
-                await o.interaction.edit_original_response(
-                    content=content, view=view, attachments=[self._hand_file(s.picture)]
-                )
+            file = None if s.picture is None else self._hand_file(s.picture)
+            await self._edit_hand(o.interaction, content, view, None if file is None else [file])
         await self._follow(o, info.names)
 
     async def _hand_action(

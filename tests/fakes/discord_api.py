@@ -488,6 +488,7 @@ class FakeDiscord:
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.command_puts = 0
+        self.refuse_files = False  # answer every upload 413 (a file Discord will not take)
         self.calls: list[Call] = []
         self.errors: list[str] = []
         self.shown: list[Shown] = []
@@ -623,6 +624,8 @@ class FakeDiscord:
             call.body, call.files = body, [files[n] for n in sorted(files)]
             request[JSON] = body
             request[FILES] = files
+            if files and self.refuse_files:
+                raise ApiError(413, 40005, "Request entity too large")
             resp = await handler(request)
         except ApiError as e:
             call.status = e.status

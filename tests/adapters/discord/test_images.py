@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 import aiohttp
 import discord
+import pytest
 from discord.http import MultipartParameters, handle_message_parameters
 from PIL import Image
 
@@ -231,3 +232,35 @@ async def test_the_fake_takes_files_as_discord_does(world: World) -> None:
         assert [s.attachments for s in fake.shown if s.message_id == original.id][-1] == []
         assert [len(c.files) for c in fake.calls if c.files] == [1, 2, 1, 1]
     assert fake.errors == []
+
+
+async def test_a_refused_upload_still_shows_the_hand(world: World) -> None:
+    """Discord refusing the picture (too large, say) does not cost the player their hand:
+    it is shown again without one, and play goes on."""
+    alice, _, _ = world.users
+    await _scenario(world)
+    world.fake.refuse_files = True
+    msg = await _hand(world, alice)
+    assert "🃏 Your cards (4):" in msg.content and msg.attachments == []
+    play = world.button(msg, "play", "R5")
+    assert play is not None
+    await world.press(alice, msg, play)
+    info = await world.info()
+    assert info.view is not None and info.view.counts[f"dc:{alice.id}"] == 3
+    msg = world.fake.messages[msg.id]
+    assert "🃏 Your cards (3):" in msg.content and msg.attachments == []
+    assert world.fake.errors and all("40005" in e for e in world.fake.errors)
+
+
+async def test_a_picture_that_cannot_be_drawn_is_left_out(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> bytes:
+        raise OSError("no font")
+
+    monkeypatch.setattr("bot.images.hand_png", broken)
+    alice, _, _ = world.users
+    await _scenario(world)
+    msg = await _hand(world, alice)
+    assert "🃏 Your cards (4):" in msg.content and msg.attachments == []
+    assert world.fake.errors == []
