@@ -9,6 +9,7 @@ display name); an id without a name is shown as it is.
 
 from __future__ import annotations
 
+import logging
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,8 @@ from engine import (
 
 if TYPE_CHECKING:
     from bot.store import StatLine
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "BUTTONS",
@@ -542,11 +545,17 @@ def recent_lines(
         items = items[i:]
     out = []
     for r in items:
-        if r.event is not None:
-            line = event_line(r.event, tr, names)
-        elif r.code:
-            line = notice_text(Notice(r.code, dict(r.params)), tr, names)
-        else:  # stored by another version, unreadable here
+        try:
+            if r.event is not None:
+                line = event_line(r.event, tr, names)
+            elif r.code:
+                line = notice_text(Notice(r.code, dict(r.params)), tr, names)
+            else:  # stored by another version, unreadable here
+                continue
+        except (TypeError, ValueError, KeyError, AttributeError):
+            # a line stored by another version that reads but does not render: the
+            # table message must still show, without it
+            log.warning("a recent line of table %s cannot be shown: %s", info.key, r.text)
             continue
         if line:
             out.append(line)

@@ -4,6 +4,7 @@ rendered in the table's language of the moment, and never holding a private card
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from pathlib import Path
@@ -212,3 +213,19 @@ async def test_a_database_of_schema_1_gains_the_recent_lines(tmp_path: Path) -> 
         assert recent_lines(info, EN) == []
     finally:
         await store.close()
+
+
+async def test_a_line_that_reads_but_does_not_render_is_left_out(env: Env, clock: Clock) -> None:
+    """A stored line from another version (a field of the wrong type) never stops the
+    table message from showing: the other lines still do."""
+    svc, _, _ = env
+    await bot_table(svc)
+    for _ in range(3):
+        await step(svc, clock)
+    info = await svc.table(KEY)
+    assert info is not None and info.recent
+    good = recent_lines(info, EN)
+    odd = Recent('{"s":"playing","e":{"type":"RoundWon","player":"x","round":1,"points":"3"}}')
+    worse = Recent('{"s":"playing","n":"info.stopped","p":{"player":["x"]}}')
+    mixed = dataclasses.replace(info, recent=(odd, *info.recent, worse))
+    assert recent_lines(mixed, EN) == good
