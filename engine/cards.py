@@ -172,10 +172,26 @@ class Card(str):
     def __deepcopy__(self, memo: dict[int, Any]) -> Card:
         return self
 
+    # cards sort in deck order (R, Y, G, B; 0-9, S, R, D2; W, W4), not as their codes
     def __lt__(self, other: str) -> bool:
         if isinstance(other, Card):
             return self.order < other.order
         return str.__lt__(self, other)
+
+    def __le__(self, other: str) -> bool:
+        if isinstance(other, Card):
+            return self.order <= other.order
+        return str.__le__(self, other)
+
+    def __gt__(self, other: str) -> bool:
+        if isinstance(other, Card):
+            return self.order > other.order
+        return str.__gt__(self, other)
+
+    def __ge__(self, other: str) -> bool:
+        if isinstance(other, Card):
+            return self.order >= other.order
+        return str.__ge__(self, other)
 
     def matches(self, top: Card, color: Color | None) -> bool:
         """Official matching: a wild, the colour in play, or the top card's number/symbol."""

@@ -215,4 +215,6 @@ def test_a_card_is_also_its_code() -> None:
     assert {Card.parse("W"): 1}["W"] == 1
     assert json.dumps(g.hand("A")) == '["R1", "W4", "GS"]'
     assert sorted(Card.parse(c) for c in ("W", "B0", "R9")) == ["R9", "B0", "W"]
+    r9, b0 = Card.parse("R9"), Card.parse("B0")
+    assert r9 < b0 and r9 <= b0 and b0 > r9 and b0 >= r9 and max(r9, b0) is b0
     assert Card.parse("R1") is Card.parse(Card.parse("R1"))
