@@ -243,6 +243,7 @@ class Adapter:
         self.app = app
         self.outbox = Outbox(self.limits, on_migrated=self.migrate)
         await app.initialize()
+        await self._remember_moves()
         self.username = app.bot.username
         await self._set_commands()
         await app.start()
@@ -372,6 +373,16 @@ class Adapter:
 
     # -- a group upgraded to a supergroup -----------------------------------------------------
 
+    async def _remember_moves(self) -> None:
+        """After a restart: the groups whose open tables moved to a supergroup."""
+        for key in self.service.open_tables():
+            if not key.startswith(self.prefix + ":"):
+                continue
+            info = await self.service.table(key)
+            old = info.meta.get("tg_from") if info is not None else None
+            if isinstance(old, int) and not isinstance(old, bool):
+                self._moved[old] = chat_of(key)[0]
+
     def current_key(self, key: str) -> str:
         """The table key now, for a key naming a group that became a supergroup (the
         buttons of private hands, inline results and deep links made before)."""
@@ -394,7 +405,10 @@ class Adapter:
         if title is not None and new not in self.titles:
             self.titles[new] = title
         moved = await self.service.move_scope(
-            scope_of(old), scope_of(new), lambda k: key_of(new, chat_of(k)[1]), meta=_fresh
+            scope_of(old),
+            scope_of(new),
+            lambda k: key_of(new, chat_of(k)[1]),
+            meta=lambda m: _fresh(m, old),
         )
         self._chat_lang.pop(old, None)
         self._chat_lang.pop(new, None)  # the old chat's language may have moved there
@@ -431,6 +445,9 @@ class Adapter:
                 info.key, chat, thread, self._slot_no, info, msg if isinstance(msg, int) else None
             )
             self._slots[info.key] = slot
+            came = info.meta.get("tg_from")  # a group it left for this supergroup
+            if isinstance(came, int) and not isinstance(came, bool):
+                self._moved[came] = chat
             for name, value in info.meta.items():  # private hands, after a restart
                 if name.startswith("dm") and name[2:].isdigit() and isinstance(value, int):
                     self._dm.setdefault((info.key, int(name[2:])), value)
@@ -849,10 +866,13 @@ async def answer_quietly(
     return False
 
 
-def _fresh(meta: dict[str, Any]) -> dict[str, Any]:
+def _fresh(meta: dict[str, Any], old_chat: int) -> dict[str, Any]:
     """A moved table's adapter data: its table message was in the old chat (private hand
-    messages stay where they are)."""
-    return {k: v for k, v in meta.items() if k != "tg_msg"}
+    messages stay where they are); ``tg_from`` remembers the old chat, so that buttons,
+    inline queries and deep links naming it still find the table after a restart."""
+    out = {k: v for k, v in meta.items() if k != "tg_msg"}
+    out["tg_from"] = old_chat
+    return out
 
 
 def _private_interest(e: Event, player: str) -> bool:

@@ -62,8 +62,10 @@ class Harness:
         self.service = Service(self.store, router, self.settings, seed=self.seed, bot_delay=0)
         self.adapter = Adapter(self.settings, self.service, limits=self.limits, poll_timeout=1.0)
         router.add(self.adapter.prefix, self.adapter)
+        # as `uno-bot run` does: tables first, the platform, then the timers
+        await self.service.start(run_timers=False)
         await self.adapter.start()
-        await self.service.start()
+        self.service.timers.start()
         self.running = True
 
     async def stop(self) -> None:

@@ -181,3 +181,28 @@ async def test_a_send_refused_as_migrated_moves_the_game_and_late_news_changes_n
     assert_no_hand_in_group(api, g)
     assert_no_hand_in_group(api, new)
     no_errors(caplog)
+
+
+async def test_the_old_chat_is_remembered_across_a_restart(tg: Harness) -> None:
+    """An inline query or a button made before the upgrade still finds the table after the
+    bot restarted (the moved table remembers the group it came from)."""
+    api = tg.api
+    g = api.basic_group("Later")
+    alice, bob = api.user("Alice"), api.user("Bob")
+    people = [alice, bob]
+    old_table = await open_table(tg, g, alice, [bob], hand_size=5, target=0)
+    stale_query = play_query(old_table)
+    new = api.migrate(g, by=alice)
+    await tg.until(lambda: key(new) in tg.service._tables)
+    await tg.settle()
+    await tg.restart()
+    assert tg.adapter.current_key(key(g)) == key(new)
+    user = await tg.wait_turn(new, people)
+    assert user is not None
+    before = (await tg.info(new)).version
+    results = await user.inline(stale_query)
+    assert results.results, "the old query finds the table where it is now"
+    choice = next(r for r in results.results if not r.code.startswith("-"))
+    await user.choose(results, choice, new)
+    await tg.until(moved(tg, new, before))
+    assert_no_hand_in_group(api, new)

@@ -24,7 +24,8 @@ from tests.fakes.telegram_api import FakeBotAPI
 
 HANT = translator("zh_Hant")
 HAND = "🃏 Your cards"
-NO_SERVICE = cast(Service, SimpleNamespace())  # starting and stopping never use it
+# starting and stopping only ask it for the open tables (none)
+NO_SERVICE = cast(Service, SimpleNamespace(open_tables=list))
 
 
 def _logged(caplog: pytest.LogCaptureFixture) -> list[str]:
