@@ -130,6 +130,7 @@ class Service:
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
         self._rng = random.Random(seed if seed is not None else secrets.randbits(64))
         self._tables: dict[str, Table] = {}
+        self._moved_scopes: dict[str, str] = {}  # chats that became others (move_scope)
         # a table's lock lives while someone holds or awaits it (weak values): no lock is
         # kept for each of the many tables a long-running bot has seen
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -589,20 +590,24 @@ class Service:
         """The chat's language (``None``: back to the platform's default), applied to every
         open table of the chat (all its forum topics or threads). The adapter checks who
         may do it. The result is the table at ``key``, if one is open."""
-        others = [k for k, t in self._tables.items() if t.scope == scope and k != key]
-        first = Result(True)
-        for k in [key, *others]:
+        # the chat's lock: a move of the chat (``move_scope``) waits, or is waited for,
+        # so the setting is never written to a chat whose settings just moved away
+        async with self._lock(_scope_lock(scope)):
+            scope = self._moved_scopes.get(scope, scope)  # the chat moved meanwhile
+            others = [k for k, t in self._tables.items() if t.scope == scope and k != key]
+            first = Result(True)
+            for k in [key, *others]:
 
-            def build(t: Table | None) -> _Step | None:
-                if t is None or t.status not in (LOBBY, PLAYING) or t.scope != scope:
-                    return None
-                return _Step(self._touch(t, lang=lang))
+                def build(t: Table | None) -> _Step | None:
+                    if t is None or t.status not in (LOBBY, PLAYING) or t.scope != scope:
+                        return None
+                    return _Step(self._touch(t, lang=lang))
 
-            res = await self._run(k, None, None, build)
-            if k == key:
-                first = res
-        await self.store.write(WriteBatch(chat_settings=[(scope, None, None, lang or "")]))
-        return first
+                res = await self._run(k, None, None, build)
+                if k == key:
+                    first = res
+            await self.store.write(WriteBatch(chat_settings=[(scope, None, None, lang or "")]))
+            return first
 
     async def chat_settings(self, scope: str) -> tuple[str | None, dict[str, Any], str | None]:
         """A chat's saved defaults: (preset, flag overrides, language)."""
@@ -658,6 +663,20 @@ class Service:
         a table already stays where it was (the new chat's own table is never lost)."""
         if old_scope == new_scope:
             return {}
+        async with contextlib.AsyncExitStack() as chats:
+            for scope in sorted((old_scope, new_scope)):  # see set_chat_language
+                await chats.enter_async_context(self._lock(_scope_lock(scope)))
+            moved = await self._move_locked(old_scope, new_scope, rekey, meta)
+            self._moved_scopes[old_scope] = new_scope
+            return moved
+
+    async def _move_locked(
+        self,
+        old_scope: str,
+        new_scope: str,
+        rekey: Callable[[str], str],
+        meta: Callable[[dict[str, Any]], dict[str, Any]] | None,
+    ) -> dict[str, TableInfo]:
         for _ in range(5):
             keys = await self._keys_of(old_scope)
             pairs = {k: rekey(k) for k in keys}
@@ -1140,6 +1159,11 @@ def _setting_error(e: Exception) -> dict[str, Any]:
     if "a game needs" in text:
         return {"reason": "seats", "detail": detail}
     return {"reason": "other", "detail": detail}
+
+
+def _scope_lock(scope: str) -> str:
+    """The lock name of a chat as a whole (never a table key: those hold no NUL)."""
+    return "\0scope:" + scope
 
 
 def _open_t(t: Table) -> bool:

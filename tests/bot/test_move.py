@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.model import FINISHED, LOBBY, PLAYING
 from bot.port import RecordingPort
 from bot.service import GLOBAL, Service
@@ -235,3 +237,21 @@ async def test_a_moved_table_comes_back_after_a_restart(
         assert (await svc2.act(NEW, "u1", Play("R5", uno=True))).ok
     finally:
         await close_service(svc2, store2)
+
+
+@pytest.mark.parametrize("language_first", [False, True])
+async def test_a_language_set_as_the_chat_moves_follows_it(
+    env: Env, store: SqliteStore, clock: Clock, language_first: bool
+) -> None:
+    """Whichever comes first, the chat's language set from the old chat while it moves ends
+    up the new chat's (the two never interleave)."""
+    svc, _, _ = env
+    await game_at(svc, store, clock, OLD)
+    move = svc.move_scope(OLD, NEW, rekey)
+    lang = svc.set_chat_language(OLD, OLD, "zh_Hant")
+    await asyncio.gather(*((lang, move) if language_first else (move, lang)))
+    assert await svc.chat_lang(NEW) == "zh_Hant"
+    info = await svc.table(NEW)
+    assert info is not None and info.lang == "zh_Hant"
+    await svc.set_chat_language(OLD, OLD, "zh_Hans")  # a late command from the old chat
+    assert await svc.chat_lang(NEW) == "zh_Hans"
