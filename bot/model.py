@@ -75,8 +75,9 @@ class Recent:
     @classmethod
     def from_dict(cls, d: Any) -> Recent:
         """Raises ``ValueError`` on anything malformed."""
+        parts = _decode(d)
         r = cls(_line(d))
-        _decode(d)
+        object.__setattr__(r, "_decoded", parts)
         return r
 
     def to_dict(self) -> dict[str, Any]:

@@ -33,7 +33,17 @@ import engine
 from bot import ai
 from bot.codec import action_to_dict
 from bot.config import Settings
-from bot.model import FINISHED, LOBBY, PLAYING, STOPPED, Deadline, Recent, Seat, Table
+from bot.model import (
+    FINISHED,
+    LOBBY,
+    OPEN_STATUSES,
+    PLAYING,
+    STOPPED,
+    Deadline,
+    Recent,
+    Seat,
+    Table,
+)
 from bot.port import Notice, Port, TableInfo, on_table
 from bot.render import has_line
 from bot.store import ActionRecord, ScopeMove, StatLine, StatUpdate, Store, WriteBatch
@@ -108,6 +118,7 @@ class _Step:
         default_factory=list
     )
     closed: bool = False
+    public: list[Event] = field(default_factory=list)  # the events as everyone sees them
 
 
 class Service:
@@ -262,11 +273,8 @@ class Service:
         shows on the table message rather than as news of their own."""
         t = step.table
         status = t.status
-        new = [
-            Recent.of_event(status, p)
-            for p in (redact(e, None) for e in step.events)
-            if has_line(p)
-        ]
+        step.public = [redact(e, None) for e in step.events]  # shown on the table too
+        new = [Recent.of_event(status, p) for p in step.public if has_line(p)]
         new.extend(
             Recent.of_notice(status, n.code, n.params)
             for n in step.notices
@@ -308,7 +316,7 @@ class Service:
         # each call on its own: one failing (a platform error) must not keep the others
         # (a revealed hand, the closing of a finished table's buttons) from being shown
         calls: list[tuple[str, Callable[[], Awaitable[None]]]] = [
-            ("table", lambda: port.show_table(info, [redact(e, None) for e in step.events]))
+            ("table", lambda: port.show_table(info, step.public))
         ]
         g = t.game
         if g is not None and step.events:
@@ -710,7 +718,9 @@ class Service:
             # the new chat's own open table is never lost; a closed one (a game over, a
             # lobby stopped) gives way to an open table moving in, whose write replaces its
             # row and deadlines (its action log stays, under its own game numbers)
-            if there is not None and (there.status in (LOBBY, PLAYING) or not _open_t(t)):
+            if there is not None and (
+                there.status in OPEN_STATUSES or t.status not in OPEN_STATUSES
+            ):
                 log.warning("table %s not moved to %s: a table is there already", old, new)
                 continue
             data = dict(t.meta)
@@ -1164,10 +1174,6 @@ def _setting_error(e: Exception) -> dict[str, Any]:
 def _scope_lock(scope: str) -> str:
     """The lock name of a chat as a whole (never a table key: those hold no NUL)."""
     return "\0scope:" + scope
-
-
-def _open_t(t: Table) -> bool:
-    return t.status in (LOBBY, PLAYING)
 
 
 def iter_bots(t: Table) -> Iterable[Seat]:

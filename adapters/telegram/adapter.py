@@ -445,9 +445,6 @@ class Adapter:
                 info.key, chat, thread, self._slot_no, info, msg if isinstance(msg, int) else None
             )
             self._slots[info.key] = slot
-            came = info.meta.get("tg_from")  # a group it left for this supergroup
-            if isinstance(came, int) and not isinstance(came, bool):
-                self._moved[came] = chat
             for name, value in info.meta.items():  # private hands, after a restart
                 if name.startswith("dm") and name[2:].isdigit() and isinstance(value, int):
                     self._dm.setdefault((info.key, int(name[2:])), value)

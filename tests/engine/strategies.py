@@ -51,6 +51,7 @@ from engine import (
     redact,
     view,
 )
+from engine.actions import ACTION_TYPES
 
 T = TypeVar("T")
 
@@ -117,19 +118,6 @@ PLAYER_IDS: tuple[str, ...] = (
 )
 UNKNOWN_IDS: tuple[str, ...] = ("nobody", "", "tg:000", "ALICE")
 
-ACTION_TYPES: tuple[type, ...] = (
-    Play,
-    Draw,
-    Pass,
-    Accept,
-    Challenge,
-    ChooseColor,
-    CallUno,
-    CatchUno,
-    Leave,
-    Timeout,
-    NextRound,
-)
 
 # Things that are not actions at all.
 JUNK: tuple[Any, ...] = (
