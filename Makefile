@@ -46,11 +46,11 @@ clean:
 # Re-extract the translatable strings (one catalogue per domain, see bot/i18n.py) and merge
 # them into every language; then translate the new entries of the Chinese catalogues.
 catalogues: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot -o locales/messages.pot bot/ adapters/terminal/
+	$(BIN)/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot --add-location=file --sort-output -o locales/messages.pot bot/ adapters/terminal/
 	$(BIN)/pybabel update -i locales/messages.pot -d locales -D messages --ignore-obsolete
 	for d in telegram discord; do \
 	  if [ -d adapters/$$d ]; then \
-	    $(BIN)/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot -o locales/$$d.pot adapters/$$d/ && \
+	    $(BIN)/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot --add-location=file --sort-output -o locales/$$d.pot adapters/$$d/ && \
 	    for l in en zh_Hans zh_Hant; do \
 	      if [ -f locales/$$l/LC_MESSAGES/$$d.po ]; then \
 	        $(BIN)/pybabel update -i locales/$$d.pot -d locales -D $$d -l $$l --ignore-obsolete; \

@@ -626,7 +626,7 @@ REFUSALS: dict[str, str] = {
     "already_joined": N_("You have joined already."),
     "table_full": N_("The table is full."),
     "teams_fixed": N_("Teams are fixed in a partners game: nobody can join until it ends."),
-    "not_host": N_("Only the host (or a chat admin) can do that."),
+    "not_host": N_("Only the host can do that."),
     "not_seated": N_("That player is not at the table."),
     "not_mid_round": N_("Rules can only change before the game or between rounds."),
     "bad_setting": N_("That setting is not possible: {detail}"),
@@ -667,10 +667,21 @@ _BAD_SETTING: dict[str, str] = {
 }
 
 
-def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str]) -> str:
+# refusals whose reason differs by platform (table key prefix): who else may do what the
+# host may is each platform's own check
+PLATFORM_REFUSALS: dict[str, dict[str, str]] = {
+    "dc": {"not_host": N_("Only the host, or someone with Manage Channels here, can do that.")},
+    "tg": {"not_host": N_("Only the host or a group admin can do that.")},
+}
+
+
+def notice_text(
+    notice: Notice, tr: Translator, names: Mapping[str, str], platform: str | None = None
+) -> str:
     """A service notice in the reader's language: ``info.*`` codes are news, every other
     code is a refusal (``refuse.<code>`` is accepted too); an unknown one gets a generic
-    refusal."""
+    refusal. ``platform`` (``dc``, ``tg``: a table key's prefix) picks the platform's own
+    wording of a refusal where it has one (:data:`PLATFORM_REFUSALS`)."""
     code = notice.code
     params = dict(notice.params)
     if "player" in params:  # a player who already left is no longer in names: "name" says
@@ -698,7 +709,7 @@ def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str]) -> str
             return code
         return tr.format(msg, **params)
     code = code.removeprefix("refuse.")
-    msg = REFUSALS.get(code)
+    msg = PLATFORM_REFUSALS.get(platform or "", {}).get(code) or REFUSALS.get(code)
     if msg is None:
         return tr.gettext(REFUSAL_FALLBACK)
     if code == "bad_setting":
