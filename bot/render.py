@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import typing
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import N_, Translator, translator
@@ -926,6 +926,31 @@ def flag_value(flag: str, value: Any, tr: Translator) -> str:
             return tr.ngettext("{n} card", "{n} cards", n)
         return str(n)
     return str(value)
+
+
+# flags that act only while another one is on (RULES.md: deflect and a Wild on a penalty
+# act on a stacked penalty): the flag they need, and whether it is on
+_NEEDS: dict[str, tuple[str, Callable[[Rules], bool]]] = {
+    "deflect": ("stacking", lambda r: r.stacking != "off"),
+    "wild_on_penalty": ("stacking", lambda r: r.stacking != "off"),
+}
+
+
+def flag_needs(flag: str, rules: Rules) -> str | None:
+    """The flag that ``flag`` needs and that is off under ``rules`` (``flag`` is set but has
+    nothing to act on: settings show it inactive), or ``None`` when it can act."""
+    need = _NEEDS.get(flag)
+    if need is None or need[1](rules):
+        return None
+    return need[0]
+
+
+def inactive_note(flag: str, rules: Rules, tr: Translator) -> str:
+    """`` (needs “Stacking”)`` after a flag that cannot act under ``rules``, else ``""``."""
+    need = flag_needs(flag, rules)
+    if need is None:
+        return ""
+    return tr.gettext(" (needs “{flag}”)", flag=flag_name(need, tr))
 
 
 def rules_summary(rules: Rules, tr: Translator, preset: str | None = None) -> str:

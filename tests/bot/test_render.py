@@ -859,3 +859,16 @@ def test_help_text_lists_every_command(tr: Translator) -> None:
 def test_full_deck_cards_all_render() -> None:
     for tr in TRS:
         assert render.cards_text(full_deck(), tr).count(render.WILD_MARK) == 8
+
+
+def test_flags_that_need_stacking_are_inactive_without_it() -> None:
+    """deflect and wild_on_penalty act on a stacked penalty only (issue 9 item 2): with
+    stacking off the settings show them inactive, with the flag they need named."""
+    off, on = Rules(), Rules(stacking="draw_two")
+    assert render.flag_needs("deflect", off) == "stacking"
+    assert render.flag_needs("wild_on_penalty", off) == "stacking"
+    assert render.flag_needs("deflect", on) is None
+    assert render.flag_needs("jump_in", off) is None
+    assert render.inactive_note("deflect", on, translator("en")) == ""
+    assert "Stacking" in render.inactive_note("deflect", off, translator("en"))
+    assert "叠加" in render.inactive_note("deflect", off, translator("zh_Hans"))
