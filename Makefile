@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest soak bench clean catalogues
+.PHONY: run test lint typecheck pytest soak bench clean catalogues cards
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -60,3 +60,7 @@ catalogues: $(STAMP)
 	    done; \
 	  fi; \
 	done
+
+# Redraw docs/cards.png, the contact sheet of the card set (bot/images.py), for review.
+cards: $(STAMP)
+	$(BIN)/python -c "from bot import images; open('docs/cards.png', 'wb').write(images.contact_sheet())"
