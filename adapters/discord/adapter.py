@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import logging
 import time
@@ -91,6 +92,38 @@ MENU_ACTIONS = frozenset({"refresh", "setpage", "preset", "flag", "kick"})
 
 def _cut(content: str) -> str:
     return content if len(content) <= TEXT_MAX else content[: TEXT_MAX - 1] + "…"
+
+
+def md(text: str) -> str:
+    """``text`` (a name) as it is to read inside a Discord message: its markdown shown as
+    typed (no bold, no heading, no masked link, even one made with a neighbouring name: every
+    ``]`` is escaped) and no mention that could ping (``@everyone``, ``<@id>``). Button
+    labels and menu options show text as it is, so they take names unescaped."""
+    escaped = discord.utils.escape_markdown(text, ignore_links=False).replace("]", "\\]")
+    return discord.utils.escape_mentions(escaped)
+
+
+def md_names(names: Mapping[str, str], notices: Sequence[Notice] = ()) -> dict[str, str]:
+    """``names`` for a message's text (:func:`md`), with the names ``notices`` carry for
+    players who are not in ``names`` (who left: render falls back to them)."""
+    out = dict(names)
+    for n in notices:
+        pid, name = n.params.get("player"), n.params.get("name")
+        if isinstance(pid, str) and isinstance(name, str):
+            out.setdefault(pid, name)
+    return {pid: md(name) for pid, name in out.items()}
+
+
+def md_info(info: TableInfo) -> TableInfo:
+    """``info`` with its seats' names ready for a message's text (:func:`md`)."""
+    seats = tuple(dataclasses.replace(s, name=md(s.name)) for s in info.seats)
+    return dataclasses.replace(info, seats=seats)
+
+
+def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str]) -> str:
+    """A service notice as a Discord message says it: who else may do what the host may
+    is Discord's own check (Manage Channels), and names are escaped."""
+    return render.notice_text(notice, tr, md_names(names, (notice,)), platform="dc")
 
 
 def table_key(channel_id: int) -> str:
@@ -385,12 +418,13 @@ class Adapter:
         s = self._sessions.get((table.key, player))
         if s is None:
             return  # no live hand message: they see it on their next "Show hand"
-        s.recent.extend(render.event_lines(events, translator(s.lang), self.names(table)))
+        names = md_names(self.names(table))
+        s.recent.extend(render.event_lines(events, translator(s.lang), names))
         self._queue_hand(s, force=True)
 
     async def announce(self, table: TableInfo, notice: Notice) -> None:
         tr = translator(self.table_lang(table))
-        line = render.notice_text(notice, tr, self.names(table))
+        line = notice_text(notice, tr, self.names(table))
         if notice.code in NOTABLE:
             # one message for the news of one change (a round and the game won together)
             self._news.setdefault(table.key, []).append(line)
@@ -413,7 +447,7 @@ class Adapter:
             log.debug("no way to tell %s privately at %s: %s", user, table_key, notice.code)
             return
         names = self._known.get(table_key, {})
-        line = _cut(render.notice_text(notice, translator(s.lang), names))
+        line = _cut(notice_text(notice, translator(s.lang), names))
 
         async def _send() -> None:
             await s.interaction.followup.send(line, ephemeral=True)
@@ -438,9 +472,12 @@ class Adapter:
 
     def _table_content(self, info: TableInfo, names: Mapping[str, str]) -> tuple[str, Translator]:
         tr = translator(self.table_lang(info))
+        # names as the message is to show them; a recent notice may name one who left
+        notices = [Notice(r.code, dict(r.params)) for r in info.recent if r.code]
+        names = md_names(names, notices)
         # the lobby's news included, until the game is dealt (old news then)
         recent = render.recent_lines(info, tr, names, this_status=True)
-        content = render.table_text(info, tr, recent)
+        content = render.table_text(md_info(info), tr, recent)
         if info.status == PLAYING and info.deadline is not None:
             v = info.view
             if v is not None and v.phase in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE):
@@ -688,8 +725,8 @@ class Adapter:
         shown = None
         if not any(isinstance(a, _VERSIONED) for a in legal):
             shown = (info.status, frozenset(repr(a) for a in legal), len(hand.hand or ()))
-        names = info.names
-        body = render.hand_text(hand, tr, names)
+        names = info.names  # raw in labels, escaped in the message's text
+        body = render.hand_text(hand, tr, md_names(names))
         if s.recent:
             body += "\n\n" + "\n".join(s.recent)
         if not legal:
@@ -718,7 +755,7 @@ class Adapter:
     def _notices_text(self, o: Origin, names: Mapping[str, str]) -> str:
         key = table_key(o.interaction.channel_id or 0)
         names = {**self._known.get(key, {}), **names}
-        return "\n".join(render.notice_text(n, o.tr, names) for n in o.notices)
+        return "\n".join(notice_text(n, o.tr, names) for n in o.notices)
 
     async def _answer(
         self,
@@ -1156,6 +1193,8 @@ class Adapter:
         async def run(o: Origin, key: str, scope: str) -> None:
             who = player_of(member) if member is not None else o.player
             line = await self.service.player_stats(GLOBAL if where == "global" else scope, who)
+            if line is not None:
+                line = dataclasses.replace(line, name=md(line.name))
             await self._answer(o, render.stats_text(line, o.tr))
 
         await self._command(interaction, run)
@@ -1167,6 +1206,7 @@ class Adapter:
 
         async def run(o: Origin, key: str, scope: str) -> None:
             lines = await self.service.leaderboard(GLOBAL if where == "global" else scope, 10)
+            lines = [dataclasses.replace(s, name=md(s.name)) for s in lines]
             saved = await self.service.chat_lang(scope)
             lang = resolve_lang(saved, self._guild_lang(scope), self.settings.language)
             await self._answer(o, render.leaderboard_text(lines, translator(lang)))
