@@ -1224,6 +1224,12 @@ class Adapter:
                 if not _admin(o.interaction):
                     await self._answer(o, o.tr.gettext(text.LANGUAGE_ADMINS))
                     return
+                if language == "auto":
+                    # the server's own setting goes: its tables speak its Discord language
+                    await self.service.set_chat_language(key, scope, None)
+                    lang = resolve_lang(self._guild_lang(scope), self.settings.language)
+                    await self._answer(o, translator(lang).gettext(text.LANGUAGE_SERVER_AUTO))
+                    return
                 if language not in LANGUAGES:
                     o.notices.append(Notice("bad_setting"))
                 else:
