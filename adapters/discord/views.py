@@ -538,11 +538,14 @@ def settings_view(info: TableInfo, tr: Translator, page: int) -> tuple[str, disc
     rules = info.rules
     shown = flags[page * FLAGS_PER_PAGE : (page + 1) * FLAGS_PER_PAGE]
     lines = [tr.gettext(text.SETTINGS_TITLE), render.rules_summary(rules, tr, info.preset), ""]
+    # a flag with nothing to act on (deflect without stacking) may still be set, for when
+    # what it needs is on: every mention of its value says it is inactive, on or off
+    notes = {flag: render.inactive_note(flag, rules, tr) for flag in shown}
     for flag in shown:
         lines.append(
             tr.gettext(text.FLAG_CHOICE, flag=render.flag_name(flag, tr),
                        value=render.flag_value(flag, getattr(rules, flag), tr))
-            + " — " + render.flag_help(flag, tr)
+            + notes[flag] + " — " + render.flag_help(flag, tr)
         )  # fmt: skip
     lines.append("")
     lines.append(tr.gettext(text.SETTINGS_HINT))
@@ -562,7 +565,7 @@ def settings_view(info: TableInfo, tr: Translator, page: int) -> tuple[str, disc
         current = getattr(rules, flag)
         options = [
             discord.SelectOption(
-                label=_cut(render.flag_value(flag, value, tr), OPTION_MAX),
+                label=_cut(render.flag_value(flag, value, tr) + notes[flag], OPTION_MAX),
                 value=encode_value(value),
                 default=value == current and type(value) is type(current),
             )
@@ -571,7 +574,7 @@ def settings_view(info: TableInfo, tr: Translator, page: int) -> tuple[str, disc
         placeholder = tr.gettext(
             text.FLAG_CHOICE, flag=render.flag_name(flag, tr),
             value=render.flag_value(flag, current, tr),
-        )  # fmt: skip
+        ) + notes[flag]  # fmt: skip
         view.add_item(UnoSelect(_id("flag", t, v, flag), options, placeholder=placeholder, row=i))
     if pages > 1:
         view.add_item(
