@@ -439,6 +439,10 @@ class Adapter:
         return notice.code not in NOTABLE
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        if notice.code == "info.revealed" and (table_key, user) in self._sessions:
+            # their hand message has it already: the challenge's line there (``show_hand``
+            # comes first) names the cards
+            return
         if isinstance(origin, Origin) and origin.player == user:
             origin.notices.append(notice)  # answered by the handler, after the call
             return
