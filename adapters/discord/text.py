@@ -26,6 +26,7 @@ __all__ = [
     "OPENED",
     "OPTION_HELP",
     "PRIVATE_CHOICES",
+    "REPLACED",
     "RESTARTING",
     "SERVER_ONLY",
     "SETTINGS",
@@ -45,6 +46,7 @@ NO_ACCESS = N_(
     "(Send Messages in Threads in a thread)."
 )
 EXPIRED = N_("This view has expired: press “{hand}” on the table for a fresh one.")
+REPLACED = N_("Your hand has moved to a newer message.")
 OPENED = N_("The table is open: press “{join}” on it to sit down.")
 MORE_CARDS = N_("More cards ({page}/{pages})")
 CHOOSE_COLOR = N_("Choose the colour for {cards}:")

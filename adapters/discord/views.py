@@ -18,7 +18,7 @@ import discord
 
 from adapters.discord import ids, text
 from bot import render
-from bot.i18n import Translator
+from bot.i18n import LANGUAGES, Translator, translator
 from bot.port import TableInfo
 from engine import (
     Accept,
@@ -49,6 +49,7 @@ __all__ = [
     "hand_choices",
     "hand_view",
     "kick_view",
+    "menu_of",
     "message_components",
     "picker_view",
     "select_values",
@@ -183,6 +184,37 @@ def message_components(msg: discord.Message) -> list[discord.ui.Item[Any]]:
     interaction (``View.from_message``)."""
     cls = discord.ui.LayoutView if msg.flags.components_v2 else discord.ui.View
     return list(cls.from_message(msg, timeout=None).walk_children())
+
+
+# what a settings menu is made of (a kick menu: one ``kick`` select, under its prompt)
+SETTINGS_ACTIONS = frozenset({"preset", "flag", "setpage", "refresh"})
+
+
+def menu_of(msg: discord.Message) -> str | None:
+    """Which private menu ``msg`` is (``settings``, ``kick``), judged by what this bot draws
+    on each: a settings menu has its preset select and flag selects and nothing but its
+    page buttons besides; a kick menu is its one select under its prompt. A hand message
+    is neither, whatever was slipped into it."""
+    actions = []
+    try:
+        items = message_components(msg)
+    except Exception:  # a message discord.py cannot read back is none of ours
+        return None
+    for item in items:
+        custom_id = getattr(item, "custom_id", None)
+        select = isinstance(item, discord.ui.Select)
+        cid = ids.parse(custom_id, select=select) if isinstance(custom_id, str) else None
+        if cid is None:
+            return None
+        actions.append(cid.action)
+    if {"preset", "flag"} <= set(actions) <= SETTINGS_ACTIONS:
+        return "settings"
+    if actions == ["kick"] and msg.content in _KICK_PROMPTS:
+        return "kick"
+    return None
+
+
+_KICK_PROMPTS = frozenset(translator(lang).gettext(text.KICK_PLACEHOLDER) for lang in LANGUAGES)
 
 
 def _id(action: str, table: int, version: int, arg: str = "") -> str:
