@@ -57,7 +57,20 @@ async def test_hostile_names_show_as_typed_and_ping_nobody(make_world) -> None: 
     await world.slash(everyone, "leave")
     assert "@\u200beveryone left the table." in table.content
 
+    # a game won: the news, the leaderboard and the statistics name the winner escaped
+    await world.load_scenario(
+        {boss: ["R5"], everyone: ["B1", "B2"]}, ["R9"], ["G1"] * 10, current=boss, target=0
+    )
+    rec = await world.slash(boss, "hand")
+    hand = world.fake.messages[rec.original]  # type: ignore[index]
+    await world.press(boss, hand, world.button(hand, "play", "R5"))
+    assert (await world.info()).status == "finished"
+    news = f"🏁 {BOSS_SHOWN} wins the round! +3\n🏆 {BOSS_SHOWN} wins the game!"
+    assert news in [m.content for m in world.fake.public()]
     rec = await world.slash(carol, "leaderboard")
+    assert BOSS_SHOWN in world.fake.texts_for(rec)[0]
+    rec = await world.slash(carol, "stats", whose=boss)
+    assert world.fake.texts_for(rec)[0].startswith(f"📊 {BOSS_SHOWN}")
     assert world.fake.errors == []
     for seen in world.fake.shown:
         assert seen.pings == (), (seen.content, seen.pings)
