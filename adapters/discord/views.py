@@ -9,6 +9,7 @@ labels of 80 characters and ids of 100.
 
 from __future__ import annotations
 
+import functools
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -209,12 +210,14 @@ def menu_of(msg: discord.Message) -> str | None:
         actions.append(cid.action)
     if {"preset", "flag"} <= set(actions) <= SETTINGS_ACTIONS:
         return "settings"
-    if actions == ["kick"] and msg.content in _KICK_PROMPTS:
+    if actions == ["kick"] and msg.content in _kick_prompts():
         return "kick"
     return None
 
 
-_KICK_PROMPTS = frozenset(translator(lang).gettext(text.KICK_PLACEHOLDER) for lang in LANGUAGES)
+@functools.cache
+def _kick_prompts() -> frozenset[str]:
+    return frozenset(translator(lang).gettext(text.KICK_PLACEHOLDER) for lang in LANGUAGES)
 
 
 def _id(action: str, table: int, version: int, arg: str = "") -> str:
