@@ -689,13 +689,15 @@ def notice_text(
         params["player"] = names.get(pid) or notice.params.get("name") or _name(names, pid)
     if "target" in params:
         params["target"] = _name(names, params["target"])
-    if "cards" in params:
-        shown: list[str] = []
+    if "cards" in params:  # a revealed hand: in card order, as a hand is shown
+        cards: list[Card] = []
+        unread: list[str] = []
         for c in params["cards"] or ():
             try:
-                shown.append(card_text(Card.parse(c), tr))
+                cards.append(Card.parse(c))
             except ValueError:
-                shown.append(str(c))
+                unread.append(str(c))
+        shown = [card_text(c, tr) for c in sorted(cards, key=lambda c: c.order)] + unread
         params["cards"] = _sep(tr).join(shown) or "—"
     if code.startswith("info."):
         if code == "info.stopped" and notice.params.get("player") is None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import logging
 import time
@@ -93,6 +94,38 @@ def _cut(content: str) -> str:
     return content if len(content) <= TEXT_MAX else content[: TEXT_MAX - 1] + "…"
 
 
+def md(text: str) -> str:
+    """``text`` (a name) as it is to read inside a Discord message: its markdown shown as
+    typed (no bold, no heading, no masked link, even one made with a neighbouring name: every
+    ``]`` is escaped) and no mention that could ping (``@everyone``, ``<@id>``). Button
+    labels and menu options show text as it is, so they take names unescaped."""
+    escaped = discord.utils.escape_markdown(text, ignore_links=False).replace("]", "\\]")
+    return discord.utils.escape_mentions(escaped)
+
+
+def md_names(names: Mapping[str, str], notices: Sequence[Notice] = ()) -> dict[str, str]:
+    """``names`` for a message's text (:func:`md`), with the names ``notices`` carry for
+    players who are not in ``names`` (who left: render falls back to them)."""
+    out = dict(names)
+    for n in notices:
+        pid, name = n.params.get("player"), n.params.get("name")
+        if isinstance(pid, str) and isinstance(name, str):
+            out.setdefault(pid, name)
+    return {pid: md(name) for pid, name in out.items()}
+
+
+def md_info(info: TableInfo) -> TableInfo:
+    """``info`` with its seats' names ready for a message's text (:func:`md`)."""
+    seats = tuple(dataclasses.replace(s, name=md(s.name)) for s in info.seats)
+    return dataclasses.replace(info, seats=seats)
+
+
+def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str]) -> str:
+    """A service notice as a Discord message says it: who else may do what the host may
+    is Discord's own check (Manage Channels), and names are escaped."""
+    return render.notice_text(notice, tr, md_names(names, (notice,)), platform="dc")
+
+
 def table_key(channel_id: int) -> str:
     return f"dc:{channel_id}"
 
@@ -135,6 +168,7 @@ class HandSession:
     final: bool = False  # the table closed: a last edit without buttons
     shown: Any = None  # what the last drawing offered (see ``hand_message``)
     drawn: discord.Interaction[Any] | None = None  # the interaction last drawn through
+    message: int | None = None  # the hand message it drew (the live one)
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_PRIVATE))
     expiry: asyncio.TimerHandle | None = None
     picture: Picture | None = None  # the cards to picture, as the game stands now
@@ -385,12 +419,13 @@ class Adapter:
         s = self._sessions.get((table.key, player))
         if s is None:
             return  # no live hand message: they see it on their next "Show hand"
-        s.recent.extend(render.event_lines(events, translator(s.lang), self.names(table)))
+        names = md_names(self.names(table))
+        s.recent.extend(render.event_lines(events, translator(s.lang), names))
         self._queue_hand(s, force=True)
 
     async def announce(self, table: TableInfo, notice: Notice) -> None:
         tr = translator(self.table_lang(table))
-        line = render.notice_text(notice, tr, self.names(table))
+        line = notice_text(notice, tr, self.names(table))
         if notice.code in NOTABLE:
             # one message for the news of one change (a round and the game won together)
             self._news.setdefault(table.key, []).append(line)
@@ -405,6 +440,10 @@ class Adapter:
         return notice.code not in NOTABLE
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        if notice.code == "info.revealed" and (table_key, user) in self._sessions:
+            # their hand message has it already: the challenge's line there (``show_hand``
+            # comes first) names the cards
+            return
         if isinstance(origin, Origin) and origin.player == user:
             origin.notices.append(notice)  # answered by the handler, after the call
             return
@@ -413,7 +452,7 @@ class Adapter:
             log.debug("no way to tell %s privately at %s: %s", user, table_key, notice.code)
             return
         names = self._known.get(table_key, {})
-        line = _cut(render.notice_text(notice, translator(s.lang), names))
+        line = _cut(notice_text(notice, translator(s.lang), names))
 
         async def _send() -> None:
             await s.interaction.followup.send(line, ephemeral=True)
@@ -438,9 +477,12 @@ class Adapter:
 
     def _table_content(self, info: TableInfo, names: Mapping[str, str]) -> tuple[str, Translator]:
         tr = translator(self.table_lang(info))
+        # names as the message is to show them; a recent notice may name one who left
+        notices = [Notice(r.code, dict(r.params)) for r in info.recent if r.code]
+        names = md_names(names, notices)
         # the lobby's news included, until the game is dealt (old news then)
         recent = render.recent_lines(info, tr, names, this_status=True)
-        content = render.table_text(info, tr, recent)
+        content = render.table_text(md_info(info), tr, recent)
         if info.status == PLAYING and info.deadline is not None:
             v = info.view
             if v is not None and v.phase in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE):
@@ -552,12 +594,20 @@ class Adapter:
     def _open_session(
         self, key: str, player: str, interaction: discord.Interaction[Any], lang: str
     ) -> HandSession:
-        """``interaction``'s message is now the player's hand message (its token is fresh)."""
+        """``interaction``'s message is now the player's hand message (its token is fresh).
+        The one it replaces, if another, is emptied: its buttons would act on a view that
+        nobody updates any more."""
         s = self._sessions.get((key, player))
         now = time.monotonic()
         if s is None:
             s = self._sessions[(key, player)] = HandSession(key, player, interaction, now, lang)
         else:
+            if (
+                s.drawn is not None
+                and s.message is not None
+                and _pressed(interaction) != s.message
+            ):
+                self._retire(s, s.drawn, text.REPLACED, message=s.message)
             s.interaction, s.since, s.lang = interaction, now, lang
         if s.expiry is not None:
             s.expiry.cancel()
@@ -570,19 +620,38 @@ class Adapter:
         if self._sessions.get((s.key, s.player)) is not s or s.since != since:
             return
         del self._sessions[(s.key, s.player)]
+        self._retire(s, s.interaction, text.EXPIRED, slot="hand")
+
+    def _retire(
+        self,
+        s: HandSession,
+        target: discord.Interaction[Any],
+        note: str,
+        *,
+        slot: str | None = None,
+        message: int | None = None,
+    ) -> None:
+        """Queue the edit that empties the hand message of ``target`` (still within its
+        token's 15 minutes) into ``note``: no buttons, no picture. Not if a press on that
+        ``message`` made it the live one again meanwhile."""
         tr = translator(s.lang)
-        note = tr.gettext(text.EXPIRED, hand=render.button_label("hand", tr))
+        line = tr.gettext(note, hand=render.button_label("hand", tr))
 
-        async def _retire() -> None:
+        async def _job() -> None:
+            live = self._sessions.get((s.key, s.player)) is s
+            if live and message is not None and _pressed(s.interaction) == message:
+                return
             with contextlib.suppress(discord.HTTPException):
-                if self.settings.card_images:  # an old picture of the hand goes too
-                    await s.interaction.edit_original_response(
-                        content=note, view=None, attachments=[]
-                    )
-                else:
-                    await s.interaction.edit_original_response(content=note, view=None)
+                await self._empty(target, line)
 
-        self.outbox.put(f"h:{s.key}:{s.player}", "hand", _retire)
+        self.outbox.put(f"h:{s.key}:{s.player}", slot, _job)
+
+    async def _empty(self, target: discord.Interaction[Any], line: str) -> None:
+        """Edit ``target``'s message into ``line`` alone (an old picture of a hand goes)."""
+        if self.settings.card_images:
+            await target.edit_original_response(content=line, view=None, attachments=[])
+        else:
+            await target.edit_original_response(content=line, view=None)
 
     def _queue_hand(
         self, s: HandSession, *, force: bool = False, final: bool = False
@@ -607,14 +676,14 @@ class Adapter:
         target = s.interaction
         try:
             if not self.settings.card_images:
-                await target.edit_original_response(content=content, view=view)
+                msg = await target.edit_original_response(content=content, view=view)
             else:
                 # the picture is uploaded only to a message that does not carry it yet
                 mid = _edited_message(target, s)
                 files = self._attachments(s, mid)
                 msg, pictured = await self._edit_hand(target, content, view, files)
                 s.pictured = None if s.picture is None or not pictured else (msg.id, s.picture)
-            s.drawn = target
+            s.drawn, s.message = target, msg.id
         except discord.HTTPException as e:
             log.info("hand of %s at %s no longer reachable: %s", s.player, s.key, e)
             self._drop(s)
@@ -683,13 +752,16 @@ class Adapter:
         if info is None or hand is None:
             return tr.gettext(render.REFUSALS["not_a_player"]), None, ("gone",)
         legal = await self.service.legal(s.key, s.player) if info.status == PLAYING else []
+        if info.status not in (LOBBY, PLAYING) and hand.phase is not Phase.GAME_OVER:
+            # stopped mid-round: not "your turn" any more, whatever the game's last state
+            hand = dataclasses.replace(hand, phase=Phase.GAME_OVER)
         if self.settings.card_images and hand.hand:
             s.picture = _picture(hand.hand, legal)
         shown = None
         if not any(isinstance(a, _VERSIONED) for a in legal):
             shown = (info.status, frozenset(repr(a) for a in legal), len(hand.hand or ()))
-        names = info.names
-        body = render.hand_text(hand, tr, names)
+        names = info.names  # raw in labels, escaped in the message's text
+        body = render.hand_text(hand, tr, md_names(names))
         if s.recent:
             body += "\n\n" + "\n".join(s.recent)
         if not legal:
@@ -718,7 +790,7 @@ class Adapter:
     def _notices_text(self, o: Origin, names: Mapping[str, str]) -> str:
         key = table_key(o.interaction.channel_id or 0)
         names = {**self._known.get(key, {}), **names}
-        return "\n".join(render.notice_text(n, o.tr, names) for n in o.notices)
+        return "\n".join(notice_text(n, o.tr, names) for n in o.notices)
 
     async def _answer(
         self,
@@ -839,7 +911,12 @@ class Adapter:
             if private and cid.action in HAND_ACTIONS:
                 await self._hand_action(o, key, cid, values)
             elif private and cid.action in MENU_ACTIONS:
-                await self._private_action(o, key, cid, values)
+                # on its own menu only: slipped into a hand message it would overwrite it
+                menu = "kick" if cid.action == "kick" else "settings"
+                if o.interaction.message is None or views.menu_of(o.interaction.message) != menu:
+                    await self._forged(o)
+                else:
+                    await self._private_action(o, key, cid, values)
             elif not private and cid.action in ids.TABLE_ACTIONS:
                 await self._table_action(o, key, cid)
             else:
@@ -897,10 +974,13 @@ class Adapter:
             if res.table is not None:
                 info = res.table
         await asyncio.wait({self._queue_hand(s, force=True)})  # (cancelled when stopping)
-        if s.drawn is not o.interaction:
+        if s.drawn is not o.interaction and s.interaction is not o.interaction:
             # another press took the hand message over meanwhile (a double click, Show hand
-            # and Draw at once), or the drawing failed: this answer, deferred as "thinking",
-            # still gets the hand, or it would think forever
+            # and Draw at once): this answer, deferred as "thinking", says where it went, or
+            # it would think forever
+            await self._empty(o.interaction, o.tr.gettext(text.REPLACED))
+        elif s.drawn is not o.interaction:
+            # the drawing failed: this answer still gets the hand
             content, view, _ = await self.hand_message(s)
             file = None if s.picture is None else self._hand_file(s.picture)
             await self._edit_hand(o.interaction, content, view, None if file is None else [file])
@@ -909,7 +989,22 @@ class Adapter:
     async def _hand_action(
         self, o: Origin, key: str, cid: ids.CustomId, values: Sequence[str]
     ) -> None:
-        """A button or select of a hand message: it becomes the live hand message."""
+        """A button or select of a hand message: it becomes the live hand message. One
+        of a game that is over, or an older hand message than the live one (its emptying
+        failed, or this press raced it), is emptied by this press, and said to be so."""
+        info = await self.service.table(key)
+        if info is None or info.status != PLAYING:
+            # its last edit could not reach it (the token had run out): this press can
+            await o.interaction.edit_original_response(view=None)
+            o.notices.append(Notice("no_table" if info is None else "game_over"))
+            await self._follow(o)
+            return
+        live = self._sessions.get((key, o.player))
+        if live is not None and live.message not in (None, _pressed(o.interaction)):
+            await self._empty(
+                o.interaction, o.tr.gettext(text.EXPIRED, hand=render.button_label("hand", o.tr))
+            )
+            return
         s = self._open_session(key, o.player, o.interaction, o.lang)
         a = cid.action
         action: Action | None = None
@@ -944,7 +1039,8 @@ class Adapter:
     async def _private_action(
         self, o: Origin, key: str, cid: ids.CustomId, values: Sequence[str]
     ) -> None:
-        """Settings and kick menus (ephemeral, edited in place)."""
+        """Settings and kick menus (ephemeral, edited in place). A refusal is a reply of its
+        own: the menu stays, to try again."""
         a = cid.action
         if a == "refresh":
             return
@@ -952,13 +1048,16 @@ class Adapter:
             target = ids.decode_player(values[0], key)
             if target is None:
                 o.notices.append(Notice("not_seated"))
-                await self._answer(o, None)
+                await self._follow(o)
                 return
             res = await self.service.kick(
                 key, o.player, target, admin=_admin(o.interaction), origin=o
             )
             names = res.table.names if res.table is not None else {}
-            await self._answer(o, None if o.notices else "✅", names=names)
+            if o.notices:
+                await self._follow(o, names)
+            else:
+                await self._answer(o, "✅", names=names)
             return
         page = (_int(cid.arg) or 0) if a == "setpage" else None
         if a == "preset":
@@ -1001,7 +1100,11 @@ class Adapter:
         info = await self.service.table(key)
         if info is None or info.status not in (LOBBY, PLAYING):
             o.notices.append(Notice("no_table"))
-            await self._answer(o, None)
+            if edit:  # the menu of a table that closed: nothing left to set
+                await o.interaction.edit_original_response(view=None)
+                await self._follow(o)
+            else:
+                await self._answer(o, None)
             return
         content, view, _ = views.settings_view(info, o.tr, page)
         notes = self._notices_text(o, info.names)
@@ -1156,6 +1259,8 @@ class Adapter:
         async def run(o: Origin, key: str, scope: str) -> None:
             who = player_of(member) if member is not None else o.player
             line = await self.service.player_stats(GLOBAL if where == "global" else scope, who)
+            if line is not None:
+                line = dataclasses.replace(line, name=md(line.name))
             await self._answer(o, render.stats_text(line, o.tr))
 
         await self._command(interaction, run)
@@ -1167,6 +1272,7 @@ class Adapter:
 
         async def run(o: Origin, key: str, scope: str) -> None:
             lines = await self.service.leaderboard(GLOBAL if where == "global" else scope, 10)
+            lines = [dataclasses.replace(s, name=md(s.name)) for s in lines]
             saved = await self.service.chat_lang(scope)
             lang = resolve_lang(saved, self._guild_lang(scope), self.settings.language)
             await self._answer(o, render.leaderboard_text(lines, translator(lang)))
@@ -1183,6 +1289,12 @@ class Adapter:
             if where == "guild":
                 if not _admin(o.interaction):
                     await self._answer(o, o.tr.gettext(text.LANGUAGE_ADMINS))
+                    return
+                if language == "auto":
+                    # the server's own setting goes: its tables speak its Discord language
+                    await self.service.set_chat_language(key, scope, None)
+                    spoken = resolve_lang(self._guild_lang(scope), self.settings.language)
+                    await self._answer(o, translator(spoken).gettext(text.LANGUAGE_SERVER_AUTO))
                     return
                 if language not in LANGUAGES:
                     o.notices.append(Notice("bad_setting"))
@@ -1309,20 +1421,26 @@ def _picture(hand: Sequence[Card], legal: Sequence[Action]) -> Picture:
     return cards, frozenset(a.card for a in legal if isinstance(a, Play))
 
 
+def _pressed(interaction: discord.Interaction[Any]) -> int | None:
+    """The private message whose component ``interaction`` is (its original response
+    edits that message), else ``None`` (its answer is a new message)."""
+    msg = interaction.message
+    if (
+        interaction.type is discord.InteractionType.component
+        and msg is not None
+        and msg.flags.ephemeral
+    ):
+        return msg.id
+    return None
+
+
 def _edited_message(target: discord.Interaction[Any], s: HandSession) -> int | None:
     """The message an edit of ``target``'s original response changes, if known: the one
     last drawn through it, or the hand message whose button was pressed. ``None``: the
     answer to a "Show hand", a new message."""
     if s.drawn is target and s.pictured is not None:
         return s.pictured[0]
-    msg = target.message
-    if (
-        target.type is discord.InteractionType.component
-        and msg is not None
-        and msg.flags.ephemeral
-    ):
-        return msg.id
-    return None
+    return _pressed(target)
 
 
 def _hand_button_action(cid: ids.CustomId, key: str) -> Action | None:

@@ -19,12 +19,14 @@ __all__ = [
     "LANGUAGE_AUTO",
     "LANGUAGE_ME",
     "LANGUAGE_SERVER",
+    "LANGUAGE_SERVER_AUTO",
     "MORE_CARDS",
     "NOBODY_TO_KICK",
     "NO_ACCESS",
     "OPENED",
     "OPTION_HELP",
     "PRIVATE_CHOICES",
+    "REPLACED",
     "RESTARTING",
     "SERVER_ONLY",
     "SETTINGS",
@@ -44,6 +46,7 @@ NO_ACCESS = N_(
     "(Send Messages in Threads in a thread)."
 )
 EXPIRED = N_("This view has expired: press “{hand}” on the table for a fresh one.")
+REPLACED = N_("Your hand has moved to a newer message.")
 OPENED = N_("The table is open: press “{join}” on it to sit down.")
 MORE_CARDS = N_("More cards ({page}/{pages})")
 CHOOSE_COLOR = N_("Choose the colour for {cards}:")
@@ -63,6 +66,7 @@ FLAG_CHOICE = N_("{flag}: {value}")
 LANGUAGE_ME = N_("Your language is now {language}.")
 LANGUAGE_AUTO = N_("Your messages now follow your Discord language.")
 LANGUAGE_SERVER = N_("The language of UNO in this server is now {language}.")
+LANGUAGE_SERVER_AUTO = N_("UNO in this server now speaks the server's Discord language.")
 LANGUAGE_ADMINS = N_("Only a member with Manage Channels can change the server's language.")
 TURN_ENDS = N_("⏱ The turn ends {when}.")
 
@@ -86,7 +90,7 @@ PRIVATE_CHOICES: dict[str, str] = {
     "global": N_("Everywhere"),
     "me": N_("Just me"),
     "guild": N_("The whole server"),
-    "auto": N_("Automatic (my Discord language)"),
+    "auto": N_("Automatic (from Discord)"),
 }
 
 

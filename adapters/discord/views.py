@@ -9,6 +9,7 @@ labels of 80 characters and ids of 100.
 
 from __future__ import annotations
 
+import functools
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ import discord
 
 from adapters.discord import ids, text
 from bot import render
-from bot.i18n import Translator
+from bot.i18n import LANGUAGES, Translator, translator
 from bot.port import TableInfo
 from engine import (
     Accept,
@@ -49,6 +50,7 @@ __all__ = [
     "hand_choices",
     "hand_view",
     "kick_view",
+    "menu_of",
     "message_components",
     "picker_view",
     "select_values",
@@ -183,6 +185,39 @@ def message_components(msg: discord.Message) -> list[discord.ui.Item[Any]]:
     interaction (``View.from_message``)."""
     cls = discord.ui.LayoutView if msg.flags.components_v2 else discord.ui.View
     return list(cls.from_message(msg, timeout=None).walk_children())
+
+
+# what a settings menu is made of (a kick menu: one ``kick`` select, under its prompt)
+SETTINGS_ACTIONS = frozenset({"preset", "flag", "setpage", "refresh"})
+
+
+def menu_of(msg: discord.Message) -> str | None:
+    """Which private menu ``msg`` is (``settings``, ``kick``), judged by what this bot draws
+    on each: a settings menu has its preset select and flag selects and nothing but its
+    page buttons besides; a kick menu is its one select under its prompt. A hand message
+    is neither, whatever was slipped into it."""
+    actions = []
+    try:
+        items = message_components(msg)
+    except Exception:  # a message discord.py cannot read back is none of ours
+        return None
+    for item in items:
+        custom_id = getattr(item, "custom_id", None)
+        select = isinstance(item, discord.ui.Select)
+        cid = ids.parse(custom_id, select=select) if isinstance(custom_id, str) else None
+        if cid is None:
+            return None
+        actions.append(cid.action)
+    if {"preset", "flag"} <= set(actions) <= SETTINGS_ACTIONS:
+        return "settings"
+    if actions == ["kick"] and msg.content in _kick_prompts():
+        return "kick"
+    return None
+
+
+@functools.cache
+def _kick_prompts() -> frozenset[str]:
+    return frozenset(translator(lang).gettext(text.KICK_PLACEHOLDER) for lang in LANGUAGES)
 
 
 def _id(action: str, table: int, version: int, arg: str = "") -> str:
@@ -538,11 +573,14 @@ def settings_view(info: TableInfo, tr: Translator, page: int) -> tuple[str, disc
     rules = info.rules
     shown = flags[page * FLAGS_PER_PAGE : (page + 1) * FLAGS_PER_PAGE]
     lines = [tr.gettext(text.SETTINGS_TITLE), render.rules_summary(rules, tr, info.preset), ""]
+    # a flag with nothing to act on (deflect without stacking) may still be set, for when
+    # what it needs is on: every mention of its value says it is inactive, on or off
+    notes = {flag: render.inactive_note(flag, rules, tr) for flag in shown}
     for flag in shown:
         lines.append(
             tr.gettext(text.FLAG_CHOICE, flag=render.flag_name(flag, tr),
                        value=render.flag_value(flag, getattr(rules, flag), tr))
-            + " — " + render.flag_help(flag, tr)
+            + notes[flag] + " — " + render.flag_help(flag, tr)
         )  # fmt: skip
     lines.append("")
     lines.append(tr.gettext(text.SETTINGS_HINT))
@@ -562,7 +600,7 @@ def settings_view(info: TableInfo, tr: Translator, page: int) -> tuple[str, disc
         current = getattr(rules, flag)
         options = [
             discord.SelectOption(
-                label=_cut(render.flag_value(flag, value, tr), OPTION_MAX),
+                label=_cut(render.flag_value(flag, value, tr) + notes[flag], OPTION_MAX),
                 value=encode_value(value),
                 default=value == current and type(value) is type(current),
             )
@@ -571,7 +609,7 @@ def settings_view(info: TableInfo, tr: Translator, page: int) -> tuple[str, disc
         placeholder = tr.gettext(
             text.FLAG_CHOICE, flag=render.flag_name(flag, tr),
             value=render.flag_value(flag, current, tr),
-        )  # fmt: skip
+        ) + notes[flag]  # fmt: skip
         view.add_item(UnoSelect(_id("flag", t, v, flag), options, placeholder=placeholder, row=i))
     if pages > 1:
         view.add_item(

@@ -8,8 +8,9 @@ messages, each as JSON or as multipart/form-data with files (a ``payload_json`` 
 ``files[n]`` parts; the ``attachments`` array names new files by ``n`` and, on an edit, the
 attachments to keep by id: the others go). It enforces the platform limits a bot can trip
 over (3 s to acknowledge, 15 min interaction tokens, one acknowledgement, component,
-content and attachment limits) and records every message as each user saw it, so tests can
-assert on what was shown to whom.
+content and attachment limits) and records every message as each user saw it, with whom it
+mentioned (``allowed_mentions`` applied as Discord does), so tests can assert on what was
+shown to whom.
 
 Scripted users drive it: ``await fake.slash(user, channel, "join")``, ``await
 fake.press(user, message, label="Join")``.
@@ -38,6 +39,7 @@ DISCORD_EPOCH = 1420070400000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 MANAGE_CHANNELS = 1 << 4
+MENTION_EVERYONE = 1 << 17
 VIEW_CHANNEL, SEND_MESSAGES, SEND_IN_THREADS = 1 << 10, 1 << 11, 1 << 38
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)  # view, send, history, commands
 ADMIN_PERMISSIONS = MEMBER_PERMISSIONS | MANAGE_CHANNELS
@@ -53,6 +55,10 @@ FILES: web.RequestKey[dict[int, Upload]] = web.RequestKey("files", dict)
 MAX_ATTACHMENTS = 10
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # what the interactions say (attachment_size_limit)
 _NAME = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
+# mentions in a message's content, as Discord's client and server read them
+_USER_MENTION = re.compile(r"<@!?([0-9]{17,20})>")
+_ROLE_MENTION = re.compile(r"<@&([0-9]{17,20})>")
+_EVERYONE = re.compile(r"@(?:everyone|here)")
 
 
 def _now_iso(t: float | None = None) -> str:
@@ -353,6 +359,7 @@ class Shown:
     at: float
     via: str  # "channel", "callback", "followup", "original", "webhook"
     attachments: list[Attachment] = field(default_factory=list)  # those it carried then
+    pings: tuple[str, ...] = ()  # whom it mentioned: "everyone", "user:<id>", "role:<id>"
 
 
 @dataclass
@@ -375,6 +382,7 @@ class Message:
     history: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     attachments: list[Attachment] = field(default_factory=list)
     uploads: list[Attachment] = field(default_factory=list)  # every file it ever carried
+    pings: tuple[str, ...] = ()  # whom its content mentions (``mentions``, see ``Shown``)
 
     @property
     def ephemeral(self) -> bool:
@@ -390,9 +398,13 @@ class Message:
             "timestamp": _now_iso(self.created),
             "edited_timestamp": _now_iso(self.edited) if self.edited else None,
             "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
+            "mention_everyone": "everyone" in self.pings,
+            "mentions": [
+                {"id": p[5:], "username": p[5:], "discriminator": "0", "avatar": None}
+                for p in self.pings
+                if p.startswith("user:")
+            ],
+            "mention_roles": [p[5:] for p in self.pings if p.startswith("role:")],
             "attachments": [a.payload() for a in self.attachments],
             "embeds": self.embeds,
             "pinned": False,
@@ -1279,6 +1291,7 @@ class FakeDiscord:
             attachments=attachments,
             uploads=list(attachments),
         )
+        msg.pings = self._pings(msg, data)
         self.messages[msg.id] = msg
         msg.history.append((msg.content, msg.components))
         self.shown.append(
@@ -1291,9 +1304,38 @@ class FakeDiscord:
                 time.monotonic(),
                 via,
                 list(attachments),
+                msg.pings,
             )
         )
         return msg
+
+    def _pings(self, msg: Message, data: dict[str, Any]) -> tuple[str, ...]:
+        """Whom the message's content mentions, as Discord decides it (the Allowed Mentions
+        object): without ``allowed_mentions`` every mention in the content counts;
+        ``@everyone`` and ``@here`` also need the Mention Everyone permission."""
+        allowed = data.get("allowed_mentions")
+        if allowed is None:
+            parse, users, roles = {"users", "roles", "everyone"}, set(), set()
+        else:
+            parse = set(allowed.get("parse") or ())
+            users = {str(u) for u in allowed.get("users") or ()}
+            roles = {str(r) for r in allowed.get("roles") or ()}
+        channel = self.channels.get(msg.channel_id)
+        may_everyone = channel is not None and bool(channel.bot_permissions & MENTION_EVERYONE)
+        out: list[str] = []
+        if "everyone" in parse and may_everyone and _EVERYONE.search(msg.content):
+            out.append("everyone")
+        out.extend(
+            f"user:{u}"
+            for u in dict.fromkeys(_USER_MENTION.findall(msg.content))
+            if "users" in parse or u in users
+        )
+        out.extend(
+            f"role:{r}"
+            for r in dict.fromkeys(_ROLE_MENTION.findall(msg.content))
+            if "roles" in parse or r in roles
+        )
+        return tuple(out)
 
     def _edit(
         self,
@@ -1314,6 +1356,7 @@ class FakeDiscord:
             msg.attachments = attachments
         if "content" in data:
             msg.content = str(data["content"] or "")
+            msg.pings = self._pings(msg, data)
         if "components" in data:
             msg.components = list(data["components"] or [])
         if "embeds" in data:
@@ -1333,6 +1376,7 @@ class FakeDiscord:
                 time.monotonic(),
                 via,
                 list(msg.attachments),
+                msg.pings,
             )
         )
         return msg
@@ -1400,6 +1444,12 @@ class FakeDiscord:
 def check_message(data: dict[str, Any]) -> list[str]:
     """What Discord would refuse in a message body: content and component limits."""
     problems: list[str] = []
+    allowed = data.get("allowed_mentions")
+    if allowed is not None:
+        parse = allowed.get("parse") or ()
+        for kind in ("users", "roles"):
+            if kind in parse and allowed.get(kind):
+                problems.append(f"allowed_mentions: parse {kind!r} and {kind} together")
     content = data.get("content")
     if content is not None and len(str(content)) > 2000:
         problems.append(f"content is {len(str(content))} characters (max 2000)")

@@ -6,6 +6,7 @@ import asyncio
 
 from adapters.discord.outbox import Outbox
 from tests.adapters.discord.harness import World
+from tests.adapters.discord.test_refusals import NOT_HOST
 
 
 async def test_a_table_from_commands_only(world: World) -> None:
@@ -27,7 +28,7 @@ async def test_a_table_from_commands_only(world: World) -> None:
         ("Bot 1", "basic"),
     ]
     rec = await world.slash(bob, "stop")
-    assert fake.texts_for(rec) == ["Only the host (or a chat admin) can do that."]
+    assert fake.texts_for(rec) == [NOT_HOST]
     await world.slash(alice, "start")
     assert (await world.info()).status == "playing"
     rec = await world.slash(carol, "join")  # mid-game: dealt in at the next round

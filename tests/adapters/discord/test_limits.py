@@ -89,7 +89,8 @@ async def test_a_deleted_table_message_is_posted_again(world: World) -> None:
 async def test_show_hand_twice_at_once_answers_both(world: World) -> None:
     """Two presses at once (a double click on Show hand, or Show hand and Draw): each is
     deferred as "thinking"; only the newest became the hand message, and the other one
-    used to think forever."""
+    used to think forever. It says where the hand went, with no buttons of its own (they
+    would act on a view nobody updates)."""
     alice, bob, _ = world.users
     await world.slash(alice, "new")
     table = await world.table_message()
@@ -101,11 +102,17 @@ async def test_show_hand_twice_at_once_answers_both(world: World) -> None:
         world.fake.press(bob, table, hand), world.fake.press(bob, table, hand)
     )
     await world.settle()
+    answers = []
     for rec in recs:
         assert rec.original is not None
         msg = world.fake.messages[rec.original]
         assert not msg.loading, "an answer left thinking"
-        assert msg.audience == bob.id and msg.content.startswith("🃏 Your cards")
+        assert msg.audience == bob.id
+        answers.append(msg)
+    live = [m for m in answers if m.content.startswith("🃏 Your cards")]
+    assert len(live) == 1 and live[0].components
+    (moved,) = [m for m in answers if m is not live[0]]
+    assert moved.content == "Your hand has moved to a newer message." and not moved.components
     assert world.fake.errors == []
 
 

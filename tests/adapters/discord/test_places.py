@@ -3,7 +3,9 @@ the language command."""
 
 from __future__ import annotations
 
-from bot.i18n import translator
+import pytest
+
+from bot.i18n import resolve_lang, translator
 from tests.adapters.discord.harness import World
 
 
@@ -115,6 +117,34 @@ async def test_the_language_command(make_world) -> None:  # type: ignore[no-unty
     rec = await world.slash(bob, "rules")
     assert fake.texts_for(rec)[0].startswith("📜 Official rules")
 
+    # and the server's setting can be handed back: its tables follow its Discord locale
+    rec = await world.slash(carol, "language", language="auto", where="guild")
+    assert fake.texts_for(rec) == ["UNO in this server now speaks the server's Discord language."]
+    assert (await world.info()).lang is None
+    assert table.content.startswith("🎴 UNO — waiting for players")
+    assert await world.svc.chat_lang(f"dc:g:{world.guild.id}") in (None, "")
+    await world.slash(alice, "stop")
+    await world.slash(alice, "new")  # a new table too
+    assert (await world.table_message()).content.startswith("🎴 UNO — waiting for players")
+    rec = await world.slash(bob, "language", language="auto", where="guild")
+    assert fake.texts_for(rec) == [admins_only]
+    assert fake.errors == []
+
+
+async def test_a_server_language_set_back_to_auto_follows_a_chinese_server(make_world) -> None:  # type: ignore[no-untyped-def]
+    world: World = await make_world(guild_locale="zh-TW", admin=("Carol",))
+    alice, _, carol = world.users
+    await world.slash(alice, "new")
+    await world.slash(carol, "language", language="en", where="guild")
+    table = await world.table_message()
+    assert table.content.startswith("🎴 UNO — waiting for players")
+    rec = await world.slash(carol, "language", language="auto", where="guild")
+    hant = translator("zh_Hant")
+    said = hant.gettext("UNO in this server now speaks the server's Discord language.")
+    assert said != "UNO in this server now speaks the server's Discord language."
+    assert world.fake.texts_for(rec) == [said]
+    assert table.content.startswith(hant.gettext("🎴 UNO — waiting for players"))
+
 
 async def test_a_deleted_channel_stops_its_table(world: World, caplog) -> None:  # type: ignore[no-untyped-def]
     """A table whose channel (or thread) was deleted can never be seen or pressed again:
@@ -175,3 +205,21 @@ async def test_no_table_where_the_bot_cannot_post(world: World) -> None:
     assert "I cannot post in this channel" in world.fake.texts_for(rec)[0]
     assert await world.svc.table(world.key()) is None
     assert world.fake.errors == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN", "zh-TW"])
+async def test_the_new_table_reply_points_at_the_table_message(make_world, locale: str) -> None:  # type: ignore[no-untyped-def]
+    """The answer to /uno new is created first (deferred at once), the table message after
+    it: below it, not "above". The reply names the table message rather than a direction."""
+    world: World = await make_world(guild_locale=locale)
+    alice = world.users[0]
+    rec = await world.slash(alice, "new")
+    reply = world.fake.replies(rec)[0]
+    table = await world.table_message()
+    assert reply.created <= table.created and reply.id < table.id  # the table comes below
+    for direction in ("above", "below", "上面", "下面", "上方", "下方"):
+        assert direction not in reply.content
+    tr = translator(resolve_lang(locale))
+    assert tr.gettext("Join") in reply.content
+    if locale != "en-US":
+        assert ("牌桌消息" if locale == "zh-CN" else "牌桌訊息") in reply.content

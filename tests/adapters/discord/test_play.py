@@ -219,3 +219,27 @@ async def test_a_seven_asks_whom_to_swap_with(world: World) -> None:
     assert "🟦 1 · 2 · 3 · 4" in hand.content
     info = await world.info()
     assert info.view is not None and info.view.counts[f"dc:{bob.id}"] == 2
+
+
+async def test_a_revealed_hand_is_shown_once_and_sorted(world: World) -> None:
+    """After a challenge the challenger sees the offender's hand once: in their hand
+    message when they have one (its recent lines), else in a message of its own, the
+    cards in card order either way (not in the order they sit in the hand)."""
+    _, bob, _ = world.users
+    shown = "🟥 1, 🟥 5, 🟨 7, 🟩 1, 🟦 2"
+    # from the hand message: the hand message says it, no second message
+    table, _ = await _challenge(world, ["W4", "G1", "R5", "B2", "Y7", "R1"])
+    rec = await world.slash(bob, "hand")
+    bob_hand = world.fake.messages[rec.original]  # type: ignore[index]
+    rec = await world.press(bob, bob_hand, world.button(bob_hand, "challenge"))
+    assert "caught bluffing! Alice draws 4 cards." in table.content
+    assert shown in bob_hand.content
+    assert world.fake.texts_for(rec) == []
+    assert sum(shown in m.content for m in world.fake.private(bob)) == 1
+    assert all(shown not in m.content for m in world.fake.public())
+
+    # from the table's button, with no hand message: a message of its own, sorted too
+    table, _ = await _challenge(world, ["W4", "G1", "R5", "B2", "Y7", "R1"])
+    rec = await world.press(bob, table, world.button(table, "challenge"))
+    assert world.fake.texts_for(rec) == [f"Hand of Alice: {shown}"]
+    assert world.fake.replies(rec)[0].audience == bob.id

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import resolve_lang, translator
 from tests.adapters.discord.harness import World
 from tests.fakes.discord_api import User
 
 BAD = "That button is not valid here."
+# Discord's own check for what the host may do
+NOT_HOST = "Only the host, or someone with Manage Channels here, can do that."
 
 
 async def _two_player_game(world: World) -> tuple[User, User, User]:
@@ -157,12 +160,12 @@ async def test_only_the_host_or_a_channel_manager_kicks(make_world) -> None:  # 
     await world.press(alice, table, world.button(table, "addbot"))
 
     rec = await world.slash(bob, "kick", player=alice)
-    assert world.fake.texts_for(rec) == ["Only the host (or a chat admin) can do that."]
+    assert world.fake.texts_for(rec) == [NOT_HOST]
     assert world.fake.replies(rec)[0].audience == bob.id
     rec = await world.press(bob, table, world.button(table, "settings"))
-    assert world.fake.texts_for(rec) == ["Only the host (or a chat admin) can do that."]
+    assert world.fake.texts_for(rec) == [NOT_HOST]
     rec = await world.press(bob, table, world.button(table, "start"))
-    assert world.fake.texts_for(rec) == ["Only the host (or a chat admin) can do that."]
+    assert world.fake.texts_for(rec) == [NOT_HOST]
     assert "Alice" in table.content
 
     # a member with Manage Channels may
@@ -178,6 +181,35 @@ async def test_only_the_host_or_a_channel_manager_kicks(make_world) -> None:  # 
     await world.press(alice, menu, kick["custom_id"], value=kick["options"][1]["value"])
     assert "Bot 1" not in table.content.split("Players")[1].split("\n\n")[0]
     assert menu.components == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-TW", "zh-CN"])
+async def test_a_refused_host_power_says_what_discord_checks(make_world, locale: str) -> None:  # type: ignore[no-untyped-def]
+    """Discord has no chat admins: the refusal names Manage Channels, the permission the
+    bot really checks, in the reader's language."""
+    world: World = await make_world(user_locale=locale)
+    alice, bob, _ = world.users
+    expected = translator(resolve_lang(locale)).gettext(NOT_HOST)
+    assert expected != NOT_HOST or locale == "en-US"
+    await world.slash(alice, "new")
+    table = await world.table_message()
+    await world.press(bob, table, world.button(table, "join"))
+    refused = [
+        await world.press(bob, table, world.button(table, "settings")),
+        await world.press(bob, table, world.button(table, "start")),
+    ]
+    await world.press(alice, table, world.button(table, "start"))
+    refused += [
+        await world.slash(bob, "stop"),
+        await world.slash(bob, "kick", player=alice),
+        await world.slash(bob, "kick"),
+        await world.slash(bob, "settings"),
+    ]
+    for rec in refused:
+        assert world.fake.texts_for(rec) == [expected], rec.command or rec.custom_id
+        assert all(m.audience == bob.id for m in world.fake.replies(rec))
+    info = await world.info()
+    assert info.status == "playing" and len(info.seats) == 2
 
 
 async def test_kick_names_a_member_who_left_the_server(world: World) -> None:

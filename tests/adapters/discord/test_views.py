@@ -12,6 +12,7 @@ import pytest
 from adapters.discord import ids, views
 from adapters.discord.commands import CommandTranslator
 from adapters.discord.text import command_names, option_names
+from bot import render
 from bot.i18n import LANGUAGES, translator
 from bot.model import Seat
 from bot.port import TableInfo
@@ -205,3 +206,33 @@ async def test_the_translator_leaves_english_alone() -> None:
     assert await t.translate(locale_str("join"), discord.Locale.american_english, ctx) is None
     assert await t.translate(locale_str("join"), discord.Locale.taiwan_chinese, ctx) == "加入"
     assert await t.translate(locale_str("join"), discord.Locale.french, ctx) is None
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_settings_show_a_flag_without_what_it_needs_as_inactive(lang: str) -> None:
+    """Deflect and a Wild on a penalty act on a stacked penalty only: without stacking
+    the settings say so (whatever their value) rather than offering them as if they
+    worked; with stacking on, nothing is noted."""
+    tr = translator(lang)
+    note = tr.gettext(" (needs “{flag}”)", flag=tr.gettext("Stacking"))
+    seats = (Seat("dc:1", "Alice"), Seat("dc:2", "Bob"))
+    flags = views.settings_flags()
+    for rules, noted in ((Rules(), True), (Rules.preset("house"), False)):
+        assert (rules.stacking == "off") is noted
+        info = TableInfo(
+            key=f"dc:{CHANNEL}", scope="dc:g:1", version=3, status="lobby", host="dc:1",
+            seats=seats, waiting=(), rules=rules, preset="official", lang=lang, view=None,
+            meta={}, game_no=0,
+        )  # fmt: skip
+        for flag in ("deflect", "wild_on_penalty", "jump_in"):
+            page = flags.index(flag) // views.FLAGS_PER_PAGE
+            content, sv, _ = views.settings_view(info, tr, page)
+            line = next(x for x in content.splitlines() if x.startswith(tr.gettext(
+                "{flag}: {value}", flag=render.flag_name(flag, tr),
+                value=render.flag_value(flag, getattr(rules, flag), tr),
+            )))  # fmt: skip
+            select = next(c for c in _check(_rows(sv)) if c["custom_id"].endswith(f":{flag}"))
+            shown = [o["label"] for o in select["options"]] + [select["placeholder"]]
+            inactive = noted and flag != "jump_in"
+            assert (note in line) is inactive, line
+            assert all((note in label) is inactive for label in shown), shown
