@@ -954,7 +954,8 @@ def inactive_note(flag: str, rules: Rules, tr: Translator) -> str:
 
 
 def rules_summary(rules: Rules, tr: Translator, preset: str | None = None) -> str:
-    """The preset's name, then every flag that differs from the official rules."""
+    """The preset's name, then every flag that differs from the official rules (a flag
+    with nothing to act on marked inactive, naming the flag it needs)."""
     name = preset_name(preset if preset is not None else rules.matching_preset(), tr)
     lines = [tr.gettext("📜 {preset}", preset=name)]
     changed = rules.overrides("official")
@@ -968,6 +969,7 @@ def rules_summary(rules: Rules, tr: Translator, preset: str | None = None) -> st
                     flag=flag_name(flag, tr),
                     value=flag_value(flag, getattr(rules, flag), tr),
                 )
+                + inactive_note(flag, rules, tr)
             )
     return "\n".join(lines)
 

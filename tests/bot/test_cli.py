@@ -90,7 +90,7 @@ BAD = [
     ("play --set stacking", "FLAG=VALUE"),
     ("play --set stacking=sideways", "bad rules"),
     ("play --set no_such_flag=1", "bad rules"),
-    ("play --set deflect=true", "bad rules"),  # needs stacking
+    ("play --set hand_size=16", "bad rules"),
     ("play --rules chaos", "bad rules"),
     ("play --delay -1", "--delay"),
     ("play --delay nan", "--delay"),
