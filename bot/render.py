@@ -344,6 +344,14 @@ def _round_started(e: RoundStarted, tr: Translator, names: Mapping[str, str]) ->
     # a Reverse start card: the DirectionReversed event right after it says so
     if e.top.is_wild and e.color is None:
         parts.append(tr.gettext("{player} names the colour.", player=_name(names, e.current)))
+    elif e.pending:  # a +2 start card with stacking: answered as if played at them
+        parts.append(
+            tr.gettext(
+                "{player} faces +{total}: stack on it or take the cards.",
+                player=_name(names, e.current),
+                total=e.pending,
+            )
+        )
     else:
         parts.append(tr.gettext("{player} plays first.", player=_name(names, e.current)))
     return "🃏 " + tr.join(parts)

@@ -37,7 +37,7 @@ def test_the_rules_text_marks_flags_with_nothing_to_act_on() -> None:
         text = render.rules_summary(rules, tr)
         note = render.inactive_note("deflect", rules, tr)
         assert note and render.flag_name("stacking", tr) in note
-        lines = {line for line in text.splitlines()}
+        lines = set(text.splitlines())
         for flag in ("deflect", "wild_on_penalty"):
             on = render.flag_value(flag, True, tr)
             assert any(render.flag_name(flag, tr) in x and x.endswith(on + note) for x in lines)
