@@ -97,6 +97,7 @@ __all__ = [
     "preset_name",
     "rules_summary",
     "scores_text",
+    "seat_lines",
     "stats_text",
     "table_text",
 ]
@@ -1369,6 +1370,15 @@ def _player_line(info: TableInfo, v: View, p: str, tr: Translator) -> str:
         tags.append("📢 UNO")
     text = " ".join([line, *tags])
     return text.replace(" （", "（") if tr.is_chinese else text
+
+
+def seat_lines(info: TableInfo, tr: Translator) -> list[str]:
+    """The seats of the round in play, one line each, as the table message shows them:
+    whose turn, how many cards, bot, dealer, team, UNO (``[]`` between games)."""
+    v = info.view
+    if v is None or v.phase not in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE):
+        return []
+    return [_player_line(info, v, p, tr) for p in v.players]
 
 
 def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> str:
