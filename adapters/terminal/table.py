@@ -221,6 +221,7 @@ async def _loop(
     tr: Translator,
 ) -> None:
     last_human: str | None = None
+    declined: set[str] = set()  # left the late UNO call out: not offered again meanwhile
     while True:
         info = await svc.table(KEY)
         if info is None or info.status not in (LOBBY, PLAYING):
@@ -228,11 +229,15 @@ async def _loop(
         view = info.view
         current = view.current if view is not None else None
         late = _forgot_uno(info, port.keyboard) if interactive else None
-        if late is not None and late != current:
+        declined.intersection_update({late} if late is not None else ())
+        if late is not None and late != current and late not in declined:
             # played down to one card without calling, and not caught yet: the bots
             # will catch them after their delay, as in the chats
-            if not await _late_uno(svc, info, late, ask, out, tr):
+            called = await _late_uno(svc, late, ask, tr)
+            if called is None:
                 return
+            if not called:
+                declined.add(late)
             continue
         if interactive and current is not None and not info.is_bot(current):
             if last_human is not None and last_human != current:
@@ -331,38 +336,26 @@ def _forgot_uno(info: TableInfo, player: str | None) -> str | None:
 
 async def _late_uno(
     svc: Service,
-    info: TableInfo,
     player: str,
     ask: Callable[[str], str],
-    out: TextIO,
     tr: Translator,
-) -> bool:
-    """Offer ``player`` the UNO call they left out. False when they quit."""
+) -> bool | None:
+    """Offer ``player`` the UNO call they left out: whether they called it (``None``: they
+    quit)."""
     try:
         text = await asyncio.to_thread(
             ask, tr.gettext("❗ One card left and no UNO called! Type u to call it now: ")
         )
     except EOFError:
-        return False
+        return None
     text = text.strip().lower()
     if text in ("q", "quit", "exit"):
+        return None
+    if text not in ("u", "uno"):
         return False
-    if text in ("u", "uno"):
-        await svc.act(KEY, player, CallUno(), seen_version=info.version)
-    else:  # not now: the offer is not repeated while they stay exposed
-        await _wait_moved(svc, info.version)
+    # no version check: calling is right as long as they hold one card, whatever moved
+    await svc.act(KEY, player, CallUno())
     return True
-
-
-async def _wait_moved(svc: Service, version: int, timeout: float = 60.0) -> None:
-    """Until the table has moved past ``version`` (or ``timeout``)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while loop.time() < end:
-        info = await svc.table(KEY)
-        if info is None or info.version != version:
-            return
-        await asyncio.sleep(0.05)
 
 
 def _parse(text: str, acts: Sequence[Action]) -> Action | None:
