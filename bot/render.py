@@ -97,6 +97,7 @@ __all__ = [
     "preset_name",
     "rules_summary",
     "scores_text",
+    "seat_lines",
     "stats_text",
     "table_text",
 ]
@@ -267,13 +268,36 @@ def _with_cards(line: str, cards: tuple[Card, ...] | None, tr: Translator) -> st
     return tr.gettext("{line}: {cards}", line=line, cards=cards_text(cards, tr))
 
 
-def _played(e: CardPlayed, tr: Translator, names: Mapping[str, str]) -> str:
+def _you(tr: Translator, you: bool, third: str, second: str, **params: Any) -> str:
+    """``second`` (addressed to the reader: "You pass.") when the reader is the one it is
+    about, else ``third`` ("Ann passes.")."""
+    return tr.gettext(second if you else third, **params)
+
+
+def _played(
+    e: CardPlayed, tr: Translator, names: Mapping[str, str], viewer: str | None = None
+) -> str:
     who = _name(names, e.player)
+    you = e.player == viewer
     cards = " + ".join(card_text(c, tr) for c in (e.card, *e.together))
     if e.jump_in:
-        line = tr.gettext("{player} jumps in with {cards}!", player=who, cards=cards)
+        line = _you(
+            tr,
+            you,
+            N_("{player} jumps in with {cards}!"),
+            N_("You jump in with {cards}!"),
+            player=who,
+            cards=cards,
+        )
     else:
-        line = tr.gettext("{player} played {cards}.", player=who, cards=cards)
+        line = _you(
+            tr,
+            you,
+            N_("{player} played {cards}."),
+            N_("You played {cards}."),
+            player=who,
+            cards=cards,
+        )
     parts = [line]
     if e.color is not None and (e.card.is_wild or e.color is not e.card.color):
         parts.append(tr.gettext("Colour: {color}.", color=color_text(e.color, tr)))
@@ -282,12 +306,21 @@ def _played(e: CardPlayed, tr: Translator, names: Mapping[str, str]) -> str:
     return tr.join(parts)
 
 
-def _drawn(e: CardsDrawn, tr: Translator, names: Mapping[str, str]) -> str | None:
+def _drawn(
+    e: CardsDrawn, tr: Translator, names: Mapping[str, str], viewer: str | None = None
+) -> str | None:
     who = _name(names, e.player)
+    you = e.player == viewer
     n = e.count
     if n == 0:
         if e.reason == "draw":
-            return tr.gettext("{player} could not draw: no cards are left.", player=who)
+            return _you(
+                tr,
+                you,
+                N_("{player} could not draw: no cards are left."),
+                N_("You could not draw: no cards are left."),
+                player=who,
+            )
         return None
     reason = e.reason
     if reason in ("uno", "false_uno", "challenge"):
@@ -296,43 +329,93 @@ def _drawn(e: CardsDrawn, tr: Translator, names: Mapping[str, str]) -> str | Non
         if not e.cards:
             return None
         return _with_cards(
-            tr.ngettext("{player} drew {n} card.", "{player} drew {n} cards.", n, player=who),
+            (
+                tr.ngettext("You drew {n} card.", "You drew {n} cards.", n, player=who)
+                if you
+                else tr.ngettext(
+                    "{player} drew {n} card.", "{player} drew {n} cards.", n, player=who
+                )
+            ),
             e.cards,
             tr,
         )
     if reason == "penalty":
-        line = tr.ngettext(
-            "{player} takes the penalty and draws {n} card.",
-            "{player} takes the penalty and draws {n} cards.",
-            n,
-            player=who,
+        line = (
+            tr.ngettext(
+                "You take the penalty and draw {n} card.",
+                "You take the penalty and draw {n} cards.",
+                n,
+                player=who,
+            )
+            if you
+            else tr.ngettext(
+                "{player} takes the penalty and draws {n} card.",
+                "{player} takes the penalty and draws {n} cards.",
+                n,
+                player=who,
+            )
         )
     elif reason == "first_play":
-        line = tr.ngettext(
-            "{player} has no number card to open with and draws {n} card.",
-            "{player} has no number card to open with and draws {n} cards.",
-            n,
-            player=who,
+        line = (
+            tr.ngettext(
+                "You have no number card to open with and draw {n} card.",
+                "You have no number card to open with and draw {n} cards.",
+                n,
+                player=who,
+            )
+            if you
+            else tr.ngettext(
+                "{player} has no number card to open with and draws {n} card.",
+                "{player} has no number card to open with and draws {n} cards.",
+                n,
+                player=who,
+            )
         )
     elif reason == "last_card":
-        line = tr.ngettext(
-            "{player} cannot go out on an action or wild card and draws {n} card.",
-            "{player} cannot go out on an action or wild card and draws {n} cards.",
-            n,
-            player=who,
+        line = (
+            tr.ngettext(
+                "You cannot go out on an action or wild card and draw {n} card.",
+                "You cannot go out on an action or wild card and draw {n} cards.",
+                n,
+                player=who,
+            )
+            if you
+            else tr.ngettext(
+                "{player} cannot go out on an action or wild card and draws {n} card.",
+                "{player} cannot go out on an action or wild card and draws {n} cards.",
+                n,
+                player=who,
+            )
         )
     else:
-        line = tr.ngettext("{player} drew {n} card.", "{player} drew {n} cards.", n, player=who)
+        line = (
+            tr.ngettext("You drew {n} card.", "You drew {n} cards.", n, player=who)
+            if you
+            else tr.ngettext("{player} drew {n} card.", "{player} drew {n} cards.", n, player=who)
+        )
     return _with_cards(line, e.cards, tr)
 
 
-def _round_started(e: RoundStarted, tr: Translator, names: Mapping[str, str]) -> str:
+def _round_started(
+    e: RoundStarted, tr: Translator, names: Mapping[str, str], viewer: str | None = None
+) -> str:
+    def named(p: str) -> str:
+        return tr.gettext("You") if p == viewer else _name(names, p)
+
     parts = []
     if e.dealer_draws:
-        draws = _sep(tr).join(f"{_name(names, p)} {card_text(c, tr)}" for p, c in e.dealer_draws)
+        draws = _sep(tr).join(f"{named(p)} {card_text(c, tr)}" for p, c in e.dealer_draws)
         parts.append(tr.gettext("Drawing for dealer: {draws}.", draws=draws))
     parts.append(
         tr.ngettext(
+            "Round {round}: you deal {n} card each.",
+            "Round {round}: you deal {n} cards each.",
+            e.hand_size,
+            round=e.round,
+            dealer=_name(names, e.dealer),
+        )
+        if e.dealer == viewer
+        else tr.ngettext(
             "Round {round}: {dealer} deals {n} card each.",
             "Round {round}: {dealer} deals {n} cards each.",
             e.hand_size,
@@ -342,124 +425,267 @@ def _round_started(e: RoundStarted, tr: Translator, names: Mapping[str, str]) ->
     )
     parts.append(tr.gettext("Start card: {card}.", card=card_text(e.top, tr)))
     # a Reverse start card: the DirectionReversed event right after it says so
+    you = e.current == viewer
+    who = _name(names, e.current)
     if e.top.is_wild and e.color is None:
-        parts.append(tr.gettext("{player} names the colour.", player=_name(names, e.current)))
+        parts.append(
+            _you(tr, you, N_("{player} names the colour."), N_("You name the colour."), player=who)
+        )
+    elif e.pending:  # a +2 start card with stacking: answered as if played at them
+        parts.append(
+            _you(
+                tr,
+                you,
+                N_("{player} faces +{total}: stack on it or take the cards."),
+                N_("You face +{total}: stack on it or take the cards."),
+                player=who,
+                total=e.pending,
+            )
+        )
     else:
-        parts.append(tr.gettext("{player} plays first.", player=_name(names, e.current)))
+        parts.append(_you(tr, you, N_("{player} plays first."), N_("You play first."), player=who))
     return "🃏 " + tr.join(parts)
 
 
-def event_line(event: Event, tr: Translator, names: Mapping[str, str]) -> str | None:
+_PASSED: dict[str, tuple[str, str, str]] = {
+    # how: (third person, the reader passed it, the reader was passed it)
+    "reverse": (
+        N_("{player} reverses the +{total} back to {to}!"),
+        N_("You reverse the +{total} back to {to}!"),
+        N_("{player} reverses the +{total} back to you!"),
+    ),
+    "wild": (
+        N_("{player} passes the +{total} on to {to} with a Wild!"),
+        N_("You pass the +{total} on to {to} with a Wild!"),
+        N_("{player} passes the +{total} on to you with a Wild!"),
+    ),
+    "skip": (
+        N_("{player} passes the +{total} on to {to} with a Skip!"),
+        N_("You pass the +{total} on to {to} with a Skip!"),
+        N_("{player} passes the +{total} on to you with a Skip!"),
+    ),
+}
+
+
+def _challenge_line(
+    e: ChallengeResolved, tr: Translator, names: Mapping[str, str], viewer: str | None
+) -> str:
+    params = {"challenger": _name(names, e.challenger), "offender": _name(names, e.offender)}
+    n = e.penalty
+    by_you = viewer is not None and e.challenger == viewer
+    on_you = viewer is not None and e.offender == viewer
+    if e.guilty and by_you:
+        line = tr.ngettext(
+            "You challenged {offender}'s +4: caught bluffing! {offender} draws {n} card.",
+            "You challenged {offender}'s +4: caught bluffing! {offender} draws {n} cards.",
+            n,
+            **params,
+        )
+    elif e.guilty and on_you:
+        line = tr.ngettext(
+            "{challenger} challenged your +4: caught bluffing! You draw {n} card.",
+            "{challenger} challenged your +4: caught bluffing! You draw {n} cards.",
+            n,
+            **params,
+        )
+    elif e.guilty:
+        line = tr.ngettext(
+            "{challenger} challenged {offender}'s +4: caught bluffing! {offender} draws {n} card.",
+            "{challenger} challenged {offender}'s +4: caught bluffing! "
+            "{offender} draws {n} cards.",
+            n,
+            **params,
+        )
+    elif by_you:
+        line = tr.ngettext(
+            "You challenged {offender}'s +4: it was legal. You draw {n} card.",
+            "You challenged {offender}'s +4: it was legal. You draw {n} cards.",
+            n,
+            **params,
+        )
+    elif on_you:
+        line = tr.ngettext(
+            "{challenger} challenged your +4: it was legal. {challenger} draws {n} card.",
+            "{challenger} challenged your +4: it was legal. {challenger} draws {n} cards.",
+            n,
+            **params,
+        )
+    else:
+        line = tr.ngettext(
+            "{challenger} challenged {offender}'s +4: it was legal. {challenger} draws {n} card.",
+            "{challenger} challenged {offender}'s +4: it was legal. {challenger} draws {n} cards.",
+            n,
+            **params,
+        )
+    if e.hand is not None:
+        shown = cards_text(sorted(e.hand, key=lambda c: c.order), tr) or "—"
+        if on_you:
+            hand = tr.gettext("Your hand: {cards}.", cards=shown)
+        else:
+            hand = tr.gettext("Hand of {player}: {cards}.", player=params["offender"], cards=shown)
+        line = tr.join([line, hand])
+    return line
+
+
+def event_line(
+    event: Event, tr: Translator, names: Mapping[str, str], viewer: str | None = None
+) -> str | None:
     """One line for one event, or ``None`` for an event nobody needs to read.
 
     Cards an event carries are shown (a drawer's own draw, a challenged hand): the caller
-    passes events already redacted for the reader.
-    """
+    passes events already redacted for the reader. ``viewer``: the reader's id, for a
+    screen that is theirs alone (the terminal); the lines about them address them ("You
+    pass.", "Bob caught you without UNO!"). The chat tables leave it out: their lines are
+    public, in the third person."""
     e = event
+    me = viewer
+
+    def who(p: str | None) -> str:
+        return _name(names, p)
+
     if isinstance(e, CardPlayed):
-        return _played(e, tr, names)
+        return _played(e, tr, names, me)
     if isinstance(e, CardsDrawn):
-        return _drawn(e, tr, names)
+        return _drawn(e, tr, names, me)
     if isinstance(e, TurnSkipped):
-        return tr.gettext("{player} is skipped.", player=_name(names, e.player))
+        return _you(
+            tr,
+            e.player == me,
+            N_("{player} is skipped."),
+            N_("You are skipped."),
+            player=who(e.player),
+        )
     if isinstance(e, DirectionReversed):
         return tr.gettext(
             "Direction reversed: play now goes {direction}.",
             direction=direction_text(e.direction, tr),
         )
     if isinstance(e, ColorChosen):
-        who = _name(names, e.player)
         color = color_text(e.color, tr)
+        you = e.player == me
         if e.random:
-            return tr.gettext(
-                "{color} was picked at random for {player}.", color=color, player=who
+            return _you(
+                tr,
+                you,
+                N_("{color} was picked at random for {player}."),
+                N_("{color} was picked at random for you."),
+                color=color,
+                player=who(e.player),
             )
-        return tr.gettext("{player} chose {color}.", player=who, color=color)
+        return _you(
+            tr,
+            you,
+            N_("{player} chose {color}."),
+            N_("You chose {color}."),
+            player=who(e.player),
+            color=color,
+        )
     if isinstance(e, PenaltyStacked):
-        return tr.gettext(
-            "{player} stacks! The penalty is now +{total}.",
-            player=_name(names, e.player),
+        return _you(
+            tr,
+            e.player == me,
+            N_("{player} stacks! The penalty is now +{total}."),
+            N_("You stack! The penalty is now +{total}."),
+            player=who(e.player),
             total=e.total,
         )
     if isinstance(e, PenaltyPassed):
-        params: dict[str, Any] = {
-            "player": _name(names, e.player),
-            "to": _name(names, e.to),
-            "total": e.total,
-        }
-        if e.how == "reverse":
-            return tr.gettext("{player} reverses the +{total} back to {to}!", **params)
-        if e.how == "wild":
-            return tr.gettext("{player} passes the +{total} on to {to} with a Wild!", **params)
-        return tr.gettext("{player} passes the +{total} on to {to} with a Skip!", **params)
+        third, by_you, to_you = _PASSED.get(e.how, _PASSED["skip"])
+        msg = by_you if e.player == me else to_you if e.to == me else third
+        return tr.gettext(msg, player=who(e.player), to=who(e.to), total=e.total)
     if isinstance(e, Passed):
-        return tr.gettext("{player} passes.", player=_name(names, e.player))
+        return _you(
+            tr, e.player == me, N_("{player} passes."), N_("You pass."), player=who(e.player)
+        )
     if isinstance(e, UnoCalled):
-        return tr.gettext("{player} calls UNO!", player=_name(names, e.player))
+        return _you(
+            tr,
+            e.player == me,
+            N_("{player} calls UNO!"),
+            N_("You call UNO!"),
+            player=who(e.player),
+        )
     if isinstance(e, UnoCaught):
-        return tr.ngettext(
-            "{by} caught {player} without UNO! {player} draws {n} card.",
-            "{by} caught {player} without UNO! {player} draws {n} cards.",
-            e.penalty,
-            by=_name(names, e.by),
-            player=_name(names, e.target),
+        if me is not None and e.target == me:
+            return tr.ngettext(
+                "{by} caught you without UNO! You draw {n} card.",
+                "{by} caught you without UNO! You draw {n} cards.",
+                e.penalty,
+                by=who(e.by),
+            )
+        return (
+            tr.ngettext(
+                "You caught {player} without UNO! {player} draws {n} card.",
+                "You caught {player} without UNO! {player} draws {n} cards.",
+                e.penalty,
+                by=who(e.by),
+                player=who(e.target),
+            )
+            if e.by == me
+            else tr.ngettext(
+                "{by} caught {player} without UNO! {player} draws {n} card.",
+                "{by} caught {player} without UNO! {player} draws {n} cards.",
+                e.penalty,
+                by=who(e.by),
+                player=who(e.target),
+            )
         )
     if isinstance(e, UnoFalseAlarm):
+        you = e.player == me
         if e.target is None:
-            return tr.ngettext(
-                "{player} called UNO without one card and draws {n} card.",
-                "{player} called UNO without one card and draws {n} cards.",
-                e.penalty,
-                player=_name(names, e.player),
+            return (
+                tr.ngettext(
+                    "You called UNO without one card and draw {n} card.",
+                    "You called UNO without one card and draw {n} cards.",
+                    e.penalty,
+                    player=who(e.player),
+                )
+                if you
+                else tr.ngettext(
+                    "{player} called UNO without one card and draws {n} card.",
+                    "{player} called UNO without one card and draws {n} cards.",
+                    e.penalty,
+                    player=who(e.player),
+                )
             )
-        return tr.ngettext(
-            "{player} tried to catch {target}, who was safe, and draws {n} card.",
-            "{player} tried to catch {target}, who was safe, and draws {n} cards.",
-            e.penalty,
-            player=_name(names, e.player),
-            target=_name(names, e.target),
+        if me is not None and e.target == me:
+            return tr.ngettext(
+                "{player} tried to catch you while you were safe, and draws {n} card.",
+                "{player} tried to catch you while you were safe, and draws {n} cards.",
+                e.penalty,
+                player=who(e.player),
+            )
+        return (
+            tr.ngettext(
+                "You tried to catch {target}, who was safe, and draw {n} card.",
+                "You tried to catch {target}, who was safe, and draw {n} cards.",
+                e.penalty,
+                player=who(e.player),
+                target=who(e.target),
+            )
+            if you
+            else tr.ngettext(
+                "{player} tried to catch {target}, who was safe, and draws {n} card.",
+                "{player} tried to catch {target}, who was safe, and draws {n} cards.",
+                e.penalty,
+                player=who(e.player),
+                target=who(e.target),
+            )
         )
     if isinstance(e, UnoWindowClosed):
         return None
     if isinstance(e, ChallengeResolved):
-        params = {
-            "challenger": _name(names, e.challenger),
-            "offender": _name(names, e.offender),
-        }
-        if e.guilty:
-            line = tr.ngettext(
-                "{challenger} challenged {offender}'s +4: caught bluffing! "
-                "{offender} draws {n} card.",
-                "{challenger} challenged {offender}'s +4: caught bluffing! "
-                "{offender} draws {n} cards.",
-                e.penalty,
-                **params,
-            )
-        else:
-            line = tr.ngettext(
-                "{challenger} challenged {offender}'s +4: it was legal. "
-                "{challenger} draws {n} card.",
-                "{challenger} challenged {offender}'s +4: it was legal. "
-                "{challenger} draws {n} cards.",
-                e.penalty,
-                **params,
-            )
-        if e.hand is not None:
-            shown = cards_text(sorted(e.hand, key=lambda c: c.order), tr) or "—"
-            line = tr.join(
-                [
-                    line,
-                    tr.gettext(
-                        "Hand of {player}: {cards}.", player=params["offender"], cards=shown
-                    ),
-                ]
-            )
-        return line
+        return _challenge_line(e, tr, names, me)
     if isinstance(e, HandsSwapped):
-        return tr.gettext(
-            "{player} swaps hands with {target}!",
-            player=_name(names, e.player),
-            target=_name(names, e.target),
+        if me is not None and e.target == me:
+            return tr.gettext("{player} swaps hands with you!", player=who(e.player))
+        return _you(
+            tr,
+            e.player == me,
+            N_("{player} swaps hands with {target}!"),
+            N_("You swap hands with {target}!"),
+            player=who(e.player),
+            target=who(e.target),
         )
     if isinstance(e, HandsRotated):
         return tr.gettext(
@@ -478,34 +704,81 @@ def event_line(event: Event, tr: Translator, names: Mapping[str, str]) -> str | 
             e.size,
         )
     if isinstance(e, PlayerLeft):
-        return tr.gettext("{player} left the game.", player=_name(names, e.player))
+        return _you(
+            tr,
+            e.player == me,
+            N_("{player} left the game."),
+            N_("You left the game."),
+            player=who(e.player),
+        )
     if isinstance(e, PlayerJoined):
-        return tr.gettext("{player} joins the game.", player=_name(names, e.player))
+        return _you(
+            tr,
+            e.player == me,
+            N_("{player} joins the game."),
+            N_("You join the game."),
+            player=who(e.player),
+        )
     if isinstance(e, TurnTimedOut):
-        return tr.gettext("{player} ran out of time.", player=_name(names, e.player))
+        return _you(
+            tr,
+            e.player == me,
+            N_("{player} ran out of time."),
+            N_("You ran out of time."),
+            player=who(e.player),
+        )
     if isinstance(e, RoundWon):
-        who = _name(names, e.player)
+        you = e.player == me
         if e.reason == "blocked":
-            head = tr.gettext("Both piles are empty: {player} has the lowest hand.", player=who)
+            head = _you(
+                tr,
+                you,
+                N_("Both piles are empty: {player} has the lowest hand."),
+                N_("Both piles are empty: you have the lowest hand."),
+                player=who(e.player),
+            )
         elif e.reason == "last_player":
             head = tr.gettext("Everyone else has left.")
         else:
             head = ""
         if e.points:
-            won = tr.ngettext(
-                "🏁 {player} wins round {round} and scores {n} point!",
-                "🏁 {player} wins round {round} and scores {n} points!",
-                e.points,
-                player=who,
-                round=e.round,
+            won = (
+                tr.ngettext(
+                    "🏁 You win round {round} and score {n} point!",
+                    "🏁 You win round {round} and score {n} points!",
+                    e.points,
+                    player=who(e.player),
+                    round=e.round,
+                )
+                if you
+                else tr.ngettext(
+                    "🏁 {player} wins round {round} and scores {n} point!",
+                    "🏁 {player} wins round {round} and scores {n} points!",
+                    e.points,
+                    player=who(e.player),
+                    round=e.round,
+                )
             )
         else:  # penalty scoring (the others add their own cards), or nothing to score
-            won = tr.gettext("🏁 {player} wins round {round}!", player=who, round=e.round)
+            won = _you(
+                tr,
+                you,
+                N_("🏁 {player} wins round {round}!"),
+                N_("🏁 You win round {round}!"),
+                player=who(e.player),
+                round=e.round,
+            )
         return tr.join([head, won])
     if isinstance(e, GameWon):
-        return tr.gettext("🏆 {player} wins the game!", player=_name(names, e.player))
+        return _you(
+            tr,
+            e.player == me,
+            N_("🏆 {player} wins the game!"),
+            N_("🏆 You win the game!"),
+            player=who(e.player),
+        )
     if isinstance(e, RoundStarted):
-        return _round_started(e, tr, names)
+        return _round_started(e, tr, names, me)
     return None
 
 
@@ -562,11 +835,14 @@ def recent_lines(
     return out
 
 
-def event_lines(events: Iterable[Event], tr: Translator, names: Mapping[str, str]) -> list[str]:
-    """The lines of several events, skipping those without one."""
+def event_lines(
+    events: Iterable[Event], tr: Translator, names: Mapping[str, str], viewer: str | None = None
+) -> list[str]:
+    """The lines of several events, skipping those without one (``viewer``: see
+    ``event_line``)."""
     out = []
     for e in events:
-        line = event_line(e, tr, names)
+        line = event_line(e, tr, names, viewer)
         if line:
             out.append(line)
     return out
@@ -649,6 +925,16 @@ INFOS: dict[str, str] = {
     "info.lobby_expired": N_("Nobody started the game in time: the table is closed."),
     "info.resumed": N_("The game is back where it was left: carry on."),
 }
+# the news about the reader, addressed to them (a screen that is theirs alone: the terminal)
+INFOS_YOU: dict[str, str] = {
+    "info.left": N_("You left the table."),
+    "info.kicked": N_("You were removed from the table."),
+    "info.new_host": N_("You are the new host."),
+    "info.stopped": N_("You stopped the game."),
+    "info.afk_removed": N_("You timed out too many times and leave the game."),
+    "info.round_won": N_("🏁 You win the round! +{points}"),
+    "info.game_won": N_("🏆 You win the game!"),
+}
 _STOPPED_BY_NOBODY = N_("The game was stopped.")
 _ROUND_WON_NO_POINTS = N_("🏁 {player} wins the round!")
 _GAME_OVER_NO_WINNER = N_("🏆 The game is over.")
@@ -676,14 +962,24 @@ PLATFORM_REFUSALS: dict[str, dict[str, str]] = {
 
 
 def notice_text(
-    notice: Notice, tr: Translator, names: Mapping[str, str], platform: str | None = None
+    notice: Notice,
+    tr: Translator,
+    names: Mapping[str, str],
+    platform: str | None = None,
+    viewer: str | None = None,
 ) -> str:
     """A service notice in the reader's language: ``info.*`` codes are news, every other
     code is a refusal (``refuse.<code>`` is accepted too); an unknown one gets a generic
     refusal. ``platform`` (``dc``, ``tg``: a table key's prefix) picks the platform's own
-    wording of a refusal where it has one (:data:`PLATFORM_REFUSALS`)."""
+    wording of a refusal where it has one (:data:`PLATFORM_REFUSALS`). ``viewer``: news
+    about the reader addresses them (:data:`INFOS_YOU`; see ``event_line``)."""
     code = notice.code
     params = dict(notice.params)
+    you = INFOS_YOU.get(code)
+    if viewer is not None and you is not None and params.get("player") == viewer:
+        if code == "info.round_won" and not params.get("points"):
+            return tr.gettext("🏁 You win the round!")
+        return tr.format(you, **params)
     if "player" in params:  # a player who already left is no longer in names: "name" says
         pid = params["player"]
         params["player"] = names.get(pid) or notice.params.get("name") or _name(names, pid)
@@ -956,7 +1252,8 @@ def inactive_note(flag: str, rules: Rules, tr: Translator) -> str:
 
 
 def rules_summary(rules: Rules, tr: Translator, preset: str | None = None) -> str:
-    """The preset's name, then every flag that differs from the official rules."""
+    """The preset's name, then every flag that differs from the official rules (a flag
+    with nothing to act on marked inactive, naming the flag it needs)."""
     name = preset_name(preset if preset is not None else rules.matching_preset(), tr)
     lines = [tr.gettext("📜 {preset}", preset=name)]
     changed = rules.overrides("official")
@@ -970,6 +1267,7 @@ def rules_summary(rules: Rules, tr: Translator, preset: str | None = None) -> st
                     flag=flag_name(flag, tr),
                     value=flag_value(flag, getattr(rules, flag), tr),
                 )
+                + inactive_note(flag, rules, tr)
             )
     return "\n".join(lines)
 
@@ -1074,6 +1372,15 @@ def _player_line(info: TableInfo, v: View, p: str, tr: Translator) -> str:
         tags.append("📢 UNO")
     text = " ".join([line, *tags])
     return text.replace(" （", "（") if tr.is_chinese else text
+
+
+def seat_lines(info: TableInfo, tr: Translator) -> list[str]:
+    """The seats of the round in play, one line each, as the table message shows them:
+    whose turn, how many cards, bot, dealer, team, UNO (``[]`` between games)."""
+    v = info.view
+    if v is None or v.phase not in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE):
+        return []
+    return [_player_line(info, v, p, tr) for p in v.players]
 
 
 def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> str:

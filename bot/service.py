@@ -44,6 +44,7 @@ from bot.model import (
     Seat,
     Table,
 )
+from bot.names import clean_name, fallback_name
 from bot.port import Notice, Port, TableInfo, on_table
 from bot.render import has_line
 from bot.store import ActionRecord, ScopeMove, StatLine, StatUpdate, Store, WriteBatch
@@ -409,7 +410,7 @@ class Service:
                 version=(t.version + 1) if t else 1,
                 turn_version=(t.version + 1) if t else 1,
                 game_no=(t.game_no if t else 0),
-                seats=(Seat(host, host_name),) if seat_host else (),
+                seats=(_seat(host, host_name),) if seat_host else (),
                 preset=preset,
                 overrides=over,
                 lang=lang or c_lang,
@@ -438,9 +439,9 @@ class Service:
             if t.status == PLAYING and t.rules.partners:
                 raise Refused("teams_fixed")
             if t.seat(player) is not None:  # coming back: same place, refreshed name
-                seats = tuple(Seat(player, name) if s.id == player else s for s in t.seats)
+                seats = tuple(_seat(player, name) if s.id == player else s for s in t.seats)
             else:
-                seats = (*t.seats, Seat(player, name))
+                seats = (*t.seats, _seat(player, name))
             if t.status == LOBBY:
                 return _Step(self._touch(t, seats=seats))
             step = _Step(self._touch(t, seats=seats, waiting=(*t.waiting, player)))
@@ -482,7 +483,7 @@ class Service:
             n = 1
             while f"bot:{t.key}:{n}" in used or str(n) in taken:
                 n += 1
-            seat = Seat(f"bot:{t.key}:{n}", f"Bot {n}", strategy)
+            seat = _seat(f"bot:{t.key}:{n}", f"Bot {n}", strategy)
             if t.status == LOBBY:
                 return _Step(self._touch(t, seats=(*t.seats, seat)))
             return _Step(self._touch(t, seats=(*t.seats, seat), waiting=(*t.waiting, seat.id)))
@@ -1104,6 +1105,12 @@ class Service:
 
     def _record(self, t: Table, player: str, action: dict[str, Any]) -> ActionRecord:
         return ActionRecord(t.key, t.game_no, t.version, player, action, self.clock())
+
+
+def _seat(player: str, name: str, bot: str | None = None) -> Seat:
+    """The one place a name enters a table (and, through its seats, the statistics):
+    cleaned for display on every platform (``bot.names``)."""
+    return Seat(player, clean_name(name, fallback_name(player)), bot)
 
 
 def _who(t: Table, player: str) -> dict[str, Any]:

@@ -77,7 +77,8 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class RoundStarted:
     """A round was dealt. ``hands`` holds every dealt hand (redacted to the viewer's own);
-    ``dealer_draws`` the cards drawn to choose the first dealer (first round only)."""
+    ``dealer_draws`` the cards drawn to choose the first dealer (first round only);
+    ``pending`` the penalty ``current`` faces at once (a +2 start card under stacking)."""
 
     round: int
     dealer: str
@@ -89,6 +90,7 @@ class RoundStarted:
     hand_size: int
     hands: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     dealer_draws: tuple[tuple[str, Card], ...] = ()
+    pending: int = 0
 
 
 @_fast_init

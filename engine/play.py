@@ -432,6 +432,15 @@ def _start_round(g: Game, ev: list[Event]) -> None:
             g.direction_ = -1
             start_ev.append(DirectionReversed(-1))
         g.cur = d
+    elif r is D2 and rules.stacking != "off":
+        # seed 001: the first player answers a +2 start card with a +2 or +4 or draws 2,
+        # exactly as if it had just been played at them (RULES.md "Penalties and
+        # windows": drawn at once only without stacking). The dealer turned it up, so a
+        # Reverse deflect sends it to the dealer.
+        g.cur = first
+        g.pending = 2
+        g.pending_kind = D2
+        g.pending_from = g.dealer_id
     elif r is D2:
         _give(g, first, 2, "penalty", start_ev)
         start_ev.append(TurnSkipped(first_id))
@@ -454,6 +463,7 @@ def _start_round(g: Game, ev: list[Event]) -> None:
             hand_size=rules.hand_size,
             hands=dealt,
             dealer_draws=draws,
+            pending=g.pending,
         )
     )
     ev.extend(start_ev)

@@ -1,8 +1,9 @@
 """Table rules: every house-rule flag of RULES.md section 2, and the presets of section 3.
 
 ``Rules()`` is the official game. A table's rules are a preset plus overrides:
-``Rules.preset("house", swap="five")``. Values are validated (pydantic), and contradictory
-combinations are refused with a message a user can act on.
+``Rules.preset("house", swap="five")``. Values are validated (pydantic). Flags that act on a
+stacked penalty (``deflect``, ``wild_on_penalty``) are accepted without stacking: they then
+have nothing to act on (a penalty is drawn at once), and settings show them as inactive.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from pydantic import (
     Field,
     ValidationError,
     field_validator,
-    model_validator,
 )
 
 __all__ = ["PRESETS", "Rules"]
@@ -89,26 +89,12 @@ class Rules(BaseModel):
             raise ValueError("a number is needed here, not true/false")
         return v
 
-    @model_validator(mode="after")
-    def _consistent(self) -> Rules:
-        if self.deflect and self.stacking == "off":
-            raise ValueError(
-                "deflect needs stacking: a Skip or Reverse can only pass on a pending +2 "
-                "when penalties stack (set stacking to draw_two, draw_four_on_two or any)"
-            )
-        if self.wild_on_penalty and self.stacking == "off":
-            raise ValueError(
-                "wild_on_penalty needs stacking: without stacking a penalty is drawn at once "
-                "and nothing can be played on it"
-            )
-        return self
-
     @classmethod
     def preset(cls, name: str = "official", **overrides: Any) -> Rules:
         """The named preset (``official``, ``house``, ``party``) with overrides applied.
 
-        Overrides are validated like any other value; an unknown flag or preset, a bad
-        value or a contradiction raises ``ValueError`` (pydantic's ``ValidationError``).
+        Overrides are validated like any other value; an unknown flag or preset or a bad
+        value raises ``ValueError`` (pydantic's ``ValidationError``).
         """
         base = PRESETS.get(name)
         if base is None:

@@ -1,9 +1,15 @@
 """``uno-bot play``: a table in the terminal, against bot seats, through the table service.
 
-Human seats play from a prompt showing their hand and their legal moves; with several
-humans at one keyboard (hot seat) the screen is cleared and the next player presses Enter
-before their hand is shown. Bot seats move after ``delay``. Everything goes through the
-service and SQLite, so running again with the same database resumes the table.
+Human seats play from a prompt showing the seats with their card counts, their hand and
+their legal moves; with several humans at one keyboard (hot seat) the screen is cleared and
+the next player presses Enter before their hand is shown. Bot seats move after ``delay``.
+Everything goes through the service and SQLite, so running again with the same database
+resumes the table.
+
+Calling UNO is the player's, as in the chats: a play that leaves one card is offered with
+and without the call, and a player who forgets may still call while nobody has caught them
+(the bots catch after ``delay``). With one person at the table the lines about them say
+"you" ("You pass."), and the cards they draw are shown to them ("You drew 1 card: 🟩 5").
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from bot.model import LOBBY, PLAYING
 from bot.port import Notice, TableInfo
 from bot.service import Service
 from bot.store import SqliteStore
-from engine import Action, CallUno, Event, Leave, Play, View
+from engine import Action, CallUno, CardsDrawn, Event, Leave, Play, View
 
 __all__ = ["KEY", "TerminalOptions", "TerminalPort", "play"]
 
@@ -49,51 +55,92 @@ class TerminalOptions:
 
 
 class TerminalPort:
-    """Prints the public table as it changes; keeps each human's latest private view."""
+    """Prints the public table as it changes; keeps each human's latest private view.
 
-    def __init__(self, out: TextIO, tr: Translator, *, quiet_private: bool) -> None:
+    ``you``: the one person at the table (named "You"), whom the lines address in the
+    second person. ``keyboard``: the person at the keyboard now, shown the cards they draw
+    (the public line says only how many); ``None`` with nobody there (``quiet_private``)."""
+
+    def __init__(
+        self, out: TextIO, tr: Translator, *, quiet_private: bool, you: str | None = None
+    ) -> None:
         self.out = out
         self.tr = tr
         self.quiet_private = quiet_private
+        self.you = you
+        self.keyboard: str | None = you
         self.changed = asyncio.Event()
         self.views: dict[str, View] = {}
         self.lines = 0
         self.bots: set[str] = set()
         self.names: dict[str, str] = {}
+        # a change in which the person at the keyboard drew: printed with their own view
+        # of its events (show_hand, right after), else as it is at the next output
+        self._held: tuple[int, list[Event]] | None = None
 
     def _print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
         self.lines += 1
 
-    async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
-        self.bots = {s.id for s in table.seats if s.bot is not None}
-        names = self.names = table.names
+    def _lines(self, version: int, events: Sequence[Event]) -> None:
         for e in events:
-            line = render.event_line(e, self.tr, names)
+            line = render.event_line(e, self.tr, self.names, self.you)
             if line:
-                self._print(f"#{table.version} {line}")
+                self._print(f"#{version} {line}")
+
+    def _flush(self) -> None:
+        if self._held is not None:
+            version, public = self._held
+            self._held = None
+            self._lines(version, public)
+
+    async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
+        self._flush()
+        self.bots = {s.id for s in table.seats if s.bot is not None}
+        self.names = table.names
+        me = None if self.quiet_private else self.keyboard
+        if me is not None and any(
+            isinstance(e, CardsDrawn) and e.player == me and e.count for e in events
+        ):
+            self._held = (table.version, list(events))
+        else:
+            self._lines(table.version, events)
         self.changed.set()
 
     async def show_hand(
         self, table: TableInfo, player: str, view: View, events: Sequence[Event]
     ) -> None:
         self.views[player] = view  # shown at that player's next prompt
+        held = self._held
+        if held is not None and player == self.keyboard and len(held[1]) == len(events):
+            # the same change as the player sees it: their own draws with the cards
+            self._held = None
+            merged = [
+                mine if isinstance(mine, CardsDrawn) and mine.player == player else public
+                for public, mine in zip(held[1], events, strict=True)
+            ]
+            self._lines(held[0], merged)
         self.changed.set()
 
     async def announce(self, table: TableInfo, notice: Notice) -> None:
+        self._flush()
         if notice.code in ("info.round_won", "info.game_won"):
             return  # the event lines said it already
-        self._print("*** " + render.notice_text(notice, self.tr, table.names))
+        text = render.notice_text(notice, self.tr, table.names, viewer=self.you)
+        self._print("*** " + text)
         self.changed.set()
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        self._flush()
         # private to ``user``: on the shared screen only for the people at the keyboard,
         # never what a bot seat is told (a hand revealed to a bot by a challenge)
         if not self.quiet_private and user not in self.bots:
-            self._print("  ! " + render.notice_text(notice, self.tr, self.names))
+            text = render.notice_text(notice, self.tr, self.names, viewer=self.you)
+            self._print("  ! " + text)
         self.changed.set()
 
     async def closed(self, table: TableInfo) -> None:
+        self._flush()
         self.changed.set()
 
 
@@ -113,7 +160,8 @@ async def play(
     settings = Settings(db=opts.db, bot_delay=opts.delay, round_pause_seconds=pause)
     store = SqliteStore(opts.db)
     await store.open()
-    port = TerminalPort(out, tr, quiet_private=not interactive)
+    you = "term:p1" if humans == 1 else None  # the one person, named "You"
+    port = TerminalPort(out, tr, quiet_private=not interactive, you=you)
     svc = Service(store, port, settings, seed=opts.seed, bot_delay=opts.delay)
     try:
         await svc.start()
@@ -128,6 +176,9 @@ async def play(
             await _open_table(svc, opts, human_ids, tr)
         else:
             print(render.notice_text(Notice("info.resumed"), tr, {}), file=out, flush=True)
+        info = await svc.table(KEY)
+        if interactive and info is not None:
+            print(render.rules_summary(info.rules, tr, info.preset), file=out, flush=True)
         await _loop(svc, port, interactive, ask, out, tr)
         return await _summary(svc, store, resumed)
     finally:
@@ -170,12 +221,24 @@ async def _loop(
     tr: Translator,
 ) -> None:
     last_human: str | None = None
+    declined: set[str] = set()  # left the late UNO call out: not offered again meanwhile
     while True:
         info = await svc.table(KEY)
         if info is None or info.status not in (LOBBY, PLAYING):
             return
         view = info.view
         current = view.current if view is not None else None
+        late = _forgot_uno(info, port.keyboard) if interactive else None
+        declined.intersection_update({late} if late is not None else ())
+        if late is not None and late != current and late not in declined:
+            # played down to one card without calling, and not caught yet: the bots
+            # will catch them after their delay, as in the chats
+            called = await _late_uno(svc, late, ask, tr)
+            if called is None:
+                return
+            if not called:
+                declined.add(late)
+            continue
         if interactive and current is not None and not info.is_bot(current):
             if last_human is not None and last_human != current:
                 humans = [s for s in info.seats if s.bot is None]
@@ -188,6 +251,7 @@ async def _loop(
                         ),
                     )
             last_human = current
+            port.keyboard = current
             if not await _prompt(svc, info, current, ask, out, tr):
                 return
             continue
@@ -208,12 +272,17 @@ async def _prompt(
     view = await svc.hand(KEY, player)
     if view is None:
         return True
-    acts = [a for a in await svc.legal(KEY, player) if not isinstance(a, Leave)]
+    acts = _moves(view, [a for a in await svc.legal(KEY, player) if not isinstance(a, Leave)])
     names = info.names
     print("", file=out)
-    print(render.hand_text(view, tr), file=out)
+    seats = render.seat_lines(info, tr)
+    if seats:
+        print("\n".join(seats), file=out)
+        print("", file=out)
+    print(render.hand_text(view, tr, names), file=out)
     for i, a in enumerate(acts, 1):
-        print(f"  {i:>2}. {render.action_label(a, tr, names)}", file=out)
+        print(f"  {i:>2}. {_label(a, tr, names)}", file=out)
+    print("   r. " + tr.gettext("Rules of this table"), file=out)
     print("   q. " + tr.gettext("Quit (the game is saved)"), file=out, flush=True)
     try:
         text = await asyncio.to_thread(ask, tr.gettext("Your move: "))
@@ -222,21 +291,71 @@ async def _prompt(
     text = text.strip().lower()
     if text in ("q", "quit", "exit"):
         return False
+    if text in ("r", "rules"):
+        print(render.rules_summary(info.rules, tr, info.preset), file=out, flush=True)
+        return True
     action = _parse(text, acts)
     if action is None:
         print(tr.gettext("Type the number of a move."), file=out, flush=True)
         return True
-    if isinstance(action, Play) and _last_but_one(view, action):
-        action = Play(action.card, action.color, action.target, action.together, uno=True)
     await svc.act(KEY, player, action, seen_version=info.version)
     return True
 
 
-def _last_but_one(view: View, play: Play) -> bool:
-    # the terminal calls UNO for a human playing their next-to-last card (they chose the
-    # card; the shout comes with it) -- a chat platform has its own UNO! button instead
+def _leaves_one(view: View, play: Play) -> bool:
     hand = view.hand or ()
     return len(hand) - 1 - len(play.together) == 1
+
+
+def _moves(view: View, acts: Sequence[Action]) -> list[Action]:
+    """The listed moves, each play that leaves one card offered twice: as it is (UNO not
+    called: whoever catches you before the next move makes you draw), then with the call."""
+    out: list[Action] = []
+    for a in acts:
+        out.append(a)
+        if isinstance(a, Play) and not a.uno and _leaves_one(view, a):
+            out.append(Play(a.card, a.color, a.target, a.together, uno=True))
+    return out
+
+
+def _label(action: Action, tr: Translator, names: dict[str, str]) -> str:
+    if isinstance(action, Play) and action.uno:
+        plain = Play(action.card, action.color, action.target, action.together)
+        return tr.gettext("{move} and call UNO!", move=render.action_label(plain, tr, names))
+    return render.action_label(action, tr, names)
+
+
+def _forgot_uno(info: TableInfo, player: str | None) -> str | None:
+    """``player`` (at the keyboard), if they hold one card without having called UNO and
+    can still call it (nobody has caught them yet)."""
+    v = info.view
+    if player is None or v is None or player not in v.exposed:
+        return None
+    return player
+
+
+async def _late_uno(
+    svc: Service,
+    player: str,
+    ask: Callable[[str], str],
+    tr: Translator,
+) -> bool | None:
+    """Offer ``player`` the UNO call they left out: whether they called it (``None``: they
+    quit)."""
+    try:
+        text = await asyncio.to_thread(
+            ask, tr.gettext("❗ One card left and no UNO called! Type u to call it now: ")
+        )
+    except EOFError:
+        return None
+    text = text.strip().lower()
+    if text in ("q", "quit", "exit"):
+        return None
+    if text not in ("u", "uno"):
+        return False
+    # no version check: calling is right as long as they hold one card, whatever moved
+    await svc.act(KEY, player, CallUno())
+    return True
 
 
 def _parse(text: str, acts: Sequence[Action]) -> Action | None:

@@ -204,7 +204,7 @@ async def test_configure_in_the_lobby(env: Env, store: SqliteStore) -> None:
     res = await svc.configure(KEY, "u1", overrides={"jump_in": True})
     t = await store.get_table(KEY)
     assert t is not None and t.overrides == {"uno_penalty": 4}
-    bad = await svc.configure(KEY, "u1", overrides={"deflect": True, "stacking": "off"})
+    bad = await svc.configure(KEY, "u1", overrides={"hand_size": 99})
     assert bad.code == "bad_setting" and bad.params["detail"]
     assert tells(port, "u1")[-1] == "bad_setting"
     assert (await svc.configure(KEY, "u2", preset="party", admin=True)).ok

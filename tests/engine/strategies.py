@@ -5,7 +5,8 @@ Every generator here is written once against a small *picker* (``choice``, ``int
 picks with a ``random.Random`` (so long random playouts are cheap and reproducible by
 seed). Both respect the model's validation:
 
-- ``deflect`` and ``wild_on_penalty`` only with ``stacking != "off"``;
+- ``deflect`` and ``wild_on_penalty`` with any ``stacking`` (without it they are accepted
+  and have nothing to act on: ``check_listing`` and ``check_step`` say so);
 - ``players * hand_size <= 108 * decks - 4 * decks - 1`` (a start card must remain);
 - ``partners`` only with 4 or 6 players.
 
@@ -80,6 +81,7 @@ CHOICE_FLAGS: dict[str, tuple[Any, ...]] = {
     "decks": (1, 2),
     "dealer": ("draw_high", "creator"),
 }
+# flags that act only on a stacked penalty: accepted (and inactive) without stacking
 NEEDS_STACKING: tuple[str, ...] = ("deflect", "wild_on_penalty")
 INT_FLAGS: dict[str, tuple[int, int]] = {
     "uno_penalty": (0, 8),
@@ -193,7 +195,7 @@ def build_rules(pick: Picker, overrides: dict[str, Any] | None = None) -> Rules:
     for flag, options in CHOICE_FLAGS.items():
         v[flag] = value(flag, lambda options=options: pick.choice(options))
     for flag in NEEDS_STACKING:
-        v[flag] = value(flag, lambda: v["stacking"] != "off" and pick.chance(0.5))
+        v[flag] = value(flag, lambda: pick.chance(0.5))
     for flag, (lo, hi) in INT_FLAGS.items():
         if flag == "target":  # mostly small targets, sometimes anything
             v[flag] = value(
@@ -656,6 +658,8 @@ def check_listing(game: Game, p: str, listed: list[Any], ctx: Any) -> None:
             assert Draw not in kinds, (ctx, listed)
             if phase is not Phase.CHOOSING_COLOR:  # naming the colour comes first
                 assert Accept in kinds, (ctx, listed)
+            if r.stacking == "off":  # nothing goes on a penalty: no stack, deflect, wild pass
+                assert not plays, (ctx, "a play on a penalty without stacking", listed)
         else:
             assert Accept not in kinds, (ctx, listed)
         drawn = game.drawn_card
@@ -723,6 +727,9 @@ def check_step(
     if isinstance(action, Draw) and r.draw == "one":
         drawn = [e for e in events if isinstance(e, CardsDrawn) and e.reason == "draw"]
         assert all(e.count <= 1 for e in drawn), ctx
+    if r.stacking == "off":  # deflect and wild_on_penalty have nothing to act on
+        passed = (engine.PenaltyPassed, engine.PenaltyStacked)
+        assert not any(isinstance(e, passed) for e in events), (ctx, events)
     reversed_to = [e.direction for e in events if isinstance(e, engine.DirectionReversed)]
     if reversed_to and new.current is not None:
         assert new.direction == reversed_to[-1], ctx

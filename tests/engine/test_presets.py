@@ -139,35 +139,34 @@ def test_rules_are_immutable() -> None:
 # --------------------------------------------------------------------------- contradictions
 
 
-def test_deflect_without_stacking_refused_with_clear_message() -> None:
-    """RULES.md s2 deflect: only 'with stacking on' can a Skip/Reverse pass a +2."""
-    with pytest.raises(ValueError) as exc:
-        Rules(deflect=True)
-    text = str(exc.value)
-    assert "deflect" in text
-    assert "stacking" in text
+def test_deflect_without_stacking_is_accepted() -> None:
+    """Issue 9 item 2: deflect without stacking is a setting with nothing to act on (a +2
+    is drawn at once), not a contradiction: accepted, and inactive (tests/engine/
+    test_inactive_flags.py shows the engine never deflects without stacking)."""
+    r = Rules(deflect=True)
+    assert (r.deflect, r.stacking) == (True, "off")
 
 
-def test_house_with_stacking_off_is_a_contradiction() -> None:
-    """RULES.md s2/s3: house has deflect, which needs stacking; turning stacking off is refused."""
-    with pytest.raises(ValueError, match="deflect"):
-        Rules.preset("house", stacking="off")
+def test_house_with_stacking_off_is_accepted() -> None:
+    """Issue 9 item 2: a table that takes the house preset and turns stacking off keeps
+    deflect on (inactive until stacking comes back)."""
+    r = Rules.preset("house", stacking="off")
+    assert (r.stacking, r.deflect, r.jump_in) == ("off", True, True)
+    assert r.overrides("house") == {"stacking": "off"}
 
 
 def test_house_with_stacking_off_and_deflect_off_accepted() -> None:
-    """RULES.md s3: the contradiction is resolved by overriding both flags."""
+    """RULES.md s3: both flags may be overridden together."""
     r = Rules.preset("house", stacking="off", deflect=False)
     assert r.stacking == "off"
     assert r.deflect is False
 
 
-def test_wild_on_penalty_without_stacking_refused_with_clear_message() -> None:
-    """RULES.md s2 wild_on_penalty: 'with stacking on and a penalty pending'."""
-    with pytest.raises(ValueError) as exc:
-        Rules(wild_on_penalty=True)
-    text = str(exc.value)
-    assert "wild_on_penalty" in text
-    assert "stacking" in text
+def test_wild_on_penalty_without_stacking_is_accepted() -> None:
+    """Issue 9 item 2: wild_on_penalty without stacking is accepted (and inactive)."""
+    r = Rules(wild_on_penalty=True)
+    assert (r.wild_on_penalty, r.stacking) == (True, "off")
+    assert Rules.preset("party", stacking="off", wild_on_penalty=True).wild_on_penalty
 
 
 @pytest.mark.parametrize("stacking", ["draw_two", "draw_four_on_two", "any"])

@@ -186,8 +186,6 @@ def test_color_parse_rejects_non_text(value: Any) -> None:
 @FAST
 @given(rules())
 def test_valid_rules_construct(r: Rules) -> None:
-    assert not (r.deflect and r.stacking == "off")
-    assert not (r.wild_on_penalty and r.stacking == "off")
     dumped = r.model_dump()
     assert set(dumped) == set(ALL_FLAGS)  # every flag of RULES.md section 2, no other
     assert Rules(**dumped) == r
@@ -276,8 +274,6 @@ def test_preset_with_random_overrides(name: str, overrides: dict[str, Any]) -> N
     assert isinstance(r, Rules)
     assert name in PRESET_NAMES
     assert set(overrides) <= set(ALL_FLAGS)
-    assert not (r.deflect and r.stacking == "off")
-    assert not (r.wild_on_penalty and r.stacking == "off")
     for flag, (lo, hi) in INT_FLAGS.items():
         assert lo <= getattr(r, flag) <= hi
     for flag, options in CHOICE_FLAGS.items():
@@ -289,19 +285,18 @@ def test_preset_with_random_overrides(name: str, overrides: dict[str, Any]) -> N
     rules(stacking="off", deflect=False, wild_on_penalty=False),
     st.sampled_from([{"deflect": True}, {"wild_on_penalty": True}]),
 )
-def test_contradictions_rejected(r: Rules, bad: dict[str, bool]) -> None:
-    """deflect and wild_on_penalty need stacking (RULES.md section 2)."""
-    with pytest.raises(ValueError):
-        Rules(**{**r.model_dump(), **bad})
-    with pytest.raises(ValueError):
-        Rules.preset("official", **{**r.overrides(), **bad})
+def test_flags_that_need_stacking_are_accepted_without_it(r: Rules, more: dict[str, bool]) -> None:
+    """deflect and wild_on_penalty act on a stacked penalty (RULES.md section 2); without
+    stacking they are accepted and have nothing to act on (issue 9 item 2)."""
+    assert Rules(**{**r.model_dump(), **more}).model_dump() == {**r.model_dump(), **more}
+    assert Rules.preset("official", **{**r.overrides(), **more}) == Rules(
+        **{**r.model_dump(), **more}
+    )
 
 
 @pytest.mark.parametrize(
     ("preset", "overrides"),
     [
-        ("house", {"stacking": "off"}),  # the house preset deflects
-        ("party", {"stacking": "off"}),
         ("official", {"hand_size": 2}),
         ("official", {"hand_size": 16}),
         ("official", {"uno_penalty": 9}),

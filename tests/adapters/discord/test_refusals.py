@@ -270,11 +270,14 @@ async def test_settings_presets_and_flags(world: World) -> None:
         await world.press(alice, menu, nxt[0]["custom_id"])
         assert len(menu.components) <= 5
     assert world.fake.errors == []
-    # a rule that contradicts another is refused with the reason
+    # stacking off under the house rules is accepted (deflect stays on, with nothing to
+    # act on: issue 9 item 2)
     stacking = None
     while stacking is None:
         prev = [b for b in menu.buttons() if b["label"] == "◀" and not b.get("disabled")]
         await world.press(alice, menu, prev[0]["custom_id"])
         stacking = next((s for s in menu.selects() if s["custom_id"].endswith(":stacking")), None)
-    rec = await world.press(alice, menu, stacking["custom_id"], value="off")
-    assert world.fake.texts_for(rec)[0] == "“Deflect a +2” needs “Stacking” to be on first."
+    await world.press(alice, menu, stacking["custom_id"], value="off")
+    info = await world.info()
+    assert (info.rules.stacking, info.rules.deflect) == ("off", True)
+    assert world.fake.errors == []
