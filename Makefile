@@ -60,6 +60,8 @@ catalogues: $(STAMP)
 	    done; \
 	  fi; \
 	done
+	# no extraction date in the catalogues: it made every run a change of all of them
+	sed -i '/^"POT-Creation-Date: /d' locales/*.pot locales/*/LC_MESSAGES/*.po
 
 # Redraw docs/cards.png, the contact sheet of the card set (bot/images.py), for review.
 cards: $(STAMP)
