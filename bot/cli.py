@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     from pydantic import ValidationError
 
     from bot.config import load_settings
-    from bot.store import SchemaTooNew
+    from bot.store import StoreError
 
     try:
         settings = load_settings()
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "play":
             return _play(args, settings)
         return _run(settings)
-    except SchemaTooNew as e:  # a clear message, not a traceback
+    except StoreError as e:  # one clear line naming the file, not a traceback
         raise SystemExit(str(e)) from None
 
 
