@@ -87,20 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings()
     except ValidationError as e:  # secrets are never part of the message
         raise SystemExit(f"bad configuration: {e}") from None
-    from bot.logs import setup_logging
-
-    setup_logging(
-        settings.log_level,
-        [
-            t.get_secret_value()
-            for t in (
-                settings.telegram_token,
-                settings.discord_token,
-                settings.telegram_webhook_secret,
-            )
-            if t is not None
-        ],
-    )
+    _logging(settings)
     try:
         if args.command == "simulate":
             return _simulate(args)
@@ -109,6 +96,17 @@ def main(argv: list[str] | None = None) -> int:
         return _run(settings)
     except StoreError as e:  # one clear line naming the file, not a traceback
         raise SystemExit(str(e)) from None
+
+
+def _logging(settings: Any, file: Path | None = None) -> None:
+    from bot.logs import setup_logging
+
+    secrets = (settings.telegram_token, settings.discord_token, settings.telegram_webhook_secret)
+    setup_logging(
+        settings.log_level,
+        [t.get_secret_value() for t in secrets if t is not None],
+        file=file,
+    )
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -169,6 +167,11 @@ def _play(args: argparse.Namespace, settings: Any) -> int:
         json=args.json,
         interactive=interactive,
     )
+    # log lines would print into the game: they go to a file beside the database, and
+    # only warnings and errors to the terminal as well
+    from bot.logs import log_file
+
+    _logging(settings, log_file(opts.db))
     summary = asyncio.run(play(opts))
     print_summary(summary, sys.stdout, args.json)
     return 0
