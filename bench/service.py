@@ -215,7 +215,7 @@ async def restore(folder: Path, tables: int, players: int) -> dict[str, float]:
     await open_tables(svc, [KEY.format(i) for i in range(tables)], players, {})
     created = time.perf_counter() - t0
     # a few moves on every table, so that each holds a game in progress with its timers
-    clock = time.monotonic() + 10.0  # the timers' own (monotonic) time
+    clock = time.time() + 10.0
     for _ in range(3):
         clock += 6.0
         await svc.timers.run_due(clock)

@@ -8,9 +8,10 @@ under the table's lock, so a timer that lost a race simply does nothing.
 A deadline's ``due`` is wall time (it is stored, and read again after a restart), but the
 scheduler waits by a monotonic clock: each deadline is placed on it when armed, at
 ``mono_now + (due - wall_now)``, so a step of the system clock (NTP, an operator, a
-suspended VM) neither freezes every table nor fires every deadline early. The heap, and
-``due``/``run_due``/``next_due``, are in that monotonic time. A test's fake clock stands for
-both (unless it passes ``mono`` too).
+suspended VM) neither freezes every table nor fires every deadline early. The heap is in
+that monotonic time; the times ``due``/``run_due`` take and ``next_due`` gives are wall
+times as the deadlines', read against the monotonic clock at the moment of the call. A
+test's fake clock stands for both (unless it passes ``mono`` too).
 
 At most ``max_running`` deadlines are being handled at a time: after a restart with
 thousands of overdue deadlines, or under a load of bot seats, the rest wait in the heap
@@ -112,9 +113,19 @@ class Timers:
         return self._n
 
     def next_due(self) -> float | None:
+        """When (wall time, by the clock as it reads now) the earliest deadline is due."""
+        at = self._next_at()
+        return None if at is None else self.clock() + (at - self.mono())
+
+    def _next_at(self) -> float | None:
         """When (monotonic time) the earliest armed deadline is due."""
         self._prune()
         return self._heap[0][0] if self._heap else None
+
+    def _at_wall(self, now: float | None) -> float:
+        """The monotonic time that is wall time ``now`` (now if None)."""
+        mono = self.mono()
+        return mono if now is None else mono + (now - self.clock())
 
     def _prune(self) -> None:
         heap = self._heap
@@ -127,9 +138,9 @@ class Timers:
     def due(
         self, now: float | None = None, limit: int | None = None
     ) -> list[tuple[str, Deadline]]:
-        """Pop every deadline due at ``now`` (monotonic time), or the ``limit`` earliest of
-        them (they stay armed until the table changes)."""
-        now = self.mono() if now is None else now
+        """Pop every deadline due at wall time ``now`` (default: now), or the ``limit``
+        earliest of them (they stay armed until the table changes)."""
+        now = self._at_wall(now)
         out: list[tuple[str, Deadline]] = []
         heap = self._heap
         while heap and heap[0][0] <= now and (limit is None or len(out) < limit):
@@ -144,8 +155,8 @@ class Timers:
         return out
 
     async def run_due(self, now: float | None = None) -> int:
-        """Fire every deadline due at ``now`` (monotonic time) and wait for them (tests drive
-        time this way)."""
+        """Fire every deadline due at wall time ``now`` and wait for them (tests drive time
+        this way)."""
         fired = self.due(now)
         for key, d in fired:
             await self._call(key, d)
@@ -221,7 +232,7 @@ class Timers:
                 await asyncio.wait(list(self._running), return_when=asyncio.FIRST_COMPLETED)
                 continue
             self._wake.clear()
-            nxt = self.next_due()
+            nxt = self._next_at()
             delay = None if nxt is None else nxt - self.mono()
             if delay is None or delay > 0:
                 with contextlib.suppress(TimeoutError):

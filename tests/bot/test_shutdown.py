@@ -96,7 +96,7 @@ async def test_sigterm_stops_within_8_seconds_with_everything_committed(
         t0 = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         try:
-            out, err = await asyncio.wait_for(proc.communicate(), 30)
+            _, err = await asyncio.wait_for(proc.communicate(), 30)
         except TimeoutError:
             raise AssertionError("uno-bot run did not stop within 30 s of SIGTERM") from None
         took = time.monotonic() - t0
