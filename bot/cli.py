@@ -19,6 +19,13 @@ from bot import __version__
 
 log = logging.getLogger("uno")
 
+# SIGTERM to exit: under the 8 s promised (Docker kills after 10), leaving the
+# interpreter time to exit; a deadline being handled gets TIMER_GRACE of it to commit
+# and show its change, the store STORE_RESERVE to commit what is queued
+SHUTDOWN_SECONDS = 6.0
+TIMER_GRACE = 2.0
+STORE_RESERVE = 1.0
+
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
@@ -81,34 +88,32 @@ def main(argv: list[str] | None = None) -> int:
     from pydantic import ValidationError
 
     from bot.config import load_settings
-    from bot.store import SchemaTooNew
+    from bot.store import StoreError
 
     try:
         settings = load_settings()
     except ValidationError as e:  # secrets are never part of the message
         raise SystemExit(f"bad configuration: {e}") from None
-    from bot.logs import setup_logging
-
-    setup_logging(
-        settings.log_level,
-        [
-            t.get_secret_value()
-            for t in (
-                settings.telegram_token,
-                settings.discord_token,
-                settings.telegram_webhook_secret,
-            )
-            if t is not None
-        ],
-    )
+    _logging(settings)
     try:
         if args.command == "simulate":
             return _simulate(args)
         if args.command == "play":
             return _play(args, settings)
         return _run(settings)
-    except SchemaTooNew as e:  # a clear message, not a traceback
+    except StoreError as e:  # one clear line naming the file, not a traceback
         raise SystemExit(str(e)) from None
+
+
+def _logging(settings: Any, file: Path | None = None) -> None:
+    from bot.logs import setup_logging
+
+    secrets = (settings.telegram_token, settings.discord_token, settings.telegram_webhook_secret)
+    setup_logging(
+        settings.log_level,
+        [t.get_secret_value() for t in secrets if t is not None],
+        file=file,
+    )
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -169,6 +174,11 @@ def _play(args: argparse.Namespace, settings: Any) -> int:
         json=args.json,
         interactive=interactive,
     )
+    # log lines would print into the game: they go to a file beside the database, and
+    # only warnings and errors to the terminal as well
+    from bot.logs import log_file
+
+    _logging(settings, log_file(opts.db))
     summary = asyncio.run(play(opts))
     print_summary(summary, sys.stdout, args.json)
     return 0
@@ -260,8 +270,42 @@ async def run_platforms(settings: Any) -> None:
         await stop.wait()
     finally:
         log.info("shutting down")
-        await service.stop()
-        for a in reversed(started):
-            with contextlib.suppress(Exception):
-                await a.stop()
+        await _shutdown(service, started, store)
+
+
+async def _shutdown(service: Any, adapters: list[Any], store: Any) -> None:
+    """Stop within ``SHUTDOWN_SECONDS`` with everything committed: the timers (whatever
+    they are handling commits), then the platforms (each flushing what it has queued
+    with the time left), then the store (which commits what is queued)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + SHUTDOWN_SECONDS
+
+    def left(reserve: float = 0.0) -> float:
+        return max(0.0, end - reserve - loop.time())
+
+    try:
+        await service.stop(grace=min(TIMER_GRACE, left(STORE_RESERVE)))
+        # the platforms at once: each has the time left, not a share of it
+        await asyncio.gather(*(_stop_adapter(a, left(STORE_RESERVE)) for a in adapters))
+    finally:
         await store.close()
+
+
+async def _stop_adapter(a: Any, budget: float) -> None:
+    """Stop an adapter within ``budget`` seconds. One whose ``stop`` takes ``flush`` (the
+    seconds it may spend sending what is queued) gets what is left after a second for
+    its own shutting down; one still stopping when the budget is spent is left behind
+    (the process is exiting; what it had not sent is lost, what was committed is not)."""
+    import inspect
+
+    try:
+        takes_flush = "flush" in inspect.signature(a.stop).parameters
+    except (TypeError, ValueError):
+        takes_flush = False
+    stopping = a.stop(flush=max(0.0, budget - 1.0)) if takes_flush else a.stop()
+    try:
+        await asyncio.wait_for(stopping, budget)
+    except TimeoutError:
+        log.warning("the %s adapter did not stop within %.1f s; exiting anyway", a.prefix, budget)
+    except Exception as e:
+        log.warning("the %s adapter failed to stop: %s", a.prefix, e)

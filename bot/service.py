@@ -132,6 +132,7 @@ class Service:
         settings: Settings | None = None,
         *,
         clock: Callable[[], float] = time.time,
+        mono: Callable[[], float] | None = None,
         seed: int | None = None,
         bot_delay: float | None = None,
     ) -> None:
@@ -146,24 +147,66 @@ class Service:
         # a table's lock lives while someone holds or awaits it (weak values): no lock is
         # kept for each of the many tables a long-running bot has seen
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        self.timers = Timers(self._fire, clock)
+        # deadlines are stored in wall time (``clock``), waited for in monotonic time
+        self.timers = Timers(self._fire, clock, mono=mono)
 
     # -- life cycle ---------------------------------------------------------------------
 
     async def start(self, *, run_timers: bool = True) -> int:
         """Load every open table and re-arm its deadlines (overdue ones fire at once)."""
         tables = await self.store.load_open_tables()
+        now = self.clock()
         for t in tables:
             # a table already loaded (a change committed while we read) is newer: keep it
             if self._tables.setdefault(t.key, t) is t:
+                self._clamp(t, now)
                 self.timers.set(t.key, t.deadlines)
         if run_timers:
             self.timers.start()
         log.info("restored %d open tables", len(tables))
         return len(tables)
 
-    async def stop(self) -> None:
-        await self.timers.stop()
+    def _clamp(self, t: Table, now: float) -> None:
+        """A restored deadline further away than its kind can ever be (the clock went back
+        while the bot was down) is brought to ``now`` plus that length: no table waits
+        for what would have been a clock's mistake. Only in memory; the table's next
+        change stores it."""
+        ds = []
+        for d in t.deadlines:
+            longest = self._longest(t, d.kind)
+            if longest is not None and d.due > now + longest:
+                log.warning(
+                    "table %s: its %s deadline was %.0f s away, longer than it can be "
+                    "(%g s): the clock went back; it is due in %g s",
+                    t.key, d.kind, d.due - now, longest, longest,
+                )  # fmt: skip
+                d = Deadline(d.kind, now + longest, d.version)
+            ds.append(d)
+        t.deadlines = tuple(ds)
+
+    def _longest(self, t: Table, kind: str) -> float | None:
+        """The longest a deadline of ``kind`` can be armed for at table ``t``."""
+        if kind == "lobby":
+            return float(self.settings.lobby_seconds)
+        if kind == "bot":
+            return self.bot_delay
+        if kind == "next_round":
+            return self.settings.round_pause_seconds
+        g = t.game
+        if g is None:
+            return None
+        if kind == "turn":
+            secs = (
+                g.rules.challenge_seconds if g.phase is Phase.CHALLENGE else g.rules.turn_seconds
+            )
+            return float(secs)
+        if kind.startswith("uno:"):
+            return float(g.rules.uno_window_seconds)
+        return None
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Stop the timers; deadlines being handled get ``grace`` seconds to finish."""
+        await self.timers.stop(grace)
 
     def _lock(self, key: str) -> asyncio.Lock:
         lock = self._locks.get(key)
@@ -1053,7 +1096,7 @@ class Service:
                 if d.kind == "turn":
                     if g.current is None or d.version != t.turn_version:
                         return None
-                    late = self.clock() - d.due > LATE_SECONDS  # the bot was down
+                    late = self.timers.late(key, d) > LATE_SECONDS  # the bot was down
                     self._apply(step, g.current, Timeout(), source="late" if late else "timer")
                 elif d.kind.startswith("uno:"):
                     p = d.kind[4:]

@@ -9,6 +9,12 @@ shown before it is stored; under load, many actions share one commit.
 
 Migrations are the numbered files in ``bot/migrations``; ``PRAGMA user_version`` records
 how many were applied, and a database newer than the code is refused.
+
+Opening checks what an operator can get wrong, and refuses with one line naming the file
+(``StoreError``): a database another process uses (an OS lock on ``<db>.lock``, released
+when its holder exits or dies, however it dies), a path that is a directory or cannot be
+created, a read-only file or directory, a file that is not a database, one that fails
+``PRAGMA quick_check``.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import re
 import sqlite3
 import time
@@ -38,6 +45,7 @@ __all__ = [
     "StatLine",
     "StatUpdate",
     "Store",
+    "StoreError",
     "WriteBatch",
     "migrations",
 ]
@@ -45,7 +53,18 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-class SchemaTooNew(RuntimeError):
+try:
+    import fcntl
+except ImportError:  # Windows: no lock (the bot itself runs on Linux)
+    fcntl = None  # type: ignore[assignment]
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used; the message (one line, naming the file) says why and
+    what to do. The command line prints it instead of a traceback."""
+
+
+class SchemaTooNew(StoreError):
     """The database was written by a newer version of the bot."""
 
 
@@ -252,36 +271,53 @@ class SqliteStore:
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closing = False
+        self._lock_fd: int | None = None
         self.commits = 0  # transactions committed (for benchmarks)
         self.batches = 0  # batches written
 
     # -- life cycle ---------------------------------------------------------------------
 
+    @property
+    def lock_path(self) -> Path:
+        """The file whose OS lock says a process uses the database (it holds its pid)."""
+        return self.path.with_name(self.path.name + ".lock")
+
     async def open(self) -> None:
+        """Open (creating and migrating as needed). Raises ``StoreError`` when the database
+        cannot be used: another process has it, it is read-only, not a database, damaged..."""
         memory = str(self.path) == ":memory:"
         if not memory:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        w = await aiosqlite.connect(self.path, isolation_level=None)
-        w.row_factory = aiosqlite.Row
-        self._w = w
+            self._check_path()
+            self._lock_fd = self._take_lock()
+        w: aiosqlite.Connection | None = None
         try:
+            w = await aiosqlite.connect(self.path, isolation_level=None)
+            w.row_factory = aiosqlite.Row
+            self._w = w
             for p in _PRAGMAS:
                 await w.execute(p)
+            if not memory:
+                await self._check_database(w)
             await self._migrate()
-        except BaseException:
-            # a refused (too new) or broken database: do not leave the connection's
-            # thread running, it would keep the process from exiting
-            self._w = None
-            await w.close()
+            if memory:  # a second connection would be another, empty, database
+                self._r = w
+            else:
+                r = await aiosqlite.connect(self.path, isolation_level=None)
+                self._r = r
+                r.row_factory = aiosqlite.Row
+                await r.execute("PRAGMA busy_timeout=5000")
+                await r.execute("PRAGMA query_only=ON")
+        except BaseException as exc:
+            # a refused or broken database: do not leave a connection's thread running
+            # (it would keep the process from exiting), nor the lock held
+            for conn in {id(c): c for c in (self._r, self._w, w) if c is not None}.values():
+                with contextlib.suppress(Exception):
+                    await conn.close()
+            self._r = self._w = None
+            self._release_lock()
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(self._explain(exc)) from None
             raise
-        if memory:  # a second connection would be another, empty, database
-            self._r = w
-        else:
-            r = await aiosqlite.connect(self.path, isolation_level=None)
-            r.row_factory = aiosqlite.Row
-            await r.execute("PRAGMA busy_timeout=5000")
-            await r.execute("PRAGMA query_only=ON")
-            self._r = r
         self._wake = asyncio.Event()
         self._closing = False
         self._writer = asyncio.create_task(self._write_loop(), name="uno-store-writer")
@@ -297,6 +333,138 @@ class SqliteStore:
         for conn in {id(c): c for c in (self._r, self._w) if c is not None}.values():
             await conn.close()
         self._r = self._w = None
+        self._release_lock()  # last: the database is closed before another may take it
+
+    # -- what opening checks ------------------------------------------------------------
+
+    def _check_path(self) -> None:
+        """The path names a file in a directory this process may write to."""
+        path, parent = self.path, self.path.parent
+        if path.is_dir():
+            raise StoreError(
+                f"the database {path} is a directory, not a file: set UNO_DB (or --db) to a "
+                f"file path, e.g. {path / 'uno.sqlite3'}"
+            )
+        if parent.exists() and not parent.is_dir():
+            raise StoreError(
+                f"cannot create the database {path}: {parent} is a file, not a directory"
+            )
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(
+                f"cannot create the directory {parent} for the database {path}: {e.strerror or e}"
+            ) from None
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise StoreError(
+                f"the directory {parent} of the database {path} is read-only: uno-bot keeps "
+                f"the database's journal and lock files there; make it writable, or set "
+                f"UNO_DB (or --db) to a path in a writable directory"
+            )
+        if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+            raise StoreError(
+                f"the database {path} is read-only (or unreadable) for this user: uno-bot must "
+                f"write to it; fix its permissions or owner"
+            )
+
+    def _take_lock(self) -> int | None:
+        """Lock ``<db>.lock`` (an OS lock: it goes with the process, even one killed with
+        SIGKILL, so no stale lock ever blocks a start) and write our pid into it."""
+        if fcntl is None:
+            return None
+        lock = self.lock_path
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as e:
+            raise StoreError(
+                f"cannot create the lock file {lock} beside the database: {e.strerror or e} "
+                f"(the directory {lock.parent} must be writable)"
+            ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            held = isinstance(e, BlockingIOError)
+            pid = _read_pid(fd) if held else None
+            os.close(fd)
+            if not held:
+                raise StoreError(f"cannot lock {lock}: {e.strerror or e}") from None
+            who = f"pid {pid}" if pid is not None else "pid unknown"
+            raise StoreError(
+                f"the database {self.path} is in use by another uno-bot process ({who}): "
+                f"stop it first, or give this one another database (UNO_DB or --db)"
+            ) from None
+        with contextlib.suppress(OSError):  # the pid is for the message only
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        return fd
+
+    def _release_lock(self) -> None:
+        fd, self._lock_fd = self._lock_fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)  # no pid left behind that could be someone else's
+            os.close(fd)  # closing the last descriptor releases the lock
+
+    async def _check_database(self, w: aiosqlite.Connection) -> None:
+        """A database that is damaged, or that cannot be written, is refused now: it would
+        start, then fail every change (and every timer, again and again)."""
+        async with w.execute("PRAGMA quick_check") as cur:
+            problems = [str(r[0]) for r in await cur.fetchall()]
+        if problems != ["ok"]:
+            shown = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+            raise StoreError(
+                f"the database {self.path} is damaged (PRAGMA quick_check: "
+                f"{' '.join(shown.split())}): {self._restore}"
+            )
+        async with w.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        await w.execute("BEGIN IMMEDIATE")
+        try:  # a write that changes nothing, rolled back: the file and journal are writable
+            await w.execute(f"PRAGMA user_version={int(row[0]) if row else 0}")
+        finally:
+            await w.execute("ROLLBACK")
+
+    @property
+    def _restore(self) -> str:
+        p = self.path
+        return (
+            f"stop uno-bot and restore the database from a backup (copy it over {p}, and "
+            f"delete {p.name}-wal and {p.name}-shm beside it), or move {p.name} away to "
+            f"start with an empty database"
+        )
+
+    def _explain(self, e: sqlite3.Error) -> str:
+        """One line for the operator: which file, what is wrong, what to do."""
+        name = getattr(e, "sqlite_errorname", "") or ""
+        p = self.path
+        if name == "SQLITE_NOTADB":
+            return (
+                f"{p} is not an SQLite database (or it is encrypted or badly damaged): set "
+                f"UNO_DB (or --db) to the bot's database, or move the file away to start a "
+                f"new one"
+            )
+        if name.startswith("SQLITE_CORRUPT"):
+            return f"the database {p} is damaged ({e}): {self._restore}"
+        if name.startswith("SQLITE_READONLY"):
+            return (
+                f"the database {p} is read-only ({e}): uno-bot must write to it and to its "
+                f"directory {p.parent}; fix their permissions"
+            )
+        if name.startswith("SQLITE_CANTOPEN"):
+            return (
+                f"cannot open the database {p} ({e}): {p.parent} must be a writable "
+                f"directory and {p.name} a database file"
+            )
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return (
+                f"the database {p} is locked by another program ({e}): close it (a sqlite3 "
+                f"shell, a backup) and start again"
+            )
+        if name.startswith("SQLITE_FULL"):
+            return f"the disk holding the database {p} is full: free some space"
+        if name.startswith("SQLITE_IOERR"):
+            return f"cannot read or write the database {p} (an I/O error: {e}): check the disk"
+        return f"cannot use the database {p}: {e}"
 
     async def _migrate(self) -> None:
         w = self._conn
@@ -567,6 +735,14 @@ def _statements(sql: str) -> list[str]:
     ):
         raise ValueError(f"incomplete SQL statement at the end of a migration: {buf!r}")
     return out
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
 
 
 def now() -> float:

@@ -5,6 +5,14 @@ armed them) and re-armed on start-up; one that passed while the bot was down fir
 once. The scheduler only wakes the service: ``fire(key, deadline)`` re-checks everything
 under the table's lock, so a timer that lost a race simply does nothing.
 
+A deadline's ``due`` is wall time (it is stored, and read again after a restart), but the
+scheduler waits by a monotonic clock: each deadline is placed on it when armed, at
+``mono_now + (due - wall_now)``, so a step of the system clock (NTP, an operator, a
+suspended VM) neither freezes every table nor fires every deadline early. The heap is in
+that monotonic time; the times ``due``/``run_due`` take and ``next_due`` gives are wall
+times as the deadlines', read against the monotonic clock at the moment of the call. A
+test's fake clock stands for both (unless it passes ``mono`` too).
+
 At most ``max_running`` deadlines are being handled at a time: after a restart with
 thousands of overdue deadlines, or under a load of bot seats, the rest wait in the heap
 (in due order) instead of all starting at once, so each one that runs is done quickly
@@ -38,13 +46,16 @@ class Timers:
         fire: Fire,
         clock: Callable[[], float] = time.time,
         *,
+        mono: Callable[[], float] | None = None,
         max_running: int = 64,
     ) -> None:
         self._fire = fire
-        self.clock = clock
+        self.clock = clock  # wall time: what deadlines' ``due`` are in
+        self.mono = mono or (time.monotonic if clock is time.time else clock)
         self.max_running = max(1, max_running)
         self._heap: list[tuple[float, str, str]] = []
         self._armed: dict[str, dict[str, Deadline]] = {}
+        self._at: dict[tuple[str, str], float] = {}  # an armed deadline's monotonic due
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
@@ -66,11 +77,19 @@ class Timers:
             if new.get(kind) != d:
                 self._popped.discard((key, kind))
                 self._retry_at.pop((key, kind), None)
+                self._at.pop((key, kind), None)
         earliest = self._heap[0][0] if self._heap else None
+        offset: float | None = None
         for kind, d in new.items():
             if old.get(kind) != d:
-                heapq.heappush(self._heap, (d.due, key, kind))
-                if earliest is None or d.due < earliest:
+                if offset is None:
+                    # wall first: if the two reads straddle a tick, the deadline comes
+                    # a hair late, never early
+                    wall = self.clock()
+                    offset = self.mono() - wall
+                at = self._at[(key, kind)] = d.due + offset
+                heapq.heappush(self._heap, (at, key, kind))
+                if earliest is None or at < earliest:
                     self._wake.set()
         # replaced deadlines leave stale entries behind (dropped lazily when they reach the
         # top); a busy table re-arms on every action, so rebuild before the heap balloons
@@ -80,9 +99,9 @@ class Timers:
     def _compact(self) -> None:
         popped = self._popped
         self._heap = [
-            (self._retry_at.get((k, kind), d.due), k, kind)
+            (self._retry_at.get((k, kind), self._at[(k, kind)]), k, kind)
             for k, ds in self._armed.items()
-            for kind, d in ds.items()
+            for kind in ds
             if (k, kind) not in popped
         ]
         heapq.heapify(self._heap)
@@ -94,8 +113,19 @@ class Timers:
         return self._n
 
     def next_due(self) -> float | None:
+        """When (wall time, by the clock as it reads now) the earliest deadline is due."""
+        at = self._next_at()
+        return None if at is None else self.clock() + (at - self.mono())
+
+    def _next_at(self) -> float | None:
+        """When (monotonic time) the earliest armed deadline is due."""
         self._prune()
         return self._heap[0][0] if self._heap else None
+
+    def _at_wall(self, now: float | None) -> float:
+        """The monotonic time that is wall time ``now`` (now if None)."""
+        mono = self.mono()
+        return mono if now is None else mono + (now - self.clock())
 
     def _prune(self) -> None:
         heap = self._heap
@@ -108,9 +138,9 @@ class Timers:
     def due(
         self, now: float | None = None, limit: int | None = None
     ) -> list[tuple[str, Deadline]]:
-        """Pop every deadline due at ``now``, or the ``limit`` earliest of them (they stay
-        armed until the table changes)."""
-        now = self.clock() if now is None else now
+        """Pop every deadline due at wall time ``now`` (default: now), or the ``limit``
+        earliest of them (they stay armed until the table changes)."""
+        now = self._at_wall(now)
         out: list[tuple[str, Deadline]] = []
         heap = self._heap
         while heap and heap[0][0] <= now and (limit is None or len(out) < limit):
@@ -125,7 +155,8 @@ class Timers:
         return out
 
     async def run_due(self, now: float | None = None) -> int:
-        """Fire every deadline due at ``now`` and wait for them (tests drive time this way)."""
+        """Fire every deadline due at wall time ``now`` and wait for them (tests drive time
+        this way)."""
         fired = self.due(now)
         for key, d in fired:
             await self._call(key, d)
@@ -145,7 +176,7 @@ class Timers:
         if self._armed.get(key, {}).get(d.kind) != d or (key, d.kind) not in self._popped:
             return
         self._popped.discard((key, d.kind))
-        due = self.clock() + RETRY_SECONDS
+        due = self.mono() + RETRY_SECONDS
         self._retry_at[(key, d.kind)] = due  # the deadline itself (as stored) is unchanged
         heapq.heappush(self._heap, (due, key, d.kind))
         self._wake.set()
@@ -155,9 +186,17 @@ class Timers:
         d = self._armed.get(key, {}).get(kind)
         if d is None or (key, kind) in self._popped:
             return None
-        if d.due == due or self._retry_at.get((key, kind)) == due:
+        if self._at.get((key, kind)) == due or self._retry_at.get((key, kind)) == due:
             return d
         return None
+
+    def late(self, key: str, d: Deadline) -> float:
+        """Seconds since ``d`` (armed for table ``key``) was due: by the monotonic clock
+        while it is armed, so a clock step does not make a deadline look late."""
+        at = self._at.get((key, d.kind))
+        if at is None or self._armed.get(key, {}).get(d.kind) != d:
+            return self.clock() - d.due
+        return self.mono() - at
 
     # -- background task ----------------------------------------------------------------
 
@@ -193,8 +232,8 @@ class Timers:
                 await asyncio.wait(list(self._running), return_when=asyncio.FIRST_COMPLETED)
                 continue
             self._wake.clear()
-            nxt = self.next_due()
-            delay = None if nxt is None else nxt - self.clock()
+            nxt = self._next_at()
+            delay = None if nxt is None else nxt - self.mono()
             if delay is None or delay > 0:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(delay):

@@ -32,8 +32,11 @@ async def store(db: Path) -> AsyncIterator[SqliteStore]:
 
 
 @pytest.fixture
-async def env(db: Path, clock: Clock) -> AsyncIterator[tuple[Service, SqliteStore, RecordingPort]]:
-    """A service on a temporary database with a fake clock (timers fired by hand)."""
-    svc, store, port = await open_service(db, clock)
+async def env(
+    db: Path, clock: Clock, store: SqliteStore
+) -> AsyncIterator[tuple[Service, SqliteStore, RecordingPort]]:
+    """A service on a temporary database with a fake clock (timers fired by hand), on the
+    ``store`` fixture's store (one process has the database at a time)."""
+    svc, store, port = await open_service(db, clock, store=store)
     yield svc, store, port
     await close_service(svc, store)

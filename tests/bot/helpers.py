@@ -48,11 +48,14 @@ async def open_service(
     *,
     seed: int = 7,
     bot_delay: float | None = None,
+    store: SqliteStore | None = None,
     **kw: Any,
 ) -> tuple[Service, SqliteStore, RecordingPort]:
-    """A started service (timers not running: tests fire them with ``run_due``)."""
-    store = SqliteStore(path)
-    await store.open()
+    """A started service (timers not running: tests fire them with ``run_due``), on
+    ``store`` if given (open), else on a store it opens on ``path``."""
+    if store is None:
+        store = SqliteStore(path)
+        await store.open()
     port = port if port is not None else RecordingPort()
     svc = Service(store, port, settings(**kw), clock=clock, seed=seed, bot_delay=bot_delay)
     await svc.start(run_timers=False)

@@ -226,6 +226,21 @@ def test_a_newer_database_is_refused_with_a_message(tmp_path: Path) -> None:
     assert "newer than this program" in res.stderr and "Traceback" not in res.stderr
 
 
+def test_play_logs_to_a_file_beside_the_database_not_into_the_game(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    for _ in range(2):  # a new database, then one with tables to restore
+        res = uno_bot(
+            tmp_path, "play", "--players", "3", "--bots", "3", "--db", str(db),
+            UNO_LOG_LEVEL="INFO",
+        )  # fmt: skip
+        assert res.returncode == 0, res.stderr
+        assert res.stderr == ""
+        assert all(line.startswith("#") for line in res.stdout.splitlines()), res.stdout
+    text = (tmp_path / "t.sqlite3.log").read_text(encoding="utf-8")
+    assert "INFO bot.store: database migrated to schema version" in text
+    assert text.count("INFO bot.service: restored") == 2
+
+
 def test_bad_configuration_is_refused_without_secrets(tmp_path: Path) -> None:
     secret = "123:very-secret-token"
     res = uno_bot(tmp_path, "play", UNO_TELEGRAM_TOKEN=secret, UNO_LOG_LEVEL="chatty")

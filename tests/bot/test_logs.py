@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -58,4 +59,32 @@ def test_setup_quiets_the_libraries_that_log_urls_and_payloads(
         assert any(isinstance(f, SecretFilter) for h in root.handlers for f in h.filters)
     finally:
         root.handlers[:], _ = saved[0], None
+        root.setLevel(saved[1])
+
+
+def test_with_a_file_only_warnings_reach_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    root.handlers[:] = []  # as in a process of its own
+    log = tmp_path / "data" / "uno.sqlite3.log"
+    try:
+        setup_logging("INFO", [TOKEN])
+        logging.getLogger("uno.test").info("to stderr")
+        assert "INFO uno.test: to stderr" in capsys.readouterr().err
+        setup_logging("INFO", [TOKEN], file=log)  # replaces the stderr handler
+        assert not log.exists()  # nothing logged yet: no file
+        logging.getLogger("uno.test").info("restored %d tables with %s", 3, TOKEN)
+        logging.getLogger("uno.test").warning("something to see")
+        err = capsys.readouterr().err
+        assert "restored" not in err and "WARNING uno.test: something to see" in err
+        assert err.count("something to see") == 1
+        text = log.read_text(encoding="utf-8")
+        assert "INFO uno.test: restored 3 tables with ***" in text and TOKEN not in text
+        assert "something to see" in text
+    finally:
+        for h in root.handlers:
+            h.close()
+        root.handlers[:] = saved[0]
         root.setLevel(saved[1])

@@ -230,6 +230,7 @@ async def test_a_moved_table_comes_back_after_a_restart(
     svc, _, _ = env
     await game_at(svc, store, clock, OLD)
     await svc.move_scope(OLD, NEW, rekey)
+    await close_service(svc, store)  # a restart
     svc2, store2, _ = await open_service(store.path, clock)
     try:
         assert svc2.open_tables() == [NEW]

@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 
 from adapters.terminal.table import KEY as TERMINAL_KEY
+from bot.model import Deadline
 from bot.port import RecordingPort
 from bot.store import SqliteStore
-from engine import Draw, TurnTimedOut
-from tests.bot.helpers import Clock, close_service, game_json, open_service, replay
+from engine import Draw, TurnTimedOut, scenario
+from tests.bot.helpers import Clock, close_service, game_json, open_service, put_game, replay
 
 UNO_BOT = Path(sys.executable).with_name("uno-bot")
 VERSION = re.compile(r"^#(\d+) ")
@@ -184,5 +185,40 @@ async def test_a_lobby_deadline_survives_a_restart(tmp_path: Path) -> None:
         assert await svc.timers.run_due(clock()) == 1
         info = await svc.table("t:lobby")
         assert info is not None and info.status == "stopped"
+    finally:
+        await close_service(svc, store)
+
+
+async def test_deadlines_stored_before_the_clock_went_back_are_brought_in(
+    tmp_path: Path,
+) -> None:
+    """The clock went back while the bot was down: a stored deadline further away than
+    its kind can ever be (a 60 s turn due in 80 s, a 600 s lobby due in 620 s) is armed
+    for that length from now; one within its length is kept as stored."""
+    db, clock = tmp_path / "back.sqlite3", Clock()
+    store = SqliteStore(db)
+    await store.open()
+    hands = {"u1": ["R5", "G7"], "u2": ["B2", "Y3"]}
+    game = scenario(hands, ["R9"], draw_pile=["G1", "G2", "G3", "G4"], current="u1")
+    await put_game(store, "t:far", game, clock=clock)  # its turn: due in 60 s
+    near = (Deadline("turn", clock() + 30, 1),)
+    await put_game(store, "t:near", game, clock=clock, deadlines=near)
+    await store.close()
+    svc, store, _ = await open_service(db, clock)
+    await svc.create("t:lobby", "chat", "u9", "Ann")  # due in 600 s
+    await close_service(svc, store)
+
+    clock.t -= 20  # stepped back while down
+    svc, store, port = await open_service(db, clock)
+    try:
+        assert svc.timers.armed("t:far")["turn"] == Deadline("turn", clock() + 60, 1)
+        assert svc.timers.armed("t:near")["turn"] == near[0]
+        assert svc.timers.armed("t:lobby")["lobby"].due == clock() + 600
+        assert await svc.timers.run_due(clock.advance(50)) == 1  # t:near's, as stored
+        assert await svc.timers.run_due(clock.advance(9)) == 0
+        assert await svc.timers.run_due(clock.advance(1)) == 1  # t:far's, a turn from now
+        timed_out = [e.player for _, evs in port.of("table") for e in evs
+                     if isinstance(e, TurnTimedOut)]  # fmt: skip
+        assert timed_out == ["u1", "u1"]
     finally:
         await close_service(svc, store)

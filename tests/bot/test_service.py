@@ -240,6 +240,7 @@ async def test_more_than_ten_seats_never_start(env: Env, store: SqliteStore, clo
     t = await store.get_table(KEY)
     assert t is not None and len(t.seats) == 11
     await store.write(WriteBatch(tables=[t.evolve(overrides={})]))
+    await close_service(svc, store)  # a restart
     svc2, store2, _ = await open_service(store.path, clock)
     try:
         assert (await svc2.start_game(KEY, "u1")).code == "table_full"
@@ -638,6 +639,7 @@ async def test_chat_settings_and_languages_are_kept(env: Env, clock: Clock) -> N
     await svc.set_user_language("u2", "en")
     await svc.set_user_language("u2", None)
 
+    await close_service(svc, store)
     svc2, store2, _ = await open_service(store.path, clock)  # after a restart
     try:
         assert await svc2.chat_lang("chat") == "zh_Hant"
@@ -662,6 +664,7 @@ async def test_set_meta_is_kept_without_a_new_version(env: Env, clock: Clock) ->
     info = await svc.table(KEY)
     assert info is not None and info.meta == {"message_id": 43, "thread": "x"}
     assert info.version == v
+    await close_service(svc, store)  # a restart
     svc2, store2, _ = await open_service(store.path, clock)
     try:
         info = await svc2.table(KEY)

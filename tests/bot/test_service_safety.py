@@ -18,7 +18,7 @@ from bot.i18n import Translator, translator
 from bot.model import PLAYING
 from bot.port import Notice, RecordingPort, TableInfo
 from bot.service import Service
-from bot.store import SchemaTooNew, SqliteStore, migrations
+from bot.store import SchemaTooNew, SqliteStore, StoreError, migrations
 from engine import (
     Card,
     CardPlayed,
@@ -461,8 +461,9 @@ async def test_a_failed_migration_leaves_the_database_as_it_was(
     monkeypatch.setattr(bot.store, "migrations", lambda: broken)
     path = tmp_path / "uno.sqlite3"
     store = SqliteStore(path)
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StoreError, match="syntax error") as err:
         await store.open()
+    assert str(path) in str(err.value)
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == len(good)
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}

@@ -7,6 +7,7 @@ import asyncio
 import logging
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,8 +15,9 @@ from bot.model import Deadline
 from bot.port import RecordingPort
 from bot.service import Service
 from bot.store import SqliteStore
-from bot.timers import Timers
-from tests.bot.helpers import Clock, settings
+from bot.timers import RETRY_SECONDS, Timers
+from engine import Rules, TurnTimedOut, scenario
+from tests.bot.helpers import T0, Clock, put_game, settings
 
 
 class Fired:
@@ -221,4 +223,107 @@ async def test_a_busy_service_always_stops(tmp_path: Path) -> None:
         await asyncio.gather(*(svc.start_game(f"t:{i}", "h") for i in range(100)))
         await asyncio.sleep(0.2 + trial / 20)
         await asyncio.wait_for(svc.stop(), 10)
+        await store.close()
+
+
+# -- clock steps: deadlines are stored in wall time, waited for in monotonic time --------
+
+
+@pytest.mark.parametrize("step", [-600.0, 600.0], ids=["back", "forward"])
+async def test_deadlines_keep_their_time_when_the_wall_clock_steps(step: float) -> None:
+    wall, mono = Clock(T0), Clock(50.0)
+    fired = Fired()
+    timers = Timers(fired, wall, mono=mono)
+    turn, bot = D("turn", T0 + 60, 1), D("bot", T0 + 1, 1)
+    timers.set("a", (turn,))
+    timers.set("b", (bot,))
+    assert timers.next_due() == T0 + 1
+    wall.t += step  # NTP, an operator, a resumed VM
+    assert timers.next_due() == T0 + 1 + step  # still a second away
+    mono.t += 0.5
+    assert await timers.run_due() == 0  # a step forward fires nothing early
+    mono.t += 0.5
+    assert await timers.run_due() == 1 and fired.calls == [("b", bot)]  # nor a step back late
+    assert timers.late("a", turn) == -59
+    later = D("lobby", wall() + 10)  # armed after the step, from the stepped wall clock
+    timers.set("c", (later,))
+    mono.t += 9
+    assert await timers.run_due() == 0
+    mono.t += 1
+    assert await timers.run_due() == 1 and fired.calls[-1] == ("c", later)
+    mono.t = 110
+    assert await timers.run_due() == 1 and fired.calls[-1] == ("a", turn)
+
+
+async def test_a_retry_waits_by_the_monotonic_clock() -> None:
+    wall, mono = Clock(T0), Clock(0.0)
+    calls: list[float] = []
+
+    async def fire(key: str, d: Deadline) -> None:
+        calls.append(mono())
+        if len(calls) == 1:
+            raise RuntimeError("store down")
+
+    timers = Timers(fire, wall, mono=mono)
+    timers.set("a", (D("turn", T0),))
+    assert await timers.run_due() == 1
+    wall.t -= 3600
+    mono.t += RETRY_SECONDS
+    assert await timers.run_due() == 1 and calls == [0.0, RETRY_SECONDS]
+
+
+class StampedPort(RecordingPort):
+    """Records, with the monotonic time, every event shown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[tuple[float, Any]] = []
+
+    async def show_table(self, table: Any, events: Any) -> None:
+        self.events.extend((time.monotonic(), e) for e in events)
+
+
+@pytest.mark.parametrize("step", [-600.0, 600.0], ids=["back", "forward"])
+async def test_bot_moves_and_turn_timeouts_keep_time_across_a_clock_step(
+    tmp_path: Path, step: float
+) -> None:
+    """With the scheduler running in real time, the system clock steps just after a
+    person's turn began: their turn still times out after turn_seconds (not 600 s later,
+    not at once), the bot seat moves right after, and so on."""
+    offset = 0.0
+
+    def wall() -> float:
+        return time.time() + offset
+
+    store = SqliteStore(tmp_path / "step.db")
+    await store.open()
+    port = StampedPort()
+    svc = Service(store, port, settings(), clock=wall, mono=time.monotonic, bot_delay=0.05)
+    rules = Rules(turn_seconds=1, afk_strikes=0)
+    game = scenario(
+        {"u1": ["R5", "G7", "B2"], "b": ["R1", "R2", "R3", "R4", "Y6"]},
+        ["R9"],
+        draw_pile=["G1", "G2", "G3", "G4", "G5", "G6", "B5", "B6", "B7", "B8"],
+        current="u1",
+        rules=rules,
+    )
+    try:
+        begun = time.monotonic()
+        await put_game(store, "t:1", game, clock=wall, bots={"b": "smart"})
+        await svc.start()
+        offset = step
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            timeouts = [at for at, e in port.events if isinstance(e, TurnTimedOut)]
+            if len(timeouts) >= 2:
+                break
+            await asyncio.sleep(0.02)
+        timeouts = [at for at, e in port.events if isinstance(e, TurnTimedOut)]
+        assert len(timeouts) >= 2, "the table froze"
+        assert 0.95 <= timeouts[0] - begun < 3, "the first timeout was early or late"
+        bot_moves = [at for at, e in port.events if getattr(e, "player", None) == "b"]
+        assert bot_moves and bot_moves[0] - timeouts[0] < 1  # the bot moved at once
+        assert 0.95 <= timeouts[1] - bot_moves[0] < 3  # a whole turn, armed after the step
+    finally:
+        await svc.stop()
         await store.close()
