@@ -296,13 +296,14 @@ class Adapter:
             raise
         log.info("discord: logged in as %s", client.user)
 
-    async def stop(self) -> None:
-        """Finish queued sends, then disconnect (restoring the patched class defaults).
-        An interaction that arrives meanwhile is answered at once and changes nothing: its
-        work could be cut off halfway, its answer lost with the connection."""
+    async def stop(self, flush: float = 10.0) -> None:
+        """Finish queued sends (for up to ``flush`` seconds), then disconnect (restoring the
+        patched class defaults). An interaction that arrives meanwhile is answered at once
+        and changes nothing: its work could be cut off halfway, its answer lost with the
+        connection."""
         self.closing = True
         with contextlib.suppress(Exception):
-            await self.idle(timeout=10.0)
+            await self.idle(timeout=flush)
         for s in self._sessions.values():
             if s.expiry is not None:
                 s.expiry.cancel()
