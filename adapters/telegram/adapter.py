@@ -26,7 +26,7 @@ import contextlib
 import datetime as dtm
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -71,7 +71,7 @@ from engine import (
     View,
 )
 
-__all__ = ["INTERACTIVE", "Adapter", "Lru", "Origin", "Posted", "answer_quietly"]
+__all__ = ["INTERACTIVE", "Adapter", "Lru", "Origin", "Posted", "answer_quietly", "notice_text"]
 
 log = logging.getLogger(__name__)
 
@@ -554,7 +554,7 @@ class Adapter:
         tr = await self.user_tr(uid)
         if info is None:
             if new:
-                await self.bot.send_message(uid, render.notice_text(Notice("no_table"), tr, {}))
+                await self.bot.send_message(uid, notice_text(Notice("no_table"), tr))
             return None
         text, markup, seated = await self._hand_view(info, uid, tr)
         if not seated:
@@ -596,7 +596,7 @@ class Adapter:
         if notice.code not in NEWS:
             self._queue_table(slot)  # one of its recent lines (``on_table``)
             return
-        text = render.notice_text(notice, translator(table.lang), table.names)
+        text = notice_text(notice, translator(table.lang), table.names)
         slot.news.append(text)
         if self.outbox is None:
             return
@@ -633,7 +633,7 @@ class Adapter:
     def _notice(self, notice: Notice, tr: Translator, key: str) -> str:
         slot = self._slots.get(key)
         names = slot.info.names if slot is not None else {}
-        text = render.notice_text(notice, tr, names)
+        text = notice_text(notice, tr, names)
         if notice.code == "info.revealed" and len(text) > views.ALERT_MAX:
             cards = " ".join(
                 render.card_short(Card.parse(c)) for c in notice.params.get("cards", ())
@@ -831,6 +831,12 @@ class Adapter:
     async def reply_private(self, message: Message, text: str, markup: Any = None) -> None:
         with contextlib.suppress(Forbidden):
             await message.reply_text(text, reply_markup=markup, do_quote=False)
+
+
+def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str] | None = None) -> str:
+    """A service notice as Telegram words it (``not_host``: the host or a group admin,
+    what this adapter checks): every notice the adapter shows goes through here."""
+    return render.notice_text(notice, tr, names or {}, platform="tg")
 
 
 async def answer_quietly(

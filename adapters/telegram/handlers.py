@@ -41,7 +41,7 @@ from telegram.ext import (
 )
 
 from adapters.telegram import views
-from adapters.telegram.adapter import INTERACTIVE, Origin, Posted, answer_quietly
+from adapters.telegram.adapter import INTERACTIVE, Origin, Posted, answer_quietly, notice_text
 from adapters.telegram.codec import (
     Data,
     chat_of,
@@ -365,11 +365,11 @@ class Handlers:
         info = await self.svc.table(key)
         tr = await self.a.user_tr(uid)
         if info is None or info.status not in ("lobby", "playing"):
-            text = render.notice_text(Notice("no_table"), tr, {})
+            text = notice_text(Notice("no_table"), tr)
             await self.a.bot.send_message(chat, text)
             return
         if info.host != player_id(uid) and not await self.a.is_admin(chat_of(key)[0], uid):
-            text = render.notice_text(Notice("not_host"), tr, {})
+            text = notice_text(Notice("not_host"), tr)
             await self.a.bot.send_message(chat, text)
             return
         text, markup = views.settings_main(info, tr)
@@ -505,7 +505,7 @@ class Handlers:
         if op == "a" and len(args) == 2:
             info = await self.svc.table(key)
             if info is None or info.status not in ("lobby", "playing"):
-                origin.alerts.append(render.notice_text(Notice("no_table"), tr, {}))
+                origin.alerts.append(notice_text(Notice("no_table"), tr))
                 return
             action = decode_action(args[1], [s.id for s in info.seats])
             version = version_of(args[0])
@@ -540,10 +540,10 @@ class Handlers:
         info = await self.svc.table(key)
         tr = translator(origin.lang)
         if info is None or info.status not in ("lobby", "playing"):
-            origin.alerts.append(render.notice_text(Notice("no_table"), tr, {}))
+            origin.alerts.append(notice_text(Notice("no_table"), tr))
             return
         if info.host != player_id(uid) and not await self.a.is_admin(chat_of(key)[0], uid):
-            origin.alerts.append(render.notice_text(Notice("not_host"), tr, {}))
+            origin.alerts.append(notice_text(Notice("not_host"), tr))
             return
         try:
             await self._send_settings(key, uid, uid)
@@ -558,11 +558,11 @@ class Handlers:
         tr = translator(origin.lang)
         info = await self.svc.table(key)
         if info is None or info.status not in ("lobby", "playing"):
-            origin.alerts.append(render.notice_text(Notice("no_table"), tr, {}))
+            origin.alerts.append(notice_text(Notice("no_table"), tr))
             return
         admin = await self._admin_unless_host(key, chat_of(key)[0], uid)
         if info.host != pid and not admin:
-            origin.alerts.append(render.notice_text(Notice("not_host"), tr, {}))
+            origin.alerts.append(notice_text(Notice("not_host"), tr))
             return
         nums = [int(a) for a in args if a.isdigit()]
         if op == "sm":
@@ -608,7 +608,7 @@ class Handlers:
             self.a.edit(q, _lang_done(await self.a.user_tr(uid)), None)
         elif kind == "c" and lang is not None:
             if not await self.a.is_admin(chat, uid):
-                origin.alerts.append(render.notice_text(Notice("not_host"), tr, {}))
+                origin.alerts.append(notice_text(Notice("not_host"), tr))
                 return
             await self._set_chat_lang(key, chat, lang)
             self.a.edit(q, _lang_done(translator(lang)), None)

@@ -16,7 +16,7 @@ from tests.adapters.telegram.conftest import (
 )
 
 EN = translator("en")
-NOT_HOST = EN.gettext("Only the host (or a chat admin) can do that.")
+NOT_HOST = "Only the host or a group admin can do that."
 
 
 async def test_a_refused_command_is_answered_in_the_group_for_a_while(tg: Harness) -> None:
@@ -105,3 +105,26 @@ async def test_news_and_refusals_that_tell_of_a_hand_stay_private(tg: Harness) -
         tg.adapter.dm_notice(bob.id, notice, key(g), origin)
     await tg.settle()
     assert api.bot_messages(g) == []
+
+
+async def test_who_may_stop_or_change_settings_is_said_as_telegram_checks_it(
+    tg: Harness,
+) -> None:
+    """Neither the host nor a group admin: pressing Settings, typing /settings or /stop is
+    refused with what Telegram checks (a group admin), in the reader's language."""
+    api = tg.api
+    g = api.group()
+    alice, bob = api.user("Alice"), api.user("Bob", started=True)
+    zoe = api.user("Zoe", language_code="zh-hans", started=True)
+    table = await open_table(tg, g, alice, [bob, zoe], start=False)
+    pressed = await bob.click(table, "Settings")
+    assert pressed.show_alert and pressed.text == EN.gettext(NOT_HOST)
+    await bob.send(g, "/settings")
+    await bob.send(g, "/stop")
+    await tg.until(lambda: len(api.dms(bob)) == 2)
+    assert api.dms(bob) == [EN.gettext(NOT_HOST)] * 2
+    await zoe.send(g, "/stop")
+    await tg.until(lambda: api.dms(zoe))
+    assert api.dms(zoe) == [translator("zh_Hans").gettext(NOT_HOST)]
+    assert api.dms(zoe)[0] == "只有房主或群管理员才能这样做。"
+    assert (await tg.info(g)).status == "lobby"
