@@ -46,7 +46,7 @@ from bot.model import (
 )
 from bot.names import clean_name, fallback_name
 from bot.port import Notice, Port, TableInfo, on_table
-from bot.render import has_line
+from bot.render import table_line
 from bot.store import ActionRecord, ScopeMove, StatLine, StatUpdate, Store, WriteBatch
 from bot.timers import Timers
 from engine import (
@@ -275,7 +275,7 @@ class Service:
         t = step.table
         status = t.status
         step.public = [redact(e, None) for e in step.events]  # shown on the table too
-        new = [Recent.of_event(status, p) for p in step.public if has_line(p)]
+        new = [Recent.of_event(status, p) for p in step.public if table_line(p)]
         new.extend(
             Recent.of_notice(status, n.code, n.params)
             for n in step.notices
@@ -434,6 +434,7 @@ class Service:
             )
             if seated:
                 raise Refused("already_joined")
+            _next_round_ahead(t)
             if self._count(t) >= _max_seats(t.rules):
                 raise Refused("table_full")
             if t.status == PLAYING and t.rules.partners:
@@ -472,6 +473,7 @@ class Service:
         def build(t: Table | None) -> _Step:
             t = _open(t)
             _host_or_admin(t, by, admin)
+            _next_round_ahead(t)
             if self._count(t) >= _max_seats(t.rules):
                 raise Refused("table_full")
             if t.status == PLAYING and t.rules.partners:
@@ -887,9 +889,8 @@ class Service:
                     )
                 )
             elif isinstance(e, RoundWon):
-                step.notices.append(
-                    Notice("info.round_won", {**_who(nt, e.player), "points": e.points})
-                )
+                won = {"points": e.points, "round": e.round, "reason": e.reason}
+                step.notices.append(Notice("info.round_won", {**_who(nt, e.player), **won}))
                 self._count_round(step, e.player)
         # AFK: a player timed out afk_strikes times in a row leaves
         limit = nt.rules.afk_strikes
@@ -1122,6 +1123,13 @@ def _open(t: Table | None) -> Table:
     if t is None or t.status not in (LOBBY, PLAYING):
         raise Refused("no_table")
     return t
+
+
+def _next_round_ahead(t: Table) -> None:
+    """Sitting down mid-game is for the next round: refused when there is none (a game of
+    a single round, ``target`` 0; whether a game ends at this round is known only then)."""
+    if t.status == PLAYING and t.rules.target == 0:
+        raise Refused("no_next_round")
 
 
 def _host_or_admin(t: Table, by: str, admin: bool) -> None:

@@ -90,6 +90,7 @@ BAD_TOKEN = "Telegram rejected UNO_TELEGRAM_TOKEN (check it with @BotFather)"
 OPEN_CHAT = N_("Open a private chat with me")
 # refusals that would tell the group something about a hand: private chat only
 _HAND_REFUSALS = frozenset({"wild_draw_four_illegal", "must_play"})
+_SECRET = _HAND_REFUSALS | {"info.revealed"}  # notices never shown in the group
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -646,9 +647,10 @@ class Adapter:
         return text
 
     def dm_notice(self, uid: int, notice: Notice, key: str, origin: Origin | None = None) -> None:
-        """A notice in ``uid``'s private chat; a refusal (news never: it may show a hand)
-        falls back to the group as :meth:`refuse` says."""
-        if not notice.code.startswith("info.") and notice.code not in _HAND_REFUSALS:
+        """A notice in ``uid``'s private chat; one that tells nothing of a hand (a refusal,
+        "you are in for the next round") falls back to the group as :meth:`refuse` says:
+        whoever typed or chose something is always answered."""
+        if notice.code not in _SECRET:
             self.refuse(uid, lambda tr: self._notice(notice, tr, key), origin)
             return
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bot.i18n import translator
@@ -174,10 +175,15 @@ async def test_rounds_are_announced_and_the_next_round_button_deals(
                 break
         await tg.settle()
         table = tg.table_message(g)
-        assert "Round 1 goes to" in table.text
+        assert "Scores after round 1:" in table.text
         assert table.labels() == ["⏭ Next round"]
         news = [m for m in api.bot_messages(g) if m is not table]
-        assert len(news) == 1 and "wins the round" in news[0].text
+        assert len(news) == 1 and news[0].text.startswith("🏁 ")
+        assert re.fullmatch(r"🏁 (Alice|Bob) wins round 1 and scores \d+ points?!", news[0].text)
+        # said once, in one wording: in no version of the table message
+        said = [t for t in api.group_texts(g) if "wins" in t or "goes to" in t]
+        assert said == [news[0].text]
+        assert "🥈" not in table.text  # the loser scored nothing: no medal
         # someone at the table deals the next round; an onlooker cannot
         eve = api.user("Eve")
         no = await eve.click(table, "Next round")
