@@ -199,6 +199,9 @@ class Adapter:
         self._chat_lang: Lru[int, str | None] = Lru(MEMORY)
         self._admins: Lru[tuple[int, int], tuple[bool, float]] = Lru(2 * MEMORY)
         self._choices: Lru[tuple[str, int], tuple[Posted, float]] = Lru(MEMORY)
+        # (chat, message) -> what it was last sent with: an edit that changes nothing is
+        # not sent (Telegram refuses it, and it costs a token of the chat's budget)
+        self._contents: Lru[tuple[int, int], tuple[str, str | None]] = Lru(2 * MEMORY)
         self._expiring: dict[tuple[int, int], asyncio.TimerHandle] = {}
         self._stopping = False
         self.titles: Lru[int, str] = Lru(MEMORY)
@@ -482,20 +485,16 @@ class Adapter:
         text, markup = views.table_message(info, tr, recent, self.username)
         if slot.msg_id is not None:
             try:
-                await self.bot.edit_message_text(
-                    text, chat_id=slot.chat, message_id=slot.msg_id, reply_markup=markup
-                )
+                await self.edit_text(slot.chat, slot.msg_id, text, markup)
                 return
             except BadRequest as err:
-                why = str(err).lower()
-                if "not modified" in why:
-                    return
-                if not any(s in why for s in ("not found", "message_id_invalid", "can't be")):
+                if not _gone(err):
                     raise
                 log.info("table message of %s is gone (%s): sending it again", slot.key, err)
         msg = await self.bot.send_message(
             slot.chat, text, reply_markup=markup, message_thread_id=slot.thread
         )
+        self._sent(slot.chat, msg.message_id, text, markup)
         slot.msg_id = msg.message_id
         if not slot.final:
             await self.service.set_meta(slot.key, tg_msg=msg.message_id)
@@ -568,18 +567,15 @@ class Adapter:
         mid = None if new else self._dm.get((key, uid))
         if mid is not None:
             try:
-                await self.bot.edit_message_text(
-                    text, chat_id=uid, message_id=mid, reply_markup=markup
-                )
+                await self.edit_text(uid, mid, text, markup)
             except BadRequest as err:
-                why = str(err).lower()
-                if "not modified" not in why:
-                    if not any(s in why for s in ("not found", "message_id_invalid", "can't be")):
-                        raise
-                    mid = None
+                if not _gone(err):
+                    raise
+                mid = None
         if mid is None:
             msg = await self.bot.send_message(uid, text, reply_markup=markup)
             mid = int(msg.message_id)
+            self._sent(uid, mid, text, markup)
             self._dm[(key, uid)] = mid
             if info.status in OPEN:
                 await self.service.set_meta(key, **{f"dm{uid}": mid})
@@ -772,15 +768,32 @@ class Adapter:
         chat, mid = msg.chat.id, msg.message_id
 
         async def job() -> None:
-            try:
-                await self.bot.edit_message_text(
-                    text, chat_id=chat, message_id=mid, reply_markup=markup
-                )
-            except BadRequest as err:
-                if "not modified" not in str(err).lower():
-                    raise
+            await self.edit_text(chat, mid, text, markup)
 
         self.outbox.put(chat, ("menu", mid), job, urgent=True)
+
+    async def edit_text(
+        self, chat: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> bool:
+        """Edit a message of the bot's to ``text`` and ``markup``, unless that is what it
+        shows already (as far as this process knows: what it last sent there), which
+        Telegram would refuse as "message is not modified". False if nothing was sent."""
+        shown = _content(text, markup)
+        if self._contents.get((chat, message_id)) == shown:
+            return False
+        try:
+            await self.bot.edit_message_text(
+                text, chat_id=chat, message_id=message_id, reply_markup=markup
+            )
+        except BadRequest as err:
+            if "not modified" not in str(err).lower():  # after a restart: it is shown
+                raise
+        self._contents[(chat, message_id)] = shown
+        return True
+
+    def _sent(self, chat: int, message_id: int, text: str, markup: Any) -> None:
+        """A message of the bot's was sent with this content (see :meth:`edit_text`)."""
+        self._contents[(chat, message_id)] = _content(text, markup)
 
     def say(self, chat: int, thread: int | None, text: str, markup: Any = None) -> None:
         """A reply in a chat (commands that ask for one: /rules, /stats, /help...)."""
@@ -869,6 +882,17 @@ async def answer_quietly(
             log.warning("%s failed: %s", what, err)
             return False
     return False
+
+
+def _content(text: str, markup: Any) -> tuple[str, str | None]:
+    """A message's content, comparable: its text and its keyboard as JSON."""
+    return text, markup.to_json() if markup is not None else None
+
+
+def _gone(err: BadRequest) -> bool:
+    """The message to edit no longer exists (deleted, or too old to edit): send anew."""
+    why = str(err).lower()
+    return any(s in why for s in ("not found", "message_id_invalid", "can't be"))
 
 
 def _fresh(meta: dict[str, Any], old_chat: int) -> dict[str, Any]:
