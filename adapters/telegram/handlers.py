@@ -14,6 +14,7 @@ message, so failures are logged by update id and kind only.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +71,9 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 
 INVALID = N_("This button is not valid.")
+# what went wrong is ours (the database full or locked, a bug): nothing was changed
+NOT_SAVED = N_("Could not save that — please try again.")
+FAILED = N_("Something went wrong — please try again.")
 OPEN_PRIVATE = N_("Open a private chat with me to see this.")
 NO_TABLES = N_("You are not playing at any table.")
 
@@ -125,16 +129,59 @@ class Handlers:
         }
         new_messages = filters.UpdateType.MESSAGE
         for name, callback in commands.items():
-            app.add_handler(CommandHandler(name, callback, filters=new_messages))
+            failed = FAILED if name in _READ_ONLY else NOT_SAVED
+            guarded = self._answered(callback, failed)
+            app.add_handler(CommandHandler(name, guarded, filters=new_messages))
         app.add_handler(CallbackQueryHandler(self.button))
-        app.add_handler(InlineQueryHandler(self.inline))
-        app.add_handler(ChosenInlineResultHandler(self.chosen))
+        app.add_handler(InlineQueryHandler(self._answered(self.inline, FAILED)))
+        app.add_handler(ChosenInlineResultHandler(self._answered(self.chosen, NOT_SAVED)))
         posted = new_messages & filters.VIA_BOT & filters.ChatType.GROUPS
         app.add_handler(MessageHandler(posted, self.posted))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.migrated))
         app.add_error_handler(self.error)
 
     # -- helpers ------------------------------------------------------------------------------
+
+    def _answered(self, callback: Handler, failed: str) -> Handler:
+        """``callback``, answered when it fails: a typed command or an inline choice is
+        told ``failed`` (:meth:`Adapter.refuse`: privately, else in the group), an inline
+        query gets it as its button. The failure is logged by update id and kind only.
+
+        A service call that raises changed nothing (the change is committed before
+        anything is shown): the store could not write it, and the user may try again."""
+
+        async def run(update: Update, context: Context) -> None:
+            try:
+                await callback(update, context)
+            except Exception:
+                log.exception("update %s (%s) failed", update.update_id, _kind(update))
+                try:
+                    await self._say_failed(update, failed)
+                except Exception:  # the answer is a courtesy: never a second traceback
+                    log.warning("update %s: the failure could not be told", update.update_id)
+
+        return run
+
+    async def _say_failed(self, update: Update, failed: str) -> None:
+        user = update.effective_user
+        if user is None or user.is_bot:
+            return
+        iq = update.inline_query
+        if iq is not None:
+            text = (await self.a.user_tr(user.id)).gettext(failed)
+            button = InlineQueryResultsButton(text[:64], start_parameter="help")
+            await answer_quietly("answerInlineQuery", lambda: iq.answer([], button=button))
+            return
+        chosen = update.chosen_inline_result
+        if chosen is not None:
+            key = key_of_tid(chosen.result_id.split("|")[0])
+            origin = await self._origin(user.id, chosen=self.a.current_key(key) if key else None)
+        else:
+            here = self._here(update)
+            if here is None:
+                return
+            origin = await self._origin(here.uid, here=here)
+        await self._tell_text(user.id, failed, origin)
 
     def _here(self, update: Update) -> _Here | None:
         msg = update.effective_message
@@ -493,6 +540,8 @@ class Handlers:
                 await self._press(data, q, origin)
         except Exception:  # the operation only: the data of a hand's button names a card
             log.exception("button %s failed", data.op if data is not None else "?")
+            # nothing was changed (see ``_answered``): say so on the button
+            origin.alerts.append(translator(origin.lang).gettext(NOT_SAVED))
         finally:
             await self.a.answer(q, origin)
 
@@ -729,6 +778,10 @@ class Handlers:
 
 
 # -- small helpers ------------------------------------------------------------------------------
+
+Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+# commands that only show something: their failure saved nothing because there was nothing
+_READ_ONLY = frozenset({"hand", "rules", "settings", "stats", "leaderboard", "help"})
 
 
 def _same_chat(q: CallbackQuery, key: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import traceback
 from pathlib import Path
 from types import SimpleNamespace
@@ -19,11 +20,20 @@ from adapters.telegram.adapter import BAD_TOKEN, MEMORY, Lru, answer_quietly
 from bot.config import Settings
 from bot.i18n import translator
 from bot.service import Service
-from tests.adapters.telegram.conftest import FAST, Harness, key, open_table
+from tests.adapters.telegram.conftest import (
+    FAST,
+    Harness,
+    human_turn,
+    key,
+    open_table,
+    pick,
+    play_query,
+)
 from tests.fakes.telegram_api import FakeBotAPI
 
 HANT = translator("zh_Hant")
 HAND = "🃏 Your cards"
+NOT_SAVED = "Could not save that — please try again."
 # starting and stopping only ask it for the open tables (none)
 NO_SERVICE = cast(Service, SimpleNamespace(open_tables=list))
 
@@ -230,3 +240,55 @@ async def test_a_closed_table_leaves_no_private_hands_behind(tg: Harness) -> Non
     await tg.settle()
     assert not [k for k in tg.adapter._dm if k[0] == key(g)]
     assert not [k for k in tg.adapter._private if k[0] == key(g)]
+
+
+async def test_a_change_that_could_not_be_saved_is_answered(
+    tg: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database is full: a press, a typed command and an inline choice change nothing
+    and each is told so, in the reader's language, by the way they came (an alert, the
+    private chat, else a reply in the group). Once it can write again, the game goes on."""
+    api = tg.api
+    tg.adapter.refusal_ttl = 30.0
+    g = api.group()
+    alice, bob = api.user("Alice", started=True), api.user("Bob")
+    carol, dave = api.user("Carol", language_code="zh-hant", started=True), api.user("Dave")
+    table = await open_table(tg, g, alice, [bob], start=False)
+    real = tg.store.write
+
+    async def full(batch: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(tg.store, "write", full)
+    en = translator("en").gettext(NOT_SAVED)
+    ans = await carol.click(table, "Join")
+    assert ans.show_alert and ans.text == HANT.gettext(NOT_SAVED) != NOT_SAVED
+    await carol.send(g, "/join")
+    await tg.until(lambda: api.dms(carol))
+    assert api.dms(carol) == [HANT.gettext(NOT_SAVED)]
+    command = await dave.send(g, "/join")
+    replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is command])
+    assert replies[0].text == en
+    info = await tg.info(g)
+    assert {s.id for s in info.seats} == {alice.pid, bob.pid}
+
+    monkeypatch.setattr(tg.store, "write", real)
+    assert not (await alice.click(table, "Start")).show_alert
+    await tg.settle()
+    info = await tg.info(g)
+    assert info.view is not None
+    player = alice if info.view.current == alice.pid else bob
+    monkeypatch.setattr(tg.store, "write", full)
+    results = await player.inline(play_query(tg.table_message(g)))
+    posted = await player.choose(results, pick(results), g)
+    if player is alice:
+        await tg.until(lambda: len(api.dms(alice)) >= 1)
+        assert api.dms(alice)[-1] == en
+    else:
+        replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is posted])
+        assert replies[0].text == en
+    assert (await tg.info(g)).version == info.version  # nothing changed, nothing shown
+
+    monkeypatch.setattr(tg.store, "write", real)
+    await human_turn(tg, g, player)
+    assert (await tg.info(g)).version > info.version
