@@ -86,6 +86,8 @@ INTERACTIVE: ContextVar[bool] = ContextVar("tg_interactive", default=False)
 MEMORY = 5000  # entries kept in each per-user / per-chat map
 REFUSAL_TTL = 15.0  # seconds a refusal shown in a group stays there
 CHOICE_TTL = 60.0  # seconds a posted inline choice may still be answered
+UNREACHABLE_TTL = 600.0  # seconds a private chat that refused the bot is not tried
+REFUSAL = "refusal"  # the outbox key of a user's refusal (one waits at most)
 BAD_TOKEN = "Telegram rejected UNO_TELEGRAM_TOKEN (check it with @BotFather)"
 OPEN_CHAT = N_("Open a private chat with me")
 # refusals that would tell the group something about a hand: private chat only
@@ -176,6 +178,7 @@ class Adapter:
         poll_timeout: float = 10.0,
         admin_ttl: float = 60.0,
         refusal_ttl: float = REFUSAL_TTL,
+        unreachable_ttl: float = UNREACHABLE_TTL,
     ) -> None:
         if settings.telegram_token is None:
             raise ValueError("UNO_TELEGRAM_TOKEN is not set")
@@ -185,6 +188,7 @@ class Adapter:
         self.poll_timeout = poll_timeout
         self.admin_ttl = admin_ttl
         self.refusal_ttl = refusal_ttl
+        self.unreachable_ttl = unreachable_ttl
         self.app: Application[Any, Any, Any, Any, Any, Any] | None = None
         self.outbox: Outbox | None = None
         self.username: str | None = None
@@ -203,6 +207,8 @@ class Adapter:
         # not sent (Telegram refuses it, and it costs a token of the chat's budget)
         self._contents: Lru[tuple[int, int], tuple[str, str | None]] = Lru(2 * MEMORY)
         self._expiring: dict[tuple[int, int], asyncio.TimerHandle] = {}
+        # users whose private chat refused the bot: until when it is not tried again
+        self._unreachable: Lru[int, float] = Lru(MEMORY)
         self._stopping = False
         self.titles: Lru[int, str] = Lru(MEMORY)
         self.usernames: Lru[str, int] = Lru(MEMORY)  # @username -> user id (for /kick)
@@ -523,11 +529,14 @@ class Adapter:
         return mid
 
     def queue_hand(self, key: str, uid: int) -> None:
-        if self.outbox is None:
+        if self.outbox is None or not self.can_message(uid):
             return
 
         async def job() -> None:
-            await self.send_hand(key, uid)
+            try:
+                await self.send_hand(key, uid)
+            except Forbidden as err:  # blocked the bot since: their hand waits for /hand
+                self.cannot_message(uid, err)
 
         self.outbox.put(uid, ("hand", key), job)
 
@@ -667,15 +676,17 @@ class Adapter:
             tr = await self.user_tr(uid)
             await self.bot.send_message(uid, text(tr))
 
+        # one refusal waiting per user at most, the latest: a flood of refused presses
+        # or choices costs one message, not one each
         if origin is None or origin.user != uid or not (origin.posted or origin.chosen):
-            self.dm(uid, job)
+            self.dm(uid, job, key=REFUSAL)
             return
         came_from = origin
 
         def fallback() -> None:
             self._reply_in_group(uid, text, came_from)
 
-        self.dm(uid, job, fallback)
+        self.dm(uid, job, fallback, key=REFUSAL)
 
     def _reply_in_group(self, uid: int, text: Callable[[Translator], str], origin: Origin) -> None:
         where = origin.posted
@@ -706,7 +717,7 @@ class Adapter:
             )
             self._expire(posted.chat, msg.message_id)
 
-        self.outbox.put(posted.chat, None, job)
+        self.outbox.put(posted.chat, (REFUSAL, uid), job)
 
     def saw_choice(self, key: str, uid: int, posted: Posted) -> None:
         """The message a user's inline choice posted at table ``key`` (for a refusal)."""
@@ -741,23 +752,58 @@ class Adapter:
         uid: int,
         job: Callable[[], Awaitable[Any]],
         fallback: Callable[[], None] | None = None,
+        *,
+        key: Hashable | None = None,
     ) -> None:
         """A private message; a user who never opened the private chat, or blocked the bot,
-        is skipped quietly (``fallback`` is called then, if given)."""
+        is skipped quietly (``fallback`` is called then, if given), and remembered for a
+        while (:meth:`cannot_message`): no message is tried again meanwhile. ``key``: a
+        newer message with the same key replaces one still waiting."""
         if self.outbox is None:
+            return
+        if not self.can_message(uid):
+            if fallback is not None:
+                fallback()
             return
 
         async def quiet() -> None:
+            if not self.can_message(uid):  # learnt while this waited
+                if fallback is not None:
+                    fallback()
+                return
             try:
                 await job()
             except (Forbidden, BadRequest) as err:
                 if isinstance(err, BadRequest) and "chat not found" not in str(err).lower():
                     raise
-                log.info("user %s cannot be messaged: %s", uid, err)
+                self.cannot_message(uid, err)
                 if fallback is not None:
                     fallback()
 
-        self.outbox.put(uid, None, quiet)
+        self.outbox.put(uid, key, quiet)
+
+    def can_message(self, uid: int) -> bool:
+        """Whether the bot may try a private message to ``uid``: not while a recent try
+        was refused (never opened the chat, blocked the bot)."""
+        until = self._unreachable.get(uid)
+        if until is None:
+            return True
+        if until <= asyncio.get_running_loop().time():
+            self._unreachable.pop(uid, None)
+            return True
+        return False
+
+    def cannot_message(self, uid: int, err: Exception | None = None) -> None:
+        """Telegram refused a private message to ``uid``: none is tried for
+        ``unreachable_ttl`` seconds, or until they write to the bot privately."""
+        if uid not in self._unreachable:
+            log.info("user %s cannot be messaged: %s", uid, err)
+        loop = asyncio.get_running_loop()
+        self._unreachable[uid] = loop.time() + self.unreachable_ttl
+
+    def reachable(self, uid: int) -> None:
+        """``uid`` wrote to the bot in the private chat: it can message them again."""
+        self._unreachable.pop(uid, None)
 
     def edit(self, q: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None) -> None:
         """Edit the message whose button was pressed (a menu), paced like every send; the

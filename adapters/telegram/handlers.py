@@ -57,6 +57,7 @@ from adapters.telegram.codec import (
 )
 from bot import ai, render
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator, translator
+from bot.model import OPEN_STATUSES as OPEN
 from bot.port import Notice
 from bot.service import GLOBAL, Service
 from engine import Card, Play, Rules
@@ -191,6 +192,8 @@ class Handlers:
         INTERACTIVE.set(True)
         chat = msg.chat
         self.a.seen_user(user)
+        if chat.type == ChatType.PRIVATE:
+            self.a.reachable(user.id)  # they write to the bot: it may write back
         if chat.title:
             self.a.titles[chat.id] = chat.title
         thread = msg.message_thread_id if msg.is_topic_message else None
@@ -538,6 +541,9 @@ class Handlers:
             else:
                 data = Data(data.op, self.a.current_key(data.key), data.args)
                 await self._press(data, q, origin)
+        except Forbidden as err:  # a private message the press asked for: refused
+            self.a.cannot_message(q.from_user.id, err)
+            origin.alerts.append(translator(origin.lang).gettext(OPEN_PRIVATE))
         except Exception:  # the operation only: the data of a hand's button names a card
             log.exception("button %s failed", data.op if data is not None else "?")
             # nothing was changed (see ``_answered``): say so on the button
@@ -575,9 +581,18 @@ class Handlers:
         elif op == "S" and not args:
             await self._open_settings(key, uid, origin)
         elif op == "h" and not args:
+            if await self.svc.hand(key, pid) is None:  # forged, or left the game
+                info = await self.svc.table(key)
+                code = "not_a_player" if info is not None and info.status in OPEN else "no_table"
+                origin.alerts.append(notice_text(Notice(code), tr))
+                return
             if q.message is not None and q.message.chat.id == uid:
                 self.a.remember_dm(key, uid, q.message.message_id)
-            await self.a.send_hand(key, uid)
+            try:
+                await self.a.send_hand(key, uid)
+            except Forbidden as err:  # blocked the bot, or never opened the private chat
+                self.a.cannot_message(uid, err)
+                origin.url = views.deep_link(self.a.username, "h" + tid_of(key))
         elif op in ("sm", "sf", "sv", "sp", "sx"):
             await self._settings_press(key, op, args, q, origin)
         elif op == "L" and len(args) == 2:

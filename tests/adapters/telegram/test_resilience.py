@@ -17,6 +17,7 @@ from telegram.error import Forbidden, TimedOut
 
 from adapters.telegram import Adapter
 from adapters.telegram.adapter import BAD_TOKEN, MEMORY, Lru, answer_quietly
+from adapters.telegram.codec import pack, tid_of
 from bot.config import Settings
 from bot.i18n import translator
 from bot.service import Service
@@ -31,6 +32,7 @@ from tests.adapters.telegram.conftest import (
 )
 from tests.fakes.telegram_api import FakeBotAPI
 
+EN = translator("en")
 HANT = translator("zh_Hant")
 HAND = "🃏 Your cards"
 NOT_SAVED = "Could not save that — please try again."
@@ -292,3 +294,57 @@ async def test_a_change_that_could_not_be_saved_is_answered(
     monkeypatch.setattr(tg.store, "write", real)
     await human_turn(tg, g, player)
     assert (await tg.info(g)).version > info.version
+
+
+async def test_a_user_the_bot_cannot_message_costs_one_try(
+    tg: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Bob and Eve never opened the private chat. A forged press in Bob's private chat is
+    answered with a link to open it (no traceback); 300 forged inline choices of Eve's,
+    each refused, try one private message: the refusal is remembered, and never more than
+    one waits."""
+    caplog.set_level(logging.INFO)
+    api = tg.api
+    g = api.group()
+    alice, bob, eve = api.user("Alice"), api.user("Bob"), api.user("Eve")
+    await open_table(tg, g, alice, [bob])
+    tid = tid_of(key(g))
+    # Bob plays, but never opened the private chat: a press "there" opens it
+    forged = api.post(api.private(bob), api.bot_user(), "🃏")
+    ans = await bob.click(forged, data=pack("h", tid))
+    assert ans.url == f"https://t.me/{api.username}?start=h{tid}"
+    # Eve does not play: told so
+    forged = api.post(api.private(eve), api.bot_user(), "🃏")
+    ans = await eve.click(forged, data=pack("h", tid))
+    assert ans.show_alert and ans.text == EN.gettext("You are not playing in this game.")
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    version = (await tg.info(g)).version
+    for i in range(300):
+        api.push(
+            {
+                "chosen_inline_result": {
+                    "result_id": f"{tid}|{version}|d",
+                    "from": eve.to_json(),
+                    "query": str(i),
+                }
+            }
+        )
+    outbox = tg.adapter.outbox
+    assert outbox is not None
+    most = 0
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        most = max(most, outbox.pending(eve.id))
+    await tg.settle()
+    to_eve = [c for c in api.calls if c.params.get("chat_id") == eve.id]
+    assert len(to_eve) == 1 and all(c.error is not None and c.error.code == 403 for c in to_eve)
+    assert most <= 1
+    assert (await tg.info(g)).version == version
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    # once she opens the private chat, she is told again
+    await eve.start_bot()
+    bad = api.user("Mallory")
+    bad_choice = {"result_id": f"{tid}|{version}|d", "from": eve.to_json(), "query": ""}
+    api.push({"chosen_inline_result": bad_choice})
+    await tg.until(lambda: EN.gettext("You are not playing in this game.") in api.dms(eve))
+    assert bad.id not in {c.params.get("chat_id") for c in api.calls}
