@@ -120,6 +120,7 @@ async def test_who_may_stop_or_change_settings_is_said_as_telegram_checks_it(
     pressed = await bob.click(table, "Settings")
     assert pressed.show_alert and pressed.text == EN.gettext(NOT_HOST)
     await bob.send(g, "/settings")
+    await tg.until(lambda: len(api.dms(bob)) == 1)
     await bob.send(g, "/stop")
     await tg.until(lambda: len(api.dms(bob)) == 2)
     assert api.dms(bob) == [EN.gettext(NOT_HOST)] * 2
