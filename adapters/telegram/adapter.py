@@ -13,6 +13,17 @@ Callback queries are always answered (network errors retried briefly, then logge
 the adapter remembers per user or chat (languages, titles, usernames, table messages) is
 kept in bounded LRU maps.
 
+What the chat has seen is reported to the service (``Service.shown``, see ``bot.port``):
+once a table edit is out, and the announcements made up to its version (a round won, the
+game won: taken from ``TableInfo.pending``, so that none is lost or made twice), the
+turn, challenge and UNO-catch windows that edit shows count from then, not from the commit
+seconds earlier (pacing under the group's 20 a minute holds edits back). After a crash
+(``kill -9``: what the outbox held is lost, what was committed is not) :meth:`start`
+shows every table whose last version was not reported again, with the announcements it
+never made, and a line saying so; the windows of a turn nobody saw start then. Replies to
+commands that change nothing (``/rules``, ``/stats``...) still queued are not kept: the
+game lost nothing, and that line says a command may be sent again.
+
 A group upgraded to a supergroup gets a new chat id: told by a service message or by a
 send that fails with ``ChatMigrated``, the adapter moves the chat's tables to the new id
 (:meth:`Service.move_scope`) and sends each open table afresh in the new chat; the buttons
@@ -57,7 +68,7 @@ from adapters.telegram.outbox import Limits, Outbox, retry_seconds
 from bot import render
 from bot.config import Settings
 from bot.i18n import N_, Translator, resolve_lang, translator
-from bot.model import LOBBY
+from bot.model import LOBBY, Pending
 from bot.model import OPEN_STATUSES as OPEN
 from bot.port import Notice, TableInfo
 from bot.service import Service
@@ -90,6 +101,10 @@ UNREACHABLE_TTL = 600.0  # seconds a private chat that refused the bot is not tr
 REFUSAL = "refusal"  # the outbox key of a user's refusal (one waits at most)
 BAD_TOKEN = "Telegram rejected UNO_TELEGRAM_TOKEN (check it with @BotFather)"
 OPEN_CHAT = N_("Open a private chat with me")
+# the last line of a table message shown again after a crash (until the next change)
+RESUMED = N_(
+    "♻️ I was restarted: every move is kept. A command that got no answer may be sent again."
+)
 # refusals that would tell the group something about a hand: private chat only
 _HAND_REFUSALS = frozenset({"wild_draw_four_illegal", "must_play"})
 _SECRET = _HAND_REFUSALS | {"info.revealed"}  # notices never shown in the group
@@ -159,9 +174,14 @@ class _Slot:
     n: int
     info: TableInfo
     msg_id: int | None
-    news: list[str] = field(default_factory=list)
     final: bool = False
     sending: asyncio.Lock = field(default_factory=asyncio.Lock)  # one send or edit at once
+    # versions: of the table message on screen, of the last announcements sent, of the last
+    # report to the service (``Service.shown``); the version shown again after a restart
+    displayed: int = 0
+    announced: int = 0
+    reported: int = 0
+    resumed: int | None = None
 
 
 class Adapter:
@@ -256,6 +276,7 @@ class Adapter:
         await self._remember_moves()
         self.username = app.bot.username
         await self._set_commands()
+        await self._catch_up()
         await app.start()
         updater = app.updater
         assert updater is not None
@@ -323,6 +344,25 @@ class Adapter:
         await app.shutdown()
         self.app = None
         self._stopping = False
+
+    async def _catch_up(self) -> None:
+        """After a crash: show again every table whose last version the chat never saw
+        (a move committed and answered, then the process died before its paced edit went
+        out), with the announcements it never got; the turn that edit shows counts from
+        now (``Service.shown``). Replies to commands that change nothing (``/rules``...)
+        are not kept: the table message says a command may be sent again."""
+        behind = await self.service.behind(self.prefix)
+        for info in behind:
+            if info.status in OPEN:
+                slot = self._slot(info)
+                slot.resumed = info.version
+                await self.show_table(info, [])
+            else:
+                await self.closed(info)  # its last edit, without buttons
+                slot = self._slots[info.key]
+            self._queue_news(slot)
+        if behind:
+            log.info("telegram: %d tables shown again after a restart", len(behind))
 
     async def _set_commands(self) -> None:
         for lang, code in (("en", None), ("zh_Hans", "zh")):
@@ -433,8 +473,8 @@ class Adapter:
             if info.status not in OPEN:
                 continue
             if slot is not None and not slot.final:
-                # the same slot, in the new chat: what it still has to say (news not
-                # sent yet; the recent lines are the table's own) goes there, on a new
+                # the same slot, in the new chat: what it still has to say (announcements
+                # not made yet, the recent lines: the table's own) goes there, on a new
                 # table message
                 slot.key, slot.chat, slot.msg_id, slot.info = info.key, new, None, info
                 self._slots[info.key] = slot
@@ -454,6 +494,8 @@ class Adapter:
             slot = _Slot(
                 info.key, chat, thread, self._slot_no, info, msg if isinstance(msg, int) else None
             )
+            # what the service knows was shown: its announcements up to there are made
+            slot.displayed = slot.announced = slot.reported = info.shown
             self._slots[info.key] = slot
             for name, value in info.meta.items():  # private hands, after a restart
                 if name.startswith("dm") and name[2:].isdigit() and isinstance(value, int):
@@ -488,10 +530,13 @@ class Adapter:
         info = slot.info
         tr = translator(info.lang)
         recent = render.recent_lines(info, tr)
+        if slot.resumed == info.version:
+            recent.append(tr.gettext(RESUMED))
         text, markup = views.table_message(info, tr, recent, self.username)
         if slot.msg_id is not None:
             try:
                 await self.edit_text(slot.chat, slot.msg_id, text, markup)
+                await self._displayed(slot, info)
                 return
             except BadRequest as err:
                 if not _gone(err):
@@ -504,6 +549,11 @@ class Adapter:
         slot.msg_id = msg.message_id
         if not slot.final:
             await self.service.set_meta(slot.key, tg_msg=msg.message_id)
+        await self._displayed(slot, info)
+
+    async def _displayed(self, slot: _Slot, info: TableInfo) -> None:
+        slot.displayed = max(slot.displayed, info.version)
+        await self._report(slot)
 
     async def show_hand(
         self, table: TableInfo, player: str, view: View, events: Sequence[Event]
@@ -602,19 +652,50 @@ class Adapter:
         if notice.code not in NEWS:
             self._queue_table(slot)  # one of its recent lines (``on_table``)
             return
-        text = notice_text(notice, translator(table.lang), table.names)
-        slot.news.append(text)
+        if table.version >= slot.info.version:
+            slot.info = table  # its pending announcements include this one
+        self._queue_news(slot)
+
+    def _is_news(self, p: Pending) -> bool:
+        """A pending announcement this adapter makes as a group message of its own."""
+        return p.code in NEWS and not (p.status == LOBBY and p.code in QUIET_IN_LOBBY)
+
+    def _unannounced(self, slot: _Slot) -> list[Pending]:
+        return [p for p in slot.info.pending if p.version > slot.announced and self._is_news(p)]
+
+    def _queue_news(self, slot: _Slot) -> None:
+        """One group message for the announcements not made yet (the table's ``pending``:
+        also those a crash kept from being made)."""
         if self.outbox is None:
             return
 
         async def job() -> None:
-            if not slot.news:
+            news = self._unannounced(slot)
+            if not news:
                 return
-            body = "\n".join(slot.news)
+            info = slot.info
+            tr = translator(info.lang)
+            body = "\n".join(notice_text(Notice(p.code, p.params), tr, info.names) for p in news)
             await self.bot.send_message(slot.chat, body, message_thread_id=slot.thread)
-            slot.news.clear()
+            slot.announced = max(slot.announced, *(p.version for p in news))
+            await self._report(slot)
 
         self.outbox.put(slot.chat, ("news", slot.n), job)
+
+    async def _report(self, slot: _Slot) -> None:
+        """Tell the service what the chat has seen of the table: the message on screen,
+        the announcements up to it made (``Service.shown``: its windows count from now)."""
+        upto = slot.displayed
+        waiting = self._unannounced(slot)
+        if waiting:
+            upto = min(upto, min(p.version for p in waiting) - 1)
+        if upto <= slot.reported:
+            return
+        slot.reported = upto
+        try:
+            await self.service.shown(slot.key, upto)
+        except Exception as err:  # a courtesy to the timers: never the reason a send fails
+            log.warning("table %s: could not note version %d shown: %s", slot.key, upto, err)
 
     def on_table(self, key: str, status: str, notice: Notice) -> bool:
         """A notice the table message shows among its recent lines (kept with the table):

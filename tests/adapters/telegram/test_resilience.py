@@ -36,8 +36,14 @@ EN = translator("en")
 HANT = translator("zh_Hant")
 HAND = "🃏 Your cards"
 NOT_SAVED = "Could not save that — please try again."
-# starting and stopping only ask it for the open tables (none)
-NO_SERVICE = cast(Service, SimpleNamespace(open_tables=list))
+
+
+async def _none_behind(prefix: str) -> list[Any]:
+    return []
+
+
+# starting and stopping only ask it for the open tables and those shown late (none)
+NO_SERVICE = cast(Service, SimpleNamespace(open_tables=list, behind=_none_behind))
 
 
 def _logged(caplog: pytest.LogCaptureFixture) -> list[str]:
