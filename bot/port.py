@@ -13,7 +13,8 @@ that version (``TableInfo.pending``) have gone out. The service then
 - re-arms the windows that message opened (the turn, a +4 challenge, each ``uno:<player>``
   catch window, armed after the last version reported and at or before ``version``) to
   run from now, never shortening one: a window counts from the moment its buttons are
-  seen, not from the commit that a paced or delayed message shows seconds later;
+  seen, not from the commit that a paced or delayed message shows seconds later (one
+  that ran out before anything could show it stays closed: nobody saw it open);
 - keeps ``version`` as the table's ``shown`` (committed through the store's group commit,
   after the change itself), and drops the announcements up to it from ``pending``.
 

@@ -1008,10 +1008,10 @@ class Service:
             return
         async with self._lock(key):
             t = self._tables.get(key)
-            if t is None or version > t.version:  # closed (or replaced): the mark alone
+            if t is None:  # closed: the mark alone (the store keeps it within the version)
                 await asyncio.shield(self.store.write(WriteBatch(shown=[ShownMark(key, version)])))
                 return
-            if version <= t.shown:
+            if not t.shown < version <= t.version:  # (past the version: not this table's)
                 return
             now = self.clock()
             deadlines = []
