@@ -28,7 +28,6 @@ from tests.adapters.telegram.conftest import (
     key,
     open_table,
     pick,
-    play_query,
 )
 from tests.fakes.telegram_api import FakeBotAPI
 
@@ -287,7 +286,7 @@ async def test_a_change_that_could_not_be_saved_is_answered(
     assert info.view is not None
     player = alice if info.view.current == alice.pid else bob
     monkeypatch.setattr(tg.store, "write", full)
-    results = await player.inline(play_query(tg.table_message(g)))
+    results = await player.inline(await tg.play_query(g))
     posted = await player.choose(results, pick(results), g)
     if player is alice:
         await tg.until(lambda: len(api.dms(alice)) >= 1)

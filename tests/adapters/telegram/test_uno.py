@@ -17,7 +17,6 @@ from tests.adapters.telegram.conftest import (
     moved,
     open_table,
     pick,
-    play_query,
     scenario_table,
 )
 from tests.fakes.telegram_api import FakeBotAPI, FakeChat, FakeUser, InlineAnswer
@@ -44,7 +43,7 @@ async def test_uno_call_and_catch(tg: Harness) -> None:
             break
         k = key(g)
         before = tg.service._tables[k].version
-        ans = await user.inline(play_query(tg.table_message(g)))
+        ans = await user.inline(await tg.play_query(g))
         with_uno = [r for r in ans.results if r.code.endswith("!")]
         choice: Any
         if with_uno and stage in ("forget", "button"):
