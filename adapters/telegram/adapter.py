@@ -9,9 +9,14 @@ through the paced :class:`~.outbox.Outbox` (every send, edit and deletion, menus
 Refusals go to the user alone: an alert on the button they pressed, else a private
 message; when the private chat is closed to the bot, a refusal of a typed command (or of a
 chosen inline result) is a reply in the group that deletes itself after a few seconds.
-Callback queries are always answered (network errors retried briefly, then logged). What
-the adapter remembers per user or chat (languages, titles, usernames, table messages) is
-kept in bounded LRU maps.
+Callback queries are always answered (network errors retried briefly, then logged), and
+so is whatever fails on our side: a change the database could not save is answered
+"Could not save that — please try again." (the handlers' ``_answered``). A private chat
+Telegram refuses (never opened, bot blocked) is not tried again for ``unreachable_ttl``
+seconds or until the user writes to the bot privately, and at most one refusal per user
+waits in the outbox (the latest). An edit that would change nothing is not sent. What
+the adapter remembers per user or chat (languages, titles, usernames, table messages,
+what each message was last sent with) is kept in bounded LRU maps.
 
 What the chat has seen is reported to the service (``Service.shown``, see ``bot.port``):
 once a table edit is out, and the announcements made up to its version (a round won, the
