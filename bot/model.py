@@ -10,7 +10,17 @@ from typing import Any
 from bot.codec import event_from_dict, event_to_dict
 from engine import Event, Game, Rules, game_from_json, game_to_json
 
-__all__ = ["FINISHED", "LOBBY", "PLAYING", "STOPPED", "Deadline", "Recent", "Seat", "Table"]
+__all__ = [
+    "FINISHED",
+    "LOBBY",
+    "PLAYING",
+    "STOPPED",
+    "Deadline",
+    "Pending",
+    "Recent",
+    "Seat",
+    "Table",
+]
 
 LOBBY = "lobby"
 PLAYING = "playing"
@@ -40,6 +50,38 @@ class Deadline:
     kind: str
     due: float
     version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """An announcement (a notice that is no line of the table message: a round won, the
+    game won...) made at table ``version``, kept with the table until its port reports
+    that version shown (``Service.shown``): what a restart must still announce."""
+
+    version: int
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+    status: str = ""  # the table's status when it was made
+
+    def to_line(self) -> str:
+        return _line({"v": self.version, "s": self.status, "n": self.code, "p": self.params})
+
+    @classmethod
+    def of_line(cls, line: str) -> Pending | None:
+        """``None`` for a line this version cannot read (it is only a courtesy)."""
+        try:
+            d = json.loads(line)
+            version, code, params, status = d["v"], d["n"], d.get("p") or {}, d.get("s", "")
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+        if not (
+            isinstance(version, int)
+            and isinstance(code, str)
+            and isinstance(params, dict)
+            and isinstance(status, str)
+        ):
+            return None
+        return cls(version, code, params, status)
 
 
 class Recent:
@@ -161,6 +203,10 @@ class Table:
     updated: float = 0.0
     deadlines: tuple[Deadline, ...] = ()
     recent: tuple[Recent, ...] = ()  # the table message's last public lines, oldest first
+    # the last version its port reported shown (``Service.shown``), and the announcements
+    # made since (``Pending``): what a restart shows again
+    shown: int = 0
+    pending: tuple[Pending, ...] = ()
     _game: Game | None = None
 
     # -- derived ---------------------------------------------------------------------
@@ -260,6 +306,8 @@ class Table:
             "created": self.created,
             "updated": self.updated,
             "recent": _recent_json(self.recent),
+            "shown": self.shown,
+            "pending": "\n".join([p.to_line() for p in self.pending]),
         }
 
     @classmethod
@@ -288,6 +336,8 @@ class Table:
             updated=float(row["updated"]),
             deadlines=deadlines,
             recent=_recent_of(row["recent"]),
+            shown=int(row["shown"]),
+            pending=_pending_of(row["pending"]),
         )
 
 
@@ -315,6 +365,13 @@ def _seats_json(seats: tuple[Seat, ...]) -> str:
 def _recent_json(recent: tuple[Recent, ...]) -> str:
     """One JSON object per line (no re-encoding: each item keeps its text)."""
     return "\n".join([r.text for r in recent])
+
+
+def _pending_of(text: str | None) -> tuple[Pending, ...]:
+    if not text:
+        return ()
+    found = (Pending.of_line(line) for line in text.split("\n") if line)
+    return tuple(p for p in found if p is not None)
 
 
 def _recent_of(text: str | None) -> tuple[Recent, ...]:

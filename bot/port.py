@@ -4,6 +4,24 @@ The service knows nothing of Discord interactions or Telegram updates. It hands 
 a ``TableInfo`` (the public state), events already redacted for their audience, and
 ``Notice``s (a message id with parameters, translated by the adapter through
 ``bot.render`` in the reader's language).
+
+What was shown, and when: an adapter that knows when its table message is on screen
+reports it with ``await service.shown(table_key, version)`` once the table message for
+``version`` (or a later one) has been sent or edited *and* the announcements made up to
+that version (``TableInfo.pending``) have gone out. The service then
+
+- re-arms the windows that message opened (the turn, a +4 challenge, each ``uno:<player>``
+  catch window, armed after the last version reported and at or before ``version``) to
+  run from now, never shortening one: a window counts from the moment its buttons are
+  seen, not from the commit that a paced or delayed message shows seconds later (one
+  that ran out before anything could show it stays closed: nobody saw it open);
+- keeps ``version`` as the table's ``shown`` (committed through the store's group commit,
+  after the change itself), and drops the announcements up to it from ``pending``.
+
+After a crash, ``Service.behind(prefix)`` lists the tables whose last version was never
+reported shown (open ones, and ones that closed meanwhile): the adapter shows them again,
+their ``pending`` announcements with them, and reports them shown. A port that never
+reports (it has no way to know) loses nothing: its windows run from the commit, as before.
 """
 
 from __future__ import annotations
@@ -12,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.model import Recent, Seat
+from bot.model import Pending, Recent, Seat
 from engine import Event, Rules, View
 
 __all__ = [
@@ -60,6 +78,10 @@ class TableInfo:
     deadline: float | None = None  # when the current turn times out (unix time)
     # the table message's last public lines, oldest first (``bot.render.recent_lines``)
     recent: tuple[Recent, ...] = ()
+    # the last version the port reported shown, and the announcements made since (oldest
+    # first; those that are news of their own for the port are its to show again)
+    shown: int = 0
+    pending: tuple[Pending, ...] = ()
 
     @property
     def names(self) -> dict[str, str]:

@@ -99,6 +99,7 @@ __all__ = [
     "scores_text",
     "seat_lines",
     "stats_text",
+    "table_line",
     "table_text",
 ]
 
@@ -728,47 +729,7 @@ def event_line(
             player=who(e.player),
         )
     if isinstance(e, RoundWon):
-        you = e.player == me
-        if e.reason == "blocked":
-            head = _you(
-                tr,
-                you,
-                N_("Both piles are empty: {player} has the lowest hand."),
-                N_("Both piles are empty: you have the lowest hand."),
-                player=who(e.player),
-            )
-        elif e.reason == "last_player":
-            head = tr.gettext("Everyone else has left.")
-        else:
-            head = ""
-        if e.points:
-            won = (
-                tr.ngettext(
-                    "🏁 You win round {round} and score {n} point!",
-                    "🏁 You win round {round} and score {n} points!",
-                    e.points,
-                    player=who(e.player),
-                    round=e.round,
-                )
-                if you
-                else tr.ngettext(
-                    "🏁 {player} wins round {round} and scores {n} point!",
-                    "🏁 {player} wins round {round} and scores {n} points!",
-                    e.points,
-                    player=who(e.player),
-                    round=e.round,
-                )
-            )
-        else:  # penalty scoring (the others add their own cards), or nothing to score
-            won = _you(
-                tr,
-                you,
-                N_("🏁 {player} wins round {round}!"),
-                N_("🏁 You win round {round}!"),
-                player=who(e.player),
-                round=e.round,
-            )
-        return tr.join([head, won])
+        return _round_won(who(e.player), e.round, e.points, e.reason, tr, you=e.player == me)
     if isinstance(e, GameWon):
         return _you(
             tr,
@@ -780,6 +741,64 @@ def event_line(
     if isinstance(e, RoundStarted):
         return _round_started(e, tr, names, me)
     return None
+
+
+def _round_won(
+    who: str, round_no: int, points: int, reason: str | None, tr: Translator, *, you: bool = False
+) -> str:
+    """The result of a round: one wording, as an event line and as the news of it (``you``:
+    addressed to its winner, on a screen that is theirs)."""
+    if reason == "blocked":
+        head = _you(
+            tr,
+            you,
+            N_("Both piles are empty: {player} has the lowest hand."),
+            N_("Both piles are empty: you have the lowest hand."),
+            player=who,
+        )
+    elif reason == "last_player":
+        head = tr.gettext("Everyone else has left.")
+    else:
+        head = ""
+    if points:
+        won = (
+            tr.ngettext(
+                "🏁 You win round {round} and score {n} point!",
+                "🏁 You win round {round} and score {n} points!",
+                points,
+                player=who,
+                round=round_no,
+            )
+            if you
+            else tr.ngettext(
+                "🏁 {player} wins round {round} and scores {n} point!",
+                "🏁 {player} wins round {round} and scores {n} points!",
+                points,
+                player=who,
+                round=round_no,
+            )
+        )
+    else:  # penalty scoring (the others add their own cards), or nothing to score
+        won = _you(
+            tr,
+            you,
+            N_("🏁 {player} wins round {round}!"),
+            N_("🏁 You win round {round}!"),
+            player=who,
+            round=round_no,
+        )
+    return tr.join([head, won])
+
+
+# results that a notice of their own says (``info.round_won``, ``info.game_won``) and the
+# table message states in its heading: never among its recent lines too
+_SAID_ELSEWHERE = (RoundWon, GameWon)
+
+
+def table_line(event: Event) -> bool:
+    """Whether ``event`` (public) is one of a table message's recent lines: it has a line,
+    and is not a result its notice and the table's heading say already."""
+    return not isinstance(event, _SAID_ELSEWHERE) and has_line(event)
 
 
 def has_line(event: Event) -> bool:
@@ -819,6 +838,8 @@ def recent_lines(
     out = []
     for r in items:
         try:
+            if isinstance(r.event, _SAID_ELSEWHERE):  # stored by an earlier version
+                continue
             if r.event is not None:
                 line = event_line(r.event, tr, names)
             elif r.code:
@@ -909,6 +930,9 @@ REFUSALS: dict[str, str] = {
     "already_started": N_("The game has started already."),
     "not_enough_players": N_("At least two players are needed to start."),
     "not_started": N_("The game has not started yet."),
+    "no_next_round": N_(
+        "This game is a single round: nobody can join until it ends. Join the next game!"
+    ),
 }
 
 INFOS: dict[str, str] = {
@@ -975,6 +999,18 @@ def notice_text(
     about the reader addresses them (:data:`INFOS_YOU`; see ``event_line``)."""
     code = notice.code
     params = dict(notice.params)
+    if code == "info.round_won" and isinstance(params.get("round"), int):
+        # worded as the round's event line is: one wording wherever it shows
+        pid = params.get("player")
+        points, reason = params.get("points"), params.get("reason")
+        return _round_won(
+            names.get(pid or "") or str(params.get("name") or _name(names, pid)),
+            params["round"],
+            points if isinstance(points, int) else 0,
+            reason if isinstance(reason, str) else None,
+            tr,
+            you=viewer is not None and pid == viewer,
+        )
     you = INFOS_YOU.get(code)
     if viewer is not None and you is not None and params.get("player") == viewer:
         if code == "info.round_won" and not params.get("points"):
@@ -1309,7 +1345,9 @@ def _scores(
     entries.sort(key=lambda kv: kv[1] if low_wins else -kv[1])
     lines = []
     for i, (who, points) in enumerate(entries):
-        medal = ("🥇", "🥈", "🥉")[i] if i < 3 else f"{i + 1}."
+        # a medal is for points scored; under penalty scoring few points are the merit
+        earned = points > 0 or low_wins
+        medal = ("🥇", "🥈", "🥉")[i] if i < 3 and earned else f"{i + 1}."
         lines.append(
             tr.ngettext(
                 "{rank} {player}: {n} point", "{rank} {player}: {n} points", points,
@@ -1455,14 +1493,8 @@ def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> s
         lines.append(tr.gettext("Scores:"))
         lines.append(scores())
     elif v.phase is Phase.ROUND_OVER:
-        lines.append(
-            tr.gettext(
-                "🏁 Round {round} goes to {player}.",
-                round=v.round,
-                player=_name(names, v.round_winner),
-            )
-        )
-        lines.append(tr.gettext("Scores:"))
+        # who won it is the news of it (``info.round_won``): the table keeps the scores
+        lines.append(tr.gettext("🏁 Scores after round {round}:", round=v.round))
         lines.append(scores())
         if rules.target and low_wins:
             lines.append(

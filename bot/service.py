@@ -40,14 +40,23 @@ from bot.model import (
     PLAYING,
     STOPPED,
     Deadline,
+    Pending,
     Recent,
     Seat,
     Table,
 )
 from bot.names import clean_name, fallback_name
 from bot.port import Notice, Port, TableInfo, on_table
-from bot.render import has_line
-from bot.store import ActionRecord, ScopeMove, StatLine, StatUpdate, Store, WriteBatch
+from bot.render import table_line
+from bot.store import (
+    ActionRecord,
+    ScopeMove,
+    ShownMark,
+    StatLine,
+    StatUpdate,
+    Store,
+    WriteBatch,
+)
 from bot.timers import Timers
 from engine import (
     Action,
@@ -85,6 +94,8 @@ _KEEPS_TURN = (CallUno, CatchUno)
 # buttons that are never out of date: calling, catching, leaving
 _ANY_TIME = (CallUno, CatchUno, Leave)
 RECENT = 5  # public lines kept with a table for its message (events, notices)
+PENDING = 10  # announcements kept with a table until shown (``Service.shown``)
+BEHIND_SECONDS = 24 * 3600.0  # a table closed longer ago than this is not shown again
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +254,8 @@ class Service:
             game_no=t.game_no,
             deadline=turn.due if turn is not None else None,
             recent=t.recent,
+            shown=t.shown,
+            pending=tuple(p for p in t.pending if p.version > t.shown),
         )
 
     async def table(self, key: str) -> TableInfo | None:
@@ -318,14 +331,20 @@ class Service:
         t = step.table
         status = t.status
         step.public = [redact(e, None) for e in step.events]  # shown on the table too
-        new = [Recent.of_event(status, p) for p in step.public if has_line(p)]
-        new.extend(
-            Recent.of_notice(status, n.code, n.params)
-            for n in step.notices
-            if on_table(self.port, t.key, status, n)
-        )
+        new = [Recent.of_event(status, p) for p in step.public if table_line(p)]
+        news: list[Pending] = []
+        for n in step.notices:
+            if on_table(self.port, t.key, status, n):
+                new.append(Recent.of_notice(status, n.code, n.params))
+            else:
+                news.append(Pending(t.version, n.code, n.params, status))
         if new:
-            step.table = t.evolve(recent=(*t.recent, *new)[-RECENT:])
+            t = step.table = t.evolve(recent=(*t.recent, *new)[-RECENT:])
+        if news or t.pending:
+            # kept until the port reports them shown (``shown``): a restart makes them
+            # still; the last few only, for a port that never reports
+            kept = [p for p in t.pending if p.version > t.shown]
+            step.table = t.evolve(pending=tuple([*kept, *news][-PENDING:]))
 
     async def _commit(self, step: _Step) -> None:
         # shielded: once a change is handed to the store it is stored, and memory and the
@@ -461,6 +480,7 @@ class Service:
                 meta={},
                 created=now,
                 updated=now,
+                shown=t.shown if t else 0,  # the key's versions go on: so does what was shown
             )
             return _Step(self._arm(nt))
 
@@ -477,6 +497,7 @@ class Service:
             )
             if seated:
                 raise Refused("already_joined")
+            _next_round_ahead(t)
             if self._count(t) >= _max_seats(t.rules):
                 raise Refused("table_full")
             if t.status == PLAYING and t.rules.partners:
@@ -515,6 +536,7 @@ class Service:
         def build(t: Table | None) -> _Step:
             t = _open(t)
             _host_or_admin(t, by, admin)
+            _next_round_ahead(t)
             if self._count(t) >= _max_seats(t.rules):
                 raise Refused("table_full")
             if t.status == PLAYING and t.rules.partners:
@@ -930,9 +952,8 @@ class Service:
                     )
                 )
             elif isinstance(e, RoundWon):
-                step.notices.append(
-                    Notice("info.round_won", {**_who(nt, e.player), "points": e.points})
-                )
+                won = {"points": e.points, "round": e.round, "reason": e.reason}
+                step.notices.append(Notice("info.round_won", {**_who(nt, e.player), **won}))
                 self._count_round(step, e.player)
         # AFK: a player timed out afk_strikes times in a row leaves
         limit = nt.rules.afk_strikes
@@ -1019,6 +1040,73 @@ class Service:
         for scope in (t.scope, GLOBAL):
             step.stats.append(StatUpdate(scope, winner, seat.name, rounds_won=1))
 
+    # -- what was shown ---------------------------------------------------------------------
+
+    async def shown(self, key: str, version: int) -> None:
+        """The port showed table ``key`` at ``version`` (the table message for it, or a later
+        one, sent or edited; the announcements up to it made): see ``bot.port``. The
+        windows that version opened run from now (never shorter than they were); the
+        version is kept as the table's ``shown``, its announcements up to it done."""
+        if not isinstance(key, str) or not isinstance(version, int):
+            return
+        async with self._lock(key):
+            t = self._tables.get(key)
+            if t is None:  # closed: the mark alone (the store keeps it within the version)
+                await asyncio.shield(self.store.write(WriteBatch(shown=[ShownMark(key, version)])))
+                return
+            if not t.shown < version <= t.version:  # (past the version: not this table's)
+                return
+            now = self.clock()
+            deadlines = []
+            for d in t.deadlines:
+                secs = self._window(t, d)
+                # opened by a change this message shows, not one shown before
+                if secs is not None and t.shown < d.version <= version and d.due < now + secs:
+                    d = Deadline(d.kind, now + secs, d.version)
+                deadlines.append(d)
+            rearmed = tuple(deadlines) != t.deadlines
+            nt = t.evolve(
+                shown=version,
+                deadlines=tuple(deadlines),
+                pending=tuple(p for p in t.pending if p.version > version),
+            )
+            mark = ShownMark(key, version, nt.deadlines if rearmed else None)
+            await asyncio.shield(self.store.write(WriteBatch(shown=[mark])))
+            self._tables[key] = nt
+            if rearmed:
+                self.timers.set(key, nt.deadlines)
+
+    @staticmethod
+    def _window(t: Table, d: Deadline) -> float | None:
+        """How long deadline ``d`` gives people to act once they see it (``None``: it is
+        nobody's to see: a bot's move, the round pause, the lobby)."""
+        g = t.game
+        if g is None or t.status != PLAYING:
+            return None
+        if d.kind == "turn":
+            return (
+                g.rules.challenge_seconds if g.phase is Phase.CHALLENGE else g.rules.turn_seconds
+            )
+        if d.kind.startswith("uno:"):
+            return g.rules.uno_window_seconds
+        return None
+
+    async def behind(self, prefix: str) -> list[TableInfo]:
+        """The tables of platform ``prefix`` whose last version was never reported shown:
+        open ones, and ones that closed in the last day (a crash came between the commit
+        and the message). The adapter shows them again, with their ``pending``
+        announcements."""
+        start = prefix + ":"
+        out = [
+            self.info(t)
+            for k, t in self._tables.items()
+            if k.startswith(start) and t.status in OPEN_STATUSES and t.shown < t.version
+        ]
+        for t in await self.store.tables_behind(prefix, self.clock() - BEHIND_SECONDS):
+            if t.key not in self._tables:  # (an open table there now is newer)
+                out.append(self.info(t))
+        return out
+
     # -- timers and bots --------------------------------------------------------------------
 
     def _arm(self, t: Table) -> Table:
@@ -1046,9 +1134,10 @@ class Service:
                 if rules.uno_window_seconds > 0:
                     for p in g.exposed_players:
                         kind = f"uno:{p}"
-                        out.append(
-                            old.get(kind) or Deadline(kind, now + rules.uno_window_seconds, 0)
-                        )
+                        # the version that opened the window: ``shown`` re-arms it from
+                        # the moment that version is seen
+                        secs = rules.uno_window_seconds
+                        out.append(old.get(kind) or Deadline(kind, now + secs, t.version))
                 if self._bot_wants(t):
                     prev = old.get("bot")
                     if prev is not None and prev.version == t.version:
@@ -1165,6 +1254,13 @@ def _open(t: Table | None) -> Table:
     if t is None or t.status not in (LOBBY, PLAYING):
         raise Refused("no_table")
     return t
+
+
+def _next_round_ahead(t: Table) -> None:
+    """Sitting down mid-game is for the next round: refused when there is none (a game of
+    a single round, ``target`` 0; whether a game ends at this round is known only then)."""
+    if t.status == PLAYING and t.rules.target == 0:
+        raise Refused("no_next_round")
 
 
 def _host_or_admin(t: Table, by: str, admin: bool) -> None:

@@ -41,6 +41,7 @@ __all__ = [
     "ActionRecord",
     "SchemaTooNew",
     "ScopeMove",
+    "ShownMark",
     "SqliteStore",
     "StatLine",
     "StatUpdate",
@@ -115,6 +116,17 @@ class ScopeMove:
     keys: tuple[tuple[str, str], ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class ShownMark:
+    """A table's platform showed ``version`` (``Service.shown``): its ``shown`` column
+    rises to it (never falls), and its deadlines become ``deadlines`` if given (windows
+    re-armed from the moment they were shown). Written without the rest of the row."""
+
+    key: str
+    version: int
+    deadlines: tuple[Deadline, ...] | None = None
+
+
 @dataclass(slots=True)
 class WriteBatch:
     """What one service step writes, all in one transaction."""
@@ -127,6 +139,7 @@ class WriteBatch:
     )
     user_settings: list[tuple[str, str | None]] = field(default_factory=list)
     moves: list[ScopeMove] = field(default_factory=list)
+    shown: list[ShownMark] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -139,6 +152,8 @@ class _Rows:
     chats: list[tuple[Any, ...]]
     users: list[tuple[Any, ...]]
     moves: list[ScopeMove]
+    shown: list[tuple[Any, ...]] = field(default_factory=list)
+    deadlines: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, b: WriteBatch) -> _Rows:
@@ -170,6 +185,12 @@ class _Rows:
             ],
             users=list(b.user_settings),
             moves=[m for m in b.moves if m.old_scope != m.new_scope],
+            shown=[(m.version, m.key, m.version) for m in b.shown],
+            deadlines={
+                m.key: [(m.key, d.kind, d.due, d.version) for d in m.deadlines]
+                for m in b.shown
+                if m.deadlines is not None
+            },
         )
 
 
@@ -189,6 +210,7 @@ class Store(Protocol):
     async def player_stats(self, scope: str, player: str) -> StatLine | None: ...
     async def actions(self, key: str) -> list[ActionRecord]: ...
     async def table_keys(self, scope: str) -> list[str]: ...
+    async def tables_behind(self, prefix: str, since: float) -> list[Table]: ...
 
 
 def migrations() -> list[tuple[int, str]]:
@@ -214,18 +236,23 @@ _PRAGMAS: tuple[str, ...] = (
 
 _UPSERT_TABLE = """
 INSERT INTO tables (key, scope, status, version, turn_version, game_no, host, seats, waiting,
-    preset, overrides, lang, seed, game, meta, strikes, played, created, updated, recent)
+    preset, overrides, lang, seed, game, meta, strikes, played, created, updated, recent,
+    shown, pending)
 VALUES (:key, :scope, :status, :version, :turn_version, :game_no, :host, :seats, :waiting,
     :preset, :overrides, :lang, :seed, :game, :meta, :strikes, :played, :created, :updated,
-    :recent)
+    :recent, :shown, :pending)
 ON CONFLICT (key) DO UPDATE SET scope=excluded.scope, status=excluded.status,
     version=excluded.version, turn_version=excluded.turn_version, game_no=excluded.game_no,
     host=excluded.host, seats=excluded.seats, waiting=excluded.waiting,
     preset=excluded.preset, overrides=excluded.overrides, lang=excluded.lang,
     seed=excluded.seed, game=excluded.game, meta=excluded.meta, strikes=excluded.strikes,
     played=excluded.played, created=excluded.created, updated=excluded.updated,
-    recent=excluded.recent
+    recent=excluded.recent, shown=max(shown, excluded.shown), pending=excluded.pending
 """
+
+# a version shown: never below what was (a mark and the table's own row may cross), never
+# past the table's version (a mark for a table replaced meanwhile by a new one is old)
+_MARK_SHOWN = "UPDATE tables SET shown = max(shown, ?) WHERE key = ? AND version >= ?"
 
 _UPSERT_STATS = """
 INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played)
@@ -550,26 +577,36 @@ class SqliteStore:
         chats: list[tuple[Any, ...]] = []
         users: list[tuple[Any, ...]] = []
         moves: list[ScopeMove] = []
+        shown: list[tuple[Any, ...]] = []
+        # each table's deadlines as the latest batch that sets them has them (its row, or
+        # a re-arming when it was shown)
+        table_deadlines: dict[str, list[tuple[Any, ...]]] = {}
         for b in batches:
             tables.update(b.tables)  # the latest state of a table wins
+            table_deadlines.update((k, ds) for k, (_, ds) in b.tables.items())
+            table_deadlines.update(b.deadlines)
             actions.extend(b.actions)
             stats.extend(b.stats)
             chats.extend(b.chats)
             users.extend(b.users)
             moves.extend(b.moves)
+            shown.extend(b.shown)
         rows = [row for row, _ in tables.values()]
-        deadlines = [d for _, ds in tables.values() for d in ds]
+        deadlines = [d for ds in table_deadlines.values() for d in ds]
         await w.execute("BEGIN IMMEDIATE")
         try:
             for m in moves:  # before the new rows are written
                 await self._move(m)
             if rows:
                 await w.executemany(_UPSERT_TABLE, rows)
+            if table_deadlines:
                 await w.executemany(
-                    "DELETE FROM deadlines WHERE table_key = ?", [(k,) for k in tables]
+                    "DELETE FROM deadlines WHERE table_key = ?", [(k,) for k in table_deadlines]
                 )
             if deadlines:
                 await w.executemany("INSERT INTO deadlines VALUES (?, ?, ?, ?)", deadlines)
+            if shown:
+                await w.executemany(_MARK_SHOWN, shown)
             if actions:
                 await w.executemany(
                     "INSERT INTO actions (table_key, game_no, version, player, action, at) "
@@ -655,6 +692,19 @@ class SqliteStore:
             return None
         dls = await self._deadlines([key])
         return Table.from_row(row, tuple(dls.get(key, ())))
+
+    async def tables_behind(self, prefix: str, since: float) -> list[Table]:
+        """Tables of platform ``prefix`` that closed (finished, stopped) since ``since``
+        before their platform showed their last version: what a crash kept it from
+        showing (the open ones are loaded anyway)."""
+        marks = ",".join("?" * len(OPEN_STATUSES))  # placeholders: the query holds no value
+        async with self._reader.execute(
+            f"SELECT * FROM tables WHERE status NOT IN ({marks}) AND shown < version "
+            "AND updated >= ? AND substr(key, 1, ?) = ?",
+            (*OPEN_STATUSES, since, len(prefix) + 1, prefix + ":"),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [Table.from_row(r) for r in rows]
 
     async def table_keys(self, scope: str) -> list[str]:
         """The keys of every table of ``scope``, open or not."""

@@ -9,9 +9,25 @@ through the paced :class:`~.outbox.Outbox` (every send, edit and deletion, menus
 Refusals go to the user alone: an alert on the button they pressed, else a private
 message; when the private chat is closed to the bot, a refusal of a typed command (or of a
 chosen inline result) is a reply in the group that deletes itself after a few seconds.
-Callback queries are always answered (network errors retried briefly, then logged). What
-the adapter remembers per user or chat (languages, titles, usernames, table messages) is
-kept in bounded LRU maps.
+Callback queries are always answered (network errors retried briefly, then logged), and
+so is whatever fails on our side: a change the database could not save is answered
+"Could not save that — please try again." (the handlers' ``_answered``). A private chat
+Telegram refuses (never opened, bot blocked) is not tried again for ``unreachable_ttl``
+seconds or until the user writes to the bot privately, and at most one refusal per user
+waits in the outbox (the latest). An edit that would change nothing is not sent. What
+the adapter remembers per user or chat (languages, titles, usernames, table messages,
+what each message was last sent with) is kept in bounded LRU maps.
+
+What the chat has seen is reported to the service (``Service.shown``, see ``bot.port``):
+once a table edit is out, and the announcements made up to its version (a round won, the
+game won: taken from ``TableInfo.pending``, so that none is lost or made twice), the
+turn, challenge and UNO-catch windows that edit shows count from then, not from the commit
+seconds earlier (pacing under the group's 20 a minute holds edits back). After a crash
+(``kill -9``: what the outbox held is lost, what was committed is not) :meth:`start`
+shows every table whose last version was not reported again, with the announcements it
+never made, and a line saying so; the windows of a turn nobody saw start then. Replies to
+commands that change nothing (``/rules``, ``/stats``...) still queued are not kept: the
+game lost nothing, and that line says a command may be sent again.
 
 A group upgraded to a supergroup gets a new chat id: told by a service message or by a
 send that fails with ``ChatMigrated``, the adapter moves the chat's tables to the new id
@@ -26,7 +42,7 @@ import contextlib
 import datetime as dtm
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -57,7 +73,7 @@ from adapters.telegram.outbox import Limits, Outbox, retry_seconds
 from bot import render
 from bot.config import Settings
 from bot.i18n import N_, Translator, resolve_lang, translator
-from bot.model import LOBBY
+from bot.model import LOBBY, Pending
 from bot.model import OPEN_STATUSES as OPEN
 from bot.port import Notice, TableInfo
 from bot.service import Service
@@ -71,7 +87,7 @@ from engine import (
     View,
 )
 
-__all__ = ["INTERACTIVE", "Adapter", "Lru", "Origin", "Posted", "answer_quietly"]
+__all__ = ["INTERACTIVE", "Adapter", "Lru", "Origin", "Posted", "answer_quietly", "notice_text"]
 
 log = logging.getLogger(__name__)
 
@@ -86,10 +102,17 @@ INTERACTIVE: ContextVar[bool] = ContextVar("tg_interactive", default=False)
 MEMORY = 5000  # entries kept in each per-user / per-chat map
 REFUSAL_TTL = 15.0  # seconds a refusal shown in a group stays there
 CHOICE_TTL = 60.0  # seconds a posted inline choice may still be answered
+UNREACHABLE_TTL = 600.0  # seconds a private chat that refused the bot is not tried
+REFUSAL = "refusal"  # the outbox key of a user's refusal (one waits at most)
 BAD_TOKEN = "Telegram rejected UNO_TELEGRAM_TOKEN (check it with @BotFather)"
 OPEN_CHAT = N_("Open a private chat with me")
+# the last line of a table message shown again after a crash (until the next change)
+RESUMED = N_(
+    "♻️ I was restarted: every move is kept. A command that got no answer may be sent again."
+)
 # refusals that would tell the group something about a hand: private chat only
 _HAND_REFUSALS = frozenset({"wild_draw_four_illegal", "must_play"})
+_SECRET = _HAND_REFUSALS | {"info.revealed"}  # notices never shown in the group
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -156,9 +179,14 @@ class _Slot:
     n: int
     info: TableInfo
     msg_id: int | None
-    news: list[str] = field(default_factory=list)
     final: bool = False
     sending: asyncio.Lock = field(default_factory=asyncio.Lock)  # one send or edit at once
+    # versions: of the table message on screen, of the last announcements sent, of the last
+    # report to the service (``Service.shown``); the version shown again after a restart
+    displayed: int = 0
+    announced: int = 0
+    reported: int = 0
+    resumed: int | None = None
 
 
 class Adapter:
@@ -175,6 +203,7 @@ class Adapter:
         poll_timeout: float = 10.0,
         admin_ttl: float = 60.0,
         refusal_ttl: float = REFUSAL_TTL,
+        unreachable_ttl: float = UNREACHABLE_TTL,
     ) -> None:
         if settings.telegram_token is None:
             raise ValueError("UNO_TELEGRAM_TOKEN is not set")
@@ -184,6 +213,7 @@ class Adapter:
         self.poll_timeout = poll_timeout
         self.admin_ttl = admin_ttl
         self.refusal_ttl = refusal_ttl
+        self.unreachable_ttl = unreachable_ttl
         self.app: Application[Any, Any, Any, Any, Any, Any] | None = None
         self.outbox: Outbox | None = None
         self.username: str | None = None
@@ -198,7 +228,12 @@ class Adapter:
         self._chat_lang: Lru[int, str | None] = Lru(MEMORY)
         self._admins: Lru[tuple[int, int], tuple[bool, float]] = Lru(2 * MEMORY)
         self._choices: Lru[tuple[str, int], tuple[Posted, float]] = Lru(MEMORY)
+        # (chat, message) -> what it was last sent with: an edit that changes nothing is
+        # not sent (Telegram refuses it, and it costs a token of the chat's budget)
+        self._contents: Lru[tuple[int, int], tuple[str, str | None]] = Lru(2 * MEMORY)
         self._expiring: dict[tuple[int, int], asyncio.TimerHandle] = {}
+        # users whose private chat refused the bot: until when it is not tried again
+        self._unreachable: Lru[int, float] = Lru(MEMORY)
         self._stopping = False
         self.titles: Lru[int, str] = Lru(MEMORY)
         self.usernames: Lru[str, int] = Lru(MEMORY)  # @username -> user id (for /kick)
@@ -246,6 +281,7 @@ class Adapter:
         await self._remember_moves()
         self.username = app.bot.username
         await self._set_commands()
+        await self._catch_up()
         await app.start()
         updater = app.updater
         assert updater is not None
@@ -313,6 +349,25 @@ class Adapter:
         await app.shutdown()
         self.app = None
         self._stopping = False
+
+    async def _catch_up(self) -> None:
+        """After a crash: show again every table whose last version the chat never saw
+        (a move committed and answered, then the process died before its paced edit went
+        out), with the announcements it never got; the turn that edit shows counts from
+        now (``Service.shown``). Replies to commands that change nothing (``/rules``...)
+        are not kept: the table message says a command may be sent again."""
+        behind = await self.service.behind(self.prefix)
+        for info in behind:
+            if info.status in OPEN:
+                slot = self._slot(info)
+                slot.resumed = info.version
+                await self.show_table(info, [])
+            else:
+                await self.closed(info)  # its last edit, without buttons
+                slot = self._slots[info.key]
+            self._queue_news(slot)
+        if behind:
+            log.info("telegram: %d tables shown again after a restart", len(behind))
 
     async def _set_commands(self) -> None:
         for lang, code in (("en", None), ("zh_Hans", "zh")):
@@ -423,8 +478,8 @@ class Adapter:
             if info.status not in OPEN:
                 continue
             if slot is not None and not slot.final:
-                # the same slot, in the new chat: what it still has to say (news not
-                # sent yet; the recent lines are the table's own) goes there, on a new
+                # the same slot, in the new chat: what it still has to say (announcements
+                # not made yet, the recent lines: the table's own) goes there, on a new
                 # table message
                 slot.key, slot.chat, slot.msg_id, slot.info = info.key, new, None, info
                 self._slots[info.key] = slot
@@ -444,6 +499,8 @@ class Adapter:
             slot = _Slot(
                 info.key, chat, thread, self._slot_no, info, msg if isinstance(msg, int) else None
             )
+            # what the service knows was shown: its announcements up to there are made
+            slot.displayed = slot.announced = slot.reported = info.shown
             self._slots[info.key] = slot
             for name, value in info.meta.items():  # private hands, after a restart
                 if name.startswith("dm") and name[2:].isdigit() and isinstance(value, int):
@@ -478,26 +535,30 @@ class Adapter:
         info = slot.info
         tr = translator(info.lang)
         recent = render.recent_lines(info, tr)
+        if slot.resumed == info.version:
+            recent.append(tr.gettext(RESUMED))
         text, markup = views.table_message(info, tr, recent, self.username)
         if slot.msg_id is not None:
             try:
-                await self.bot.edit_message_text(
-                    text, chat_id=slot.chat, message_id=slot.msg_id, reply_markup=markup
-                )
+                await self.edit_text(slot.chat, slot.msg_id, text, markup)
+                await self._displayed(slot, info)
                 return
             except BadRequest as err:
-                why = str(err).lower()
-                if "not modified" in why:
-                    return
-                if not any(s in why for s in ("not found", "message_id_invalid", "can't be")):
+                if not _gone(err):
                     raise
                 log.info("table message of %s is gone (%s): sending it again", slot.key, err)
         msg = await self.bot.send_message(
             slot.chat, text, reply_markup=markup, message_thread_id=slot.thread
         )
+        self._sent(slot.chat, msg.message_id, text, markup)
         slot.msg_id = msg.message_id
         if not slot.final:
             await self.service.set_meta(slot.key, tg_msg=msg.message_id)
+        await self._displayed(slot, info)
+
+    async def _displayed(self, slot: _Slot, info: TableInfo) -> None:
+        slot.displayed = max(slot.displayed, info.version)
+        await self._report(slot)
 
     async def show_hand(
         self, table: TableInfo, player: str, view: View, events: Sequence[Event]
@@ -523,11 +584,14 @@ class Adapter:
         return mid
 
     def queue_hand(self, key: str, uid: int) -> None:
-        if self.outbox is None:
+        if self.outbox is None or not self.can_message(uid):
             return
 
         async def job() -> None:
-            await self.send_hand(key, uid)
+            try:
+                await self.send_hand(key, uid)
+            except Forbidden as err:  # blocked the bot since: their hand waits for /hand
+                self.cannot_message(uid, err)
 
         self.outbox.put(uid, ("hand", key), job)
 
@@ -554,7 +618,7 @@ class Adapter:
         tr = await self.user_tr(uid)
         if info is None:
             if new:
-                await self.bot.send_message(uid, render.notice_text(Notice("no_table"), tr, {}))
+                await self.bot.send_message(uid, notice_text(Notice("no_table"), tr))
             return None
         text, markup, seated = await self._hand_view(info, uid, tr)
         if not seated:
@@ -567,18 +631,15 @@ class Adapter:
         mid = None if new else self._dm.get((key, uid))
         if mid is not None:
             try:
-                await self.bot.edit_message_text(
-                    text, chat_id=uid, message_id=mid, reply_markup=markup
-                )
+                await self.edit_text(uid, mid, text, markup)
             except BadRequest as err:
-                why = str(err).lower()
-                if "not modified" not in why:
-                    if not any(s in why for s in ("not found", "message_id_invalid", "can't be")):
-                        raise
-                    mid = None
+                if not _gone(err):
+                    raise
+                mid = None
         if mid is None:
             msg = await self.bot.send_message(uid, text, reply_markup=markup)
             mid = int(msg.message_id)
+            self._sent(uid, mid, text, markup)
             self._dm[(key, uid)] = mid
             if info.status in OPEN:
                 await self.service.set_meta(key, **{f"dm{uid}": mid})
@@ -596,19 +657,50 @@ class Adapter:
         if notice.code not in NEWS:
             self._queue_table(slot)  # one of its recent lines (``on_table``)
             return
-        text = render.notice_text(notice, translator(table.lang), table.names)
-        slot.news.append(text)
+        if table.version >= slot.info.version:
+            slot.info = table  # its pending announcements include this one
+        self._queue_news(slot)
+
+    def _is_news(self, p: Pending) -> bool:
+        """A pending announcement this adapter makes as a group message of its own."""
+        return p.code in NEWS and not (p.status == LOBBY and p.code in QUIET_IN_LOBBY)
+
+    def _unannounced(self, slot: _Slot) -> list[Pending]:
+        return [p for p in slot.info.pending if p.version > slot.announced and self._is_news(p)]
+
+    def _queue_news(self, slot: _Slot) -> None:
+        """One group message for the announcements not made yet (the table's ``pending``:
+        also those a crash kept from being made)."""
         if self.outbox is None:
             return
 
         async def job() -> None:
-            if not slot.news:
+            news = self._unannounced(slot)
+            if not news:
                 return
-            body = "\n".join(slot.news)
+            info = slot.info
+            tr = translator(info.lang)
+            body = "\n".join(notice_text(Notice(p.code, p.params), tr, info.names) for p in news)
             await self.bot.send_message(slot.chat, body, message_thread_id=slot.thread)
-            slot.news.clear()
+            slot.announced = max(slot.announced, *(p.version for p in news))
+            await self._report(slot)
 
         self.outbox.put(slot.chat, ("news", slot.n), job)
+
+    async def _report(self, slot: _Slot) -> None:
+        """Tell the service what the chat has seen of the table: the message on screen,
+        the announcements up to it made (``Service.shown``: its windows count from now)."""
+        upto = slot.displayed
+        waiting = self._unannounced(slot)
+        if waiting:
+            upto = min(upto, min(p.version for p in waiting) - 1)
+        if upto <= slot.reported:
+            return
+        slot.reported = upto
+        try:
+            await self.service.shown(slot.key, upto)
+        except Exception as err:  # a courtesy to the timers: never the reason a send fails
+            log.warning("table %s: could not note version %d shown: %s", slot.key, upto, err)
 
     def on_table(self, key: str, status: str, notice: Notice) -> bool:
         """A notice the table message shows among its recent lines (kept with the table):
@@ -633,7 +725,7 @@ class Adapter:
     def _notice(self, notice: Notice, tr: Translator, key: str) -> str:
         slot = self._slots.get(key)
         names = slot.info.names if slot is not None else {}
-        text = render.notice_text(notice, tr, names)
+        text = notice_text(notice, tr, names)
         if notice.code == "info.revealed" and len(text) > views.ALERT_MAX:
             cards = " ".join(
                 render.card_short(Card.parse(c)) for c in notice.params.get("cards", ())
@@ -646,9 +738,10 @@ class Adapter:
         return text
 
     def dm_notice(self, uid: int, notice: Notice, key: str, origin: Origin | None = None) -> None:
-        """A notice in ``uid``'s private chat; a refusal (news never: it may show a hand)
-        falls back to the group as :meth:`refuse` says."""
-        if not notice.code.startswith("info.") and notice.code not in _HAND_REFUSALS:
+        """A notice in ``uid``'s private chat; one that tells nothing of a hand (a refusal,
+        "you are in for the next round") falls back to the group as :meth:`refuse` says:
+        whoever typed or chose something is always answered."""
+        if notice.code not in _SECRET:
             self.refuse(uid, lambda tr: self._notice(notice, tr, key), origin)
             return
 
@@ -669,15 +762,17 @@ class Adapter:
             tr = await self.user_tr(uid)
             await self.bot.send_message(uid, text(tr))
 
+        # one refusal waiting per user at most, the latest: a flood of refused presses
+        # or choices costs one message, not one each
         if origin is None or origin.user != uid or not (origin.posted or origin.chosen):
-            self.dm(uid, job)
+            self.dm(uid, job, key=REFUSAL)
             return
         came_from = origin
 
         def fallback() -> None:
             self._reply_in_group(uid, text, came_from)
 
-        self.dm(uid, job, fallback)
+        self.dm(uid, job, fallback, key=REFUSAL)
 
     def _reply_in_group(self, uid: int, text: Callable[[Translator], str], origin: Origin) -> None:
         where = origin.posted
@@ -708,7 +803,7 @@ class Adapter:
             )
             self._expire(posted.chat, msg.message_id)
 
-        self.outbox.put(posted.chat, None, job)
+        self.outbox.put(posted.chat, (REFUSAL, uid), job)
 
     def saw_choice(self, key: str, uid: int, posted: Posted) -> None:
         """The message a user's inline choice posted at table ``key`` (for a refusal)."""
@@ -743,23 +838,58 @@ class Adapter:
         uid: int,
         job: Callable[[], Awaitable[Any]],
         fallback: Callable[[], None] | None = None,
+        *,
+        key: Hashable | None = None,
     ) -> None:
         """A private message; a user who never opened the private chat, or blocked the bot,
-        is skipped quietly (``fallback`` is called then, if given)."""
+        is skipped quietly (``fallback`` is called then, if given), and remembered for a
+        while (:meth:`cannot_message`): no message is tried again meanwhile. ``key``: a
+        newer message with the same key replaces one still waiting."""
         if self.outbox is None:
+            return
+        if not self.can_message(uid):
+            if fallback is not None:
+                fallback()
             return
 
         async def quiet() -> None:
+            if not self.can_message(uid):  # learnt while this waited
+                if fallback is not None:
+                    fallback()
+                return
             try:
                 await job()
             except (Forbidden, BadRequest) as err:
                 if isinstance(err, BadRequest) and "chat not found" not in str(err).lower():
                     raise
-                log.info("user %s cannot be messaged: %s", uid, err)
+                self.cannot_message(uid, err)
                 if fallback is not None:
                     fallback()
 
-        self.outbox.put(uid, None, quiet)
+        self.outbox.put(uid, key, quiet)
+
+    def can_message(self, uid: int) -> bool:
+        """Whether the bot may try a private message to ``uid``: not while a recent try
+        was refused (never opened the chat, blocked the bot)."""
+        until = self._unreachable.get(uid)
+        if until is None:
+            return True
+        if until <= asyncio.get_running_loop().time():
+            self._unreachable.pop(uid, None)
+            return True
+        return False
+
+    def cannot_message(self, uid: int, err: Exception | None = None) -> None:
+        """Telegram refused a private message to ``uid``: none is tried for
+        ``unreachable_ttl`` seconds, or until they write to the bot privately."""
+        if uid not in self._unreachable:
+            log.info("user %s cannot be messaged: %s", uid, err)
+        loop = asyncio.get_running_loop()
+        self._unreachable[uid] = loop.time() + self.unreachable_ttl
+
+    def reachable(self, uid: int) -> None:
+        """``uid`` wrote to the bot in the private chat: it can message them again."""
+        self._unreachable.pop(uid, None)
 
     def edit(self, q: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None) -> None:
         """Edit the message whose button was pressed (a menu), paced like every send; the
@@ -770,15 +900,32 @@ class Adapter:
         chat, mid = msg.chat.id, msg.message_id
 
         async def job() -> None:
-            try:
-                await self.bot.edit_message_text(
-                    text, chat_id=chat, message_id=mid, reply_markup=markup
-                )
-            except BadRequest as err:
-                if "not modified" not in str(err).lower():
-                    raise
+            await self.edit_text(chat, mid, text, markup)
 
         self.outbox.put(chat, ("menu", mid), job, urgent=True)
+
+    async def edit_text(
+        self, chat: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> bool:
+        """Edit a message of the bot's to ``text`` and ``markup``, unless that is what it
+        shows already (as far as this process knows: what it last sent there), which
+        Telegram would refuse as "message is not modified". False if nothing was sent."""
+        shown = _content(text, markup)
+        if self._contents.get((chat, message_id)) == shown:
+            return False
+        try:
+            await self.bot.edit_message_text(
+                text, chat_id=chat, message_id=message_id, reply_markup=markup
+            )
+        except BadRequest as err:
+            if "not modified" not in str(err).lower():  # after a restart: it is shown
+                raise
+        self._contents[(chat, message_id)] = shown
+        return True
+
+    def _sent(self, chat: int, message_id: int, text: str, markup: Any) -> None:
+        """A message of the bot's was sent with this content (see :meth:`edit_text`)."""
+        self._contents[(chat, message_id)] = _content(text, markup)
 
     def say(self, chat: int, thread: int | None, text: str, markup: Any = None) -> None:
         """A reply in a chat (commands that ask for one: /rules, /stats, /help...)."""
@@ -833,6 +980,12 @@ class Adapter:
             await message.reply_text(text, reply_markup=markup, do_quote=False)
 
 
+def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str] | None = None) -> str:
+    """A service notice as Telegram words it (``not_host``: the host or a group admin,
+    what this adapter checks): every notice the adapter shows goes through here."""
+    return render.notice_text(notice, tr, names or {}, platform="tg")
+
+
 async def answer_quietly(
     what: str, send: Callable[[], Awaitable[Any]], *, tries: int = 3, pause: float = 0.3
 ) -> bool:
@@ -861,6 +1014,17 @@ async def answer_quietly(
             log.warning("%s failed: %s", what, err)
             return False
     return False
+
+
+def _content(text: str, markup: Any) -> tuple[str, str | None]:
+    """A message's content, comparable: its text and its keyboard as JSON."""
+    return text, markup.to_json() if markup is not None else None
+
+
+def _gone(err: BadRequest) -> bool:
+    """The message to edit no longer exists (deleted, or too old to edit): send anew."""
+    why = str(err).lower()
+    return any(s in why for s in ("not found", "message_id_invalid", "can't be"))
 
 
 def _fresh(meta: dict[str, Any], old_chat: int) -> dict[str, Any]:

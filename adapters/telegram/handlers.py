@@ -14,6 +14,7 @@ message, so failures are logged by update id and kind only.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +42,7 @@ from telegram.ext import (
 )
 
 from adapters.telegram import views
-from adapters.telegram.adapter import INTERACTIVE, Origin, Posted, answer_quietly
+from adapters.telegram.adapter import INTERACTIVE, Origin, Posted, answer_quietly, notice_text
 from adapters.telegram.codec import (
     Data,
     chat_of,
@@ -56,6 +57,7 @@ from adapters.telegram.codec import (
 )
 from bot import ai, render
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator, translator
+from bot.model import OPEN_STATUSES as OPEN
 from bot.port import Notice
 from bot.service import GLOBAL, Service
 from engine import Card, Play, Rules
@@ -70,6 +72,9 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 
 INVALID = N_("This button is not valid.")
+# what went wrong is ours (the database full or locked, a bug): nothing was changed
+NOT_SAVED = N_("Could not save that — please try again.")
+FAILED = N_("Something went wrong — please try again.")
 OPEN_PRIVATE = N_("Open a private chat with me to see this.")
 NO_TABLES = N_("You are not playing at any table.")
 
@@ -125,16 +130,59 @@ class Handlers:
         }
         new_messages = filters.UpdateType.MESSAGE
         for name, callback in commands.items():
-            app.add_handler(CommandHandler(name, callback, filters=new_messages))
+            failed = FAILED if name in _READ_ONLY else NOT_SAVED
+            guarded = self._answered(callback, failed)
+            app.add_handler(CommandHandler(name, guarded, filters=new_messages))
         app.add_handler(CallbackQueryHandler(self.button))
-        app.add_handler(InlineQueryHandler(self.inline))
-        app.add_handler(ChosenInlineResultHandler(self.chosen))
+        app.add_handler(InlineQueryHandler(self._answered(self.inline, FAILED)))
+        app.add_handler(ChosenInlineResultHandler(self._answered(self.chosen, NOT_SAVED)))
         posted = new_messages & filters.VIA_BOT & filters.ChatType.GROUPS
         app.add_handler(MessageHandler(posted, self.posted))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.migrated))
         app.add_error_handler(self.error)
 
     # -- helpers ------------------------------------------------------------------------------
+
+    def _answered(self, callback: Handler, failed: str) -> Handler:
+        """``callback``, answered when it fails: a typed command or an inline choice is
+        told ``failed`` (:meth:`Adapter.refuse`: privately, else in the group), an inline
+        query gets it as its button. The failure is logged by update id and kind only.
+
+        A service call that raises changed nothing (the change is committed before
+        anything is shown): the store could not write it, and the user may try again."""
+
+        async def run(update: Update, context: Context) -> None:
+            try:
+                await callback(update, context)
+            except Exception:
+                log.exception("update %s (%s) failed", update.update_id, _kind(update))
+                try:
+                    await self._say_failed(update, failed)
+                except Exception:  # the answer is a courtesy: never a second traceback
+                    log.warning("update %s: the failure could not be told", update.update_id)
+
+        return run
+
+    async def _say_failed(self, update: Update, failed: str) -> None:
+        user = update.effective_user
+        if user is None or user.is_bot:
+            return
+        iq = update.inline_query
+        if iq is not None:
+            text = (await self.a.user_tr(user.id)).gettext(failed)
+            button = InlineQueryResultsButton(text[:64], start_parameter="help")
+            await answer_quietly("answerInlineQuery", lambda: iq.answer([], button=button))
+            return
+        chosen = update.chosen_inline_result
+        if chosen is not None:
+            key = key_of_tid(chosen.result_id.split("|")[0])
+            origin = await self._origin(user.id, chosen=self.a.current_key(key) if key else None)
+        else:
+            here = self._here(update)
+            if here is None:
+                return
+            origin = await self._origin(here.uid, here=here)
+        await self._tell_text(user.id, failed, origin)
 
     def _here(self, update: Update) -> _Here | None:
         msg = update.effective_message
@@ -144,6 +192,8 @@ class Handlers:
         INTERACTIVE.set(True)
         chat = msg.chat
         self.a.seen_user(user)
+        if chat.type == ChatType.PRIVATE:
+            self.a.reachable(user.id)  # they write to the bot: it may write back
         if chat.title:
             self.a.titles[chat.id] = chat.title
         thread = msg.message_thread_id if msg.is_topic_message else None
@@ -365,11 +415,11 @@ class Handlers:
         info = await self.svc.table(key)
         tr = await self.a.user_tr(uid)
         if info is None or info.status not in ("lobby", "playing"):
-            text = render.notice_text(Notice("no_table"), tr, {})
+            text = notice_text(Notice("no_table"), tr)
             await self.a.bot.send_message(chat, text)
             return
         if info.host != player_id(uid) and not await self.a.is_admin(chat_of(key)[0], uid):
-            text = render.notice_text(Notice("not_host"), tr, {})
+            text = notice_text(Notice("not_host"), tr)
             await self.a.bot.send_message(chat, text)
             return
         text, markup = views.settings_main(info, tr)
@@ -491,8 +541,13 @@ class Handlers:
             else:
                 data = Data(data.op, self.a.current_key(data.key), data.args)
                 await self._press(data, q, origin)
+        except Forbidden as err:  # a private message the press asked for: refused
+            self.a.cannot_message(q.from_user.id, err)
+            origin.alerts.append(translator(origin.lang).gettext(OPEN_PRIVATE))
         except Exception:  # the operation only: the data of a hand's button names a card
             log.exception("button %s failed", data.op if data is not None else "?")
+            # nothing was changed (see ``_answered``): say so on the button
+            origin.alerts.append(translator(origin.lang).gettext(NOT_SAVED))
         finally:
             await self.a.answer(q, origin)
 
@@ -505,7 +560,7 @@ class Handlers:
         if op == "a" and len(args) == 2:
             info = await self.svc.table(key)
             if info is None or info.status not in ("lobby", "playing"):
-                origin.alerts.append(render.notice_text(Notice("no_table"), tr, {}))
+                origin.alerts.append(notice_text(Notice("no_table"), tr))
                 return
             action = decode_action(args[1], [s.id for s in info.seats])
             version = version_of(args[0])
@@ -526,9 +581,18 @@ class Handlers:
         elif op == "S" and not args:
             await self._open_settings(key, uid, origin)
         elif op == "h" and not args:
+            if await self.svc.hand(key, pid) is None:  # forged, or left the game
+                info = await self.svc.table(key)
+                code = "not_a_player" if info is not None and info.status in OPEN else "no_table"
+                origin.alerts.append(notice_text(Notice(code), tr))
+                return
             if q.message is not None and q.message.chat.id == uid:
                 self.a.remember_dm(key, uid, q.message.message_id)
-            await self.a.send_hand(key, uid)
+            try:
+                await self.a.send_hand(key, uid)
+            except Forbidden as err:  # blocked the bot, or never opened the private chat
+                self.a.cannot_message(uid, err)
+                origin.url = views.deep_link(self.a.username, "h" + tid_of(key))
         elif op in ("sm", "sf", "sv", "sp", "sx"):
             await self._settings_press(key, op, args, q, origin)
         elif op == "L" and len(args) == 2:
@@ -540,10 +604,10 @@ class Handlers:
         info = await self.svc.table(key)
         tr = translator(origin.lang)
         if info is None or info.status not in ("lobby", "playing"):
-            origin.alerts.append(render.notice_text(Notice("no_table"), tr, {}))
+            origin.alerts.append(notice_text(Notice("no_table"), tr))
             return
         if info.host != player_id(uid) and not await self.a.is_admin(chat_of(key)[0], uid):
-            origin.alerts.append(render.notice_text(Notice("not_host"), tr, {}))
+            origin.alerts.append(notice_text(Notice("not_host"), tr))
             return
         try:
             await self._send_settings(key, uid, uid)
@@ -558,11 +622,11 @@ class Handlers:
         tr = translator(origin.lang)
         info = await self.svc.table(key)
         if info is None or info.status not in ("lobby", "playing"):
-            origin.alerts.append(render.notice_text(Notice("no_table"), tr, {}))
+            origin.alerts.append(notice_text(Notice("no_table"), tr))
             return
         admin = await self._admin_unless_host(key, chat_of(key)[0], uid)
         if info.host != pid and not admin:
-            origin.alerts.append(render.notice_text(Notice("not_host"), tr, {}))
+            origin.alerts.append(notice_text(Notice("not_host"), tr))
             return
         nums = [int(a) for a in args if a.isdigit()]
         if op == "sm":
@@ -608,7 +672,7 @@ class Handlers:
             self.a.edit(q, _lang_done(await self.a.user_tr(uid)), None)
         elif kind == "c" and lang is not None:
             if not await self.a.is_admin(chat, uid):
-                origin.alerts.append(render.notice_text(Notice("not_host"), tr, {}))
+                origin.alerts.append(notice_text(Notice("not_host"), tr))
                 return
             await self._set_chat_lang(key, chat, lang)
             self.a.edit(q, _lang_done(translator(lang)), None)
@@ -729,6 +793,10 @@ class Handlers:
 
 
 # -- small helpers ------------------------------------------------------------------------------
+
+Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+# commands that only show something: their failure saved nothing because there was nothing
+_READ_ONLY = frozenset({"hand", "rules", "settings", "stats", "leaderboard", "help"})
 
 
 def _same_chat(q: CallbackQuery, key: str) -> bool:

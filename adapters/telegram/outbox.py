@@ -214,6 +214,7 @@ class Outbox:
         lane = self._lanes.get(chat_id)
         if lane is not None:
             lane.items.pop(key, None)
+            lane.poke.set()  # a lane left empty stops waiting for a token
 
     def pending(self, chat_id: int | None = None) -> int:
         lanes = self._lanes.values() if chat_id is None else [self._lanes.get(chat_id)]
@@ -223,6 +224,8 @@ class Outbox:
         try:
             while lane.items:
                 await self._token(lane)
+                if not lane.items:  # moved to another lane or discarded while waiting
+                    break
                 key, job = lane.items.popitem(last=False)
                 lane.urgent.discard(key)
                 lane.busy = True
@@ -248,7 +251,7 @@ class Outbox:
         """Wait for a token (and the reserve, for an item nobody waits for)."""
         while True:
             wait = max(lane.bucket.wait_time(self._need(lane)), self._global.wait_time())
-            if wait <= 0:
+            if wait <= 0 or not lane.items:  # (emptied meanwhile: nothing to wait for)
                 return
             lane.poke.clear()
             # woken early when an item becomes urgent
@@ -331,6 +334,7 @@ class Outbox:
         items, urgent = list(lane.items.items()), set(lane.urgent)
         lane.items.clear()
         lane.urgent.clear()
+        lane.poke.set()
         for k, j in items:
             self.put(new, k, j, urgent=k in urgent)
 

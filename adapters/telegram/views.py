@@ -24,7 +24,7 @@ from telegram import (
 
 from adapters.telegram.codec import MAX_DATA, encode_action, pack, tid_of
 from bot import render
-from bot.i18n import LANGUAGE_NAMES, N_, Translator
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator, translator
 from bot.port import TableInfo
 from engine import (
     COLORS,
@@ -78,6 +78,8 @@ TEXT_MAX = 4096
 POSTED = "🎴"  # what any chosen inline result posts in the group (never a card)
 
 SETTINGS = N_("Settings")
+CHAT_PROMPT = N_("Choose the language of this chat:")
+USER_PROMPT = N_("Choose your language:")
 MY_CARDS = N_("My cards")
 
 
@@ -376,6 +378,17 @@ def flag_choices(flag: str, current: Any) -> list[Any]:
     return values
 
 
+def _flag_line(flag: str, value: Any, rules: Rules, tr: Translator) -> str:
+    """``Stacking: off`` / ``叠加：关``, with a note when the flag cannot act under
+    ``rules`` (``Deflect a +2: on (needs “Stacking”)``)."""
+    line = tr.gettext(
+        "{flag}: {value}",
+        flag=render.flag_name(flag, tr),
+        value=render.flag_value(flag, value, tr),
+    )
+    return line + render.inactive_note(flag, rules, tr)
+
+
 def settings_main(info: TableInfo, tr: Translator) -> tuple[str, InlineKeyboardMarkup]:
     """The host's settings menu: a preset, or a flag to open."""
     tid = tid_of(info.key)
@@ -395,12 +408,7 @@ def settings_main(info: TableInfo, tr: Translator) -> tuple[str, InlineKeyboardM
         for name in Rules.PRESET_NAMES
     ]
     flags = [
-        _button(
-            f"{render.flag_name(f, tr)}: {render.flag_value(f, getattr(rules, f), tr)}",
-            "sf",
-            tid,
-            i,
-        )
+        _button(_flag_line(f, getattr(rules, f), rules, tr), "sf", tid, i)
         for i, f in enumerate(FLAGS)
     ]
     rows = [presets, *_rows(flags, 2), [_button("✅ " + tr.gettext("Done"), "sx", tid)]]
@@ -412,12 +420,13 @@ def settings_flag(info: TableInfo, index: int, tr: Translator) -> tuple[str, Inl
     tid = tid_of(info.key)
     flag = FLAGS[index]
     current = getattr(info.rules, flag)
-    text = "\n".join(
-        [
-            f"⚙️ {render.flag_name(flag, tr)}: {render.flag_value(flag, current, tr)}",
-            render.flag_help(flag, tr),
-        ]
-    )
+    lines = ["⚙️ " + _flag_line(flag, current, info.rules, tr), render.flag_help(flag, tr)]
+    need = render.flag_needs(flag, info.rules)
+    if need is not None:  # set or not, it has nothing to act on until ``need`` is on
+        lines.append(
+            tr.gettext("Inactive while “{needs}” is off.", needs=render.flag_name(need, tr))
+        )
+    text = "\n".join(lines)
     buttons = [
         _button(
             ("✓ " if value == current else "") + render.flag_value(flag, value, tr),
@@ -436,10 +445,12 @@ def language_menu(
     tid: str, kind: str, current: str | None, tr: Translator
 ) -> tuple[str, InlineKeyboardMarkup]:
     """``kind`` ``c``: the chat's language; ``u``: the user's own."""
-    if kind == "c":
-        text = tr.gettext("Choose the language of this chat:")
+    prompt = CHAT_PROMPT if kind == "c" else USER_PROMPT
+    if current is None:
+        # nothing chosen yet: the reader may not read the language we would guess
+        text = "\n".join(dict.fromkeys(translator(lang).gettext(prompt) for lang in LANGUAGES))
     else:
-        text = tr.gettext("Choose your language:")
+        text = tr.gettext(prompt)
     buttons = [
         _button(("✓ " if code == current else "") + name, "L", tid, kind, code)
         for code, name in LANGUAGE_NAMES.items()

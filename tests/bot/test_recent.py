@@ -15,7 +15,7 @@ from bot.codec import event_from_dict, event_to_dict
 from bot.i18n import translator
 from bot.model import LOBBY, PLAYING, Recent, Table
 from bot.port import Notice, RecordingPort, TableInfo
-from bot.render import event_lines, notice_text, recent_lines
+from bot.render import event_lines, notice_text, recent_lines, table_line
 from bot.service import RECENT, Service
 from bot.store import SqliteStore, migrations
 from engine import CardsDrawn, ChallengeResolved, RoundStarted
@@ -52,12 +52,13 @@ async def step(svc: Service, clock: Clock) -> None:
 
 def shown_lines(port: RecordingPort, tr: Any = EN) -> list[str]:
     """What an adapter keeping the lines in memory would have shown: every public event's
-    line, then each notice not news of its own, the last ``RECENT``."""
+    line (but a result its news says), then each notice not news of its own, the last
+    ``RECENT``."""
     lines: list[str] = []
     for kind, args in port.calls:
         if kind == "table":
             info, evs = args
-            lines.extend(event_lines(evs, tr, info.names))
+            lines.extend(event_lines([e for e in evs if table_line(e)], tr, info.names))
         elif kind == "announce":
             info, n = args
             if n.code not in ("info.round_won", "info.game_won", "info.afk_removed"):

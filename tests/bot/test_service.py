@@ -275,7 +275,8 @@ async def test_next_round_by_a_player_and_by_the_round_pause(
     assert (await svc.act(KEY, "u1", Play("R5"))).ok
     armed = svc.timers.armed(KEY)
     assert set(armed) == {"next_round"} and armed["next_round"].due == clock() + 10
-    assert Notice("info.round_won", {"player": "u1", "points": 3}) in notices(port)
+    won = {"player": "u1", "points": 3, "round": 1, "reason": "out"}
+    assert Notice("info.round_won", won) in notices(port)
     clock.advance(9.9)
     assert await svc.timers.run_due(clock()) == 0
     clock.advance(0.1)

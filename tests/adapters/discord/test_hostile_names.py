@@ -66,7 +66,7 @@ async def test_hostile_names_show_as_typed_and_ping_nobody(make_world) -> None: 
     hand = world.fake.messages[rec.original]  # type: ignore[index]
     await world.press(boss, hand, world.button(hand, "play", "R5"))
     assert (await world.info()).status == "finished"
-    news = f"🏁 {BOSS_SHOWN} wins the round! +3\n🏆 {BOSS_SHOWN} wins the game!"
+    news = f"🏁 {BOSS_SHOWN} wins round 1 and scores 3 points!\n🏆 {BOSS_SHOWN} wins the game!"
     assert news in [m.content for m in world.fake.public()]
     rec = await world.slash(carol, "leaderboard")
     assert BOSS_SHOWN in world.fake.texts_for(rec)[0]

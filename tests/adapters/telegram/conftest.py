@@ -106,6 +106,20 @@ class Harness:
             await asyncio.sleep(0.02)
             assert await outbox.flush(timeout)
 
+    async def play_query(self, chat: FakeChat, thread: int | None = None) -> str:
+        """The Play button's query, once the table message has one: the service may have
+        dealt a round whose table edit is still on its way (the message shows "Next
+        round")."""
+
+        def ready() -> str | None:
+            try:
+                return play_query(self.table_message(chat, thread))
+            except (LookupError, AssertionError):
+                return None
+
+        found: str = await self.until(ready)
+        return found
+
     async def until(self, pred: Callable[[], Any], timeout: float = 5.0) -> Any:
         return await self.api.wait_for(pred, timeout)
 
@@ -255,7 +269,7 @@ async def human_turn(
     the table moves on."""
     k = key(chat, thread)
     before = tg.service._tables[k].version
-    query = play_query(tg.table_message(chat, thread))
+    query = await tg.play_query(chat, thread)
     ans = await user.inline(query)
     assert ans.is_personal and ans.cache_time == 0
     choice = (chooser or (lambda a: pick(a, uno=uno)))(ans)

@@ -63,7 +63,7 @@ async def test_a_group_in_simplified_chinese(tg: Harness) -> None:
     sam.started = True
     await sam.send(g, "/language zh_Hant")
     await tg.until(lambda: api.dms(sam))
-    assert api.dms(sam)[-1] == EN.gettext("Only the host (or a chat admin) can do that.")
+    assert api.dms(sam)[-1] == EN.gettext("Only the host or a group admin can do that.")
     await admin.send(g, "/language zh_Hans")
     await tg.until(lambda: api.bot_messages(g))
     assert api.bot_messages(g)[-1].text == HANS.gettext(
@@ -78,8 +78,8 @@ async def test_a_group_in_simplified_chinese(tg: Harness) -> None:
     # refusals in each reader's own language, as alerts
     no_zh = await li.click(table, render.button_label("start", HANS))
     no_en = await sam.click(table, render.button_label("start", HANS))
-    assert no_zh.text == HANS.gettext("Only the host (or a chat admin) can do that.")
-    assert no_en.text == EN.gettext("Only the host (or a chat admin) can do that.")
+    assert no_zh.text == HANS.gettext("Only the host or a group admin can do that.")
+    assert no_en.text == EN.gettext("Only the host or a group admin can do that.")
     ans = await admin.click(table, render.button_label("start", HANS))
     assert not ans.show_alert
     await tg.settle()
@@ -158,7 +158,7 @@ async def test_the_host_sets_the_rules_from_the_settings_menu(tg: Harness) -> No
     alice, bob = api.user("Alice", started=True), api.user("Bob", started=True)
     table = await open_table(tg, g, alice, [bob], start=False)
     no = await bob.click(table, "Settings")
-    assert no.show_alert and no.text == EN.gettext("Only the host (or a chat admin) can do that.")
+    assert no.show_alert and no.text == EN.gettext("Only the host or a group admin can do that.")
     ans = await alice.click(table, "Settings")
     assert not ans.show_alert
     menu = await tg.until(lambda: api.bot_messages(alice.chat))
@@ -205,20 +205,20 @@ async def test_languages_in_the_private_chat(tg: Harness) -> None:
     await open_table(tg, g, ann, [bob], start=False)
     table = tg.table_message(g)
     no = await bob.click(table, "Start")
-    assert no.text == HANT.gettext("Only the host (or a chat admin) can do that.")
+    assert no.text == HANT.gettext("Only the host or a group admin can do that.")
     await bob.send(bob.chat, "/language")
     menu = await tg.until(lambda: [m for m in api.bot_messages(bob.chat) if m.markup])
     await bob.click(menu[0], "English")
     await tg.settle()
     assert menu[0].text == EN.gettext("Language: {language}", language="English")
     no = await bob.click(table, "Start")
-    assert no.text == EN.gettext("Only the host (or a chat admin) can do that.")
+    assert no.text == EN.gettext("Only the host or a group admin can do that.")
     # back to Telegram's language
     await bob.send(bob.chat, "/language")
     menu = await tg.until(lambda: [m for m in api.bot_messages(bob.chat) if m.markup])
     await bob.click(menu[-1], "As in Telegram")
     no = await bob.click(table, "Start")
-    assert no.text == HANT.gettext("Only the host (or a chat admin) can do that.")
+    assert no.text == HANT.gettext("Only the host or a group admin can do that.")
 
 
 async def test_kick_stop_and_admins(tg: Harness) -> None:
@@ -239,7 +239,7 @@ async def test_kick_stop_and_admins(tg: Harness) -> None:
     # Carol is no host nor admin: refused, privately
     await carol.send(g, "/kick 1")
     await tg.until(lambda: api.dms(carol))
-    assert api.dms(carol)[-1] == EN.gettext("Only the host (or a chat admin) can do that.")
+    assert api.dms(carol)[-1] == EN.gettext("Only the host or a group admin can do that.")
     # an admin may kick by seat number and stop the game
     await alice.send(g, "/addbot")
     await tg.until(lambda: len(tg.service._tables[key(g)].seats) == 3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bot.i18n import translator
@@ -11,11 +12,12 @@ from tests.adapters.telegram.conftest import (
     assert_no_hand_in_group,
     human_turn,
     key,
+    moved,
     open_table,
     play_out,
     play_query,
 )
-from tests.fakes.telegram_api import FakeBotAPI
+from tests.fakes.telegram_api import NOT_MODIFIED, FakeBotAPI
 
 EN = translator("en")
 
@@ -174,10 +176,15 @@ async def test_rounds_are_announced_and_the_next_round_button_deals(
                 break
         await tg.settle()
         table = tg.table_message(g)
-        assert "Round 1 goes to" in table.text
+        assert "Scores after round 1:" in table.text
         assert table.labels() == ["⏭ Next round"]
         news = [m for m in api.bot_messages(g) if m is not table]
-        assert len(news) == 1 and "wins the round" in news[0].text
+        assert len(news) == 1 and news[0].text.startswith("🏁 ")
+        assert re.fullmatch(r"🏁 (Alice|Bob) wins round 1 and scores \d+ points?!", news[0].text)
+        # said once, in one wording: in no version of the table message
+        said = [t for t in api.group_texts(g) if "wins" in t or "goes to" in t]
+        assert said == [news[0].text]
+        assert "🥈" not in table.text  # the loser scored nothing: no medal
         # someone at the table deals the next round; an onlooker cannot
         eve = api.user("Eve")
         no = await eve.click(table, "Next round")
@@ -188,3 +195,46 @@ async def test_rounds_are_announced_and_the_next_round_button_deals(
         assert "round 2" in tg.table_message(g).text
     finally:
         await tg.stop()
+
+
+async def test_a_whole_game_sends_no_edit_that_changes_nothing(tg: Harness) -> None:
+    """Two players follow the game in their private chat, one plays inline, a bot seat
+    too: every hand and table edit changes something (Telegram refuses the others with
+    "message is not modified"), also when a player presses 🔄 on a hand that is current."""
+    api = tg.api
+    g = api.group("Cards")
+    alice, bob, carol = api.user("Alice"), api.user("Bob"), api.user("Carol")
+    table = await open_table(tg, g, alice, [bob, carol], bots=1, hand_size=6, target=0)
+    link = table.button("My cards")["url"].split("start=")[1]
+    for user in (alice, carol):
+        await user.start_bot(link)
+        await tg.until(lambda u=user: api.bot_messages(u.chat))
+    refreshed = 0
+    for _ in range(400):
+        user = await tg.wait_turn(g, [alice, bob, carol])
+        if user is None:
+            break
+        if user is bob:
+            await human_turn(tg, g, bob)
+            continue
+        await tg.settle()
+        mine = api.bot_messages(user.chat)[0]
+        if refreshed < 3:  # nothing changed since it was drawn: no edit goes out
+            n = len(api.of("editMessageText"))
+            assert not (await user.click(mine, "🔄")).show_alert
+            await tg.settle()
+            assert len(api.of("editMessageText")) == n
+            refreshed += 1
+        before = (await tg.info(g)).version
+        cards = [b for b in mine.buttons() if b.get("callback_data", "").count("|p")]
+        others = [b for b in mine.buttons() if b["text"] != "🔄" and b not in cards]
+        ans = await user.click(mine, data=(cards or others)[0]["callback_data"])
+        assert not ans.show_alert or ans.text.startswith("Hand of"), ans.text
+        await tg.until(moved(tg, g, before))
+    await tg.settle()
+    assert "wins the game" in tg.table_message(g).text
+    edits = api.of("editMessageText")
+    assert len(edits) > 20
+    refused = [c for c in api.calls if c.error is not None]
+    assert [c.error.description for c in refused if c.error is not None] == []
+    assert NOT_MODIFIED.startswith("Bad Request: message is not modified: specified new")

@@ -200,3 +200,35 @@ async def test_a_lane_moved_to_another_chat_merges_what_waits_there() -> None:
     assert await box.flush(5)
     assert sorted(ran[:2]) == ["first", "other first"]
     assert ran[2:] == ["old table", "news"]  # the latest render of the table, in its place
+
+
+async def test_a_lane_emptied_while_it_waits_for_a_token_ends_quietly() -> None:
+    """What waits in a group's lane moves to its supergroup's (or is discarded) while the
+    lane waits for a token: the lane ends, nothing is lost, nothing raises."""
+    box = Outbox(Limits(group_per_minute=4, group_burst=1, group_reserve=0))
+    done: list[int] = []
+    errors: list[BaseException] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _loop, ctx: errors.append(ctx.get("exception")))
+
+    def job(n: int) -> Callable[[], Awaitable[None]]:
+        async def run() -> None:
+            done.append(n)
+
+        return run
+
+    try:
+        box.put(GROUP, "first", job(1))
+        box.put(GROUP, "second", job(2))  # waits ~20 s for the group's next token
+        await asyncio.sleep(0.05)
+        box.discard(GROUP, "second")
+        box.put(GROUP, "third", job(3))
+        box.move(GROUP, OTHER)
+        assert await box.flush(2)
+        import gc
+
+        gc.collect()
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(None)
+    assert done == [1, 3] and errors == []

@@ -16,7 +16,7 @@ from tests.adapters.telegram.conftest import (
 )
 
 EN = translator("en")
-NOT_HOST = EN.gettext("Only the host (or a chat admin) can do that.")
+NOT_HOST = "Only the host or a group admin can do that."
 
 
 async def test_a_refused_command_is_answered_in_the_group_for_a_while(tg: Harness) -> None:
@@ -105,3 +105,62 @@ async def test_news_and_refusals_that_tell_of_a_hand_stay_private(tg: Harness) -
         tg.adapter.dm_notice(bob.id, notice, key(g), origin)
     await tg.settle()
     assert api.bot_messages(g) == []
+
+
+async def test_who_may_stop_or_change_settings_is_said_as_telegram_checks_it(
+    tg: Harness,
+) -> None:
+    """Neither the host nor a group admin: pressing Settings, typing /settings or /stop is
+    refused with what Telegram checks (a group admin), in the reader's language."""
+    api = tg.api
+    g = api.group()
+    alice, bob = api.user("Alice"), api.user("Bob", started=True)
+    zoe = api.user("Zoe", language_code="zh-hans", started=True)
+    table = await open_table(tg, g, alice, [bob, zoe], start=False)
+    pressed = await bob.click(table, "Settings")
+    assert pressed.show_alert and pressed.text == EN.gettext(NOT_HOST)
+    await bob.send(g, "/settings")
+    await tg.until(lambda: len(api.dms(bob)) == 1)
+    await bob.send(g, "/stop")
+    await tg.until(lambda: len(api.dms(bob)) == 2)
+    assert api.dms(bob) == [EN.gettext(NOT_HOST)] * 2
+    await zoe.send(g, "/stop")
+    await tg.until(lambda: api.dms(zoe))
+    assert api.dms(zoe) == [translator("zh_Hans").gettext(NOT_HOST)]
+    assert api.dms(zoe)[0] == "只有房主或群管理员才能这样做。"
+    assert (await tg.info(g)).status == "lobby"
+
+
+async def test_joining_mid_game_is_always_answered(tg: Harness) -> None:
+    """Eve never opened the private chat. In a game of a single round there is no next
+    round to sit down for: refused, as a reply in the group; in a longer game she is in for
+    the next round, and told so the same way."""
+    api = tg.api
+    tg.adapter.refusal_ttl = 30.0
+    one, longer = api.group("One round"), api.group("Longer")
+    alice, bob, eve = api.user("Alice"), api.user("Bob"), api.user("Eve")
+    await open_table(tg, one, alice, [bob], target=0)
+    command = await eve.send(one, "/join")
+    replies = await tg.until(lambda: [m for m in api.bot_messages(one) if m.reply_to is command])
+    assert replies[0].text == EN.gettext(
+        "This game is a single round: nobody can join until it ends. Join the next game!"
+    )
+    info = await tg.info(one)
+    assert info.waiting == () and eve.pid not in {s.id for s in info.seats}
+    await tg.settle()
+    assert not any("Joining next round" in t for t in api.group_texts(one))
+    # a bot seat cannot sit down for a next round that will not come either
+    await alice.send(one, "/addbot")
+    await tg.until(lambda: [m for m in api.bot_messages(one) if m.reply_to is not None][1:])
+    assert len((await tg.info(one)).seats) == 2
+
+    await open_table(tg, longer, alice, [bob], target=500)
+    command = await eve.send(longer, "/join")
+    replies = await tg.until(
+        lambda: [m for m in api.bot_messages(longer) if m.reply_to is command]
+    )
+    assert replies[0].text == EN.gettext("You are in: you will be dealt in at the next round.")
+    assert (await tg.info(longer)).waiting == (eve.pid,)
+    await tg.settle()
+    assert "Joining next round: Eve" in tg.table_message(longer).text
+    assert_no_hand_in_group(api, longer)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import traceback
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,16 +17,32 @@ from telegram.error import Forbidden, TimedOut
 
 from adapters.telegram import Adapter
 from adapters.telegram.adapter import BAD_TOKEN, MEMORY, Lru, answer_quietly
+from adapters.telegram.codec import pack, tid_of
 from bot.config import Settings
 from bot.i18n import translator
 from bot.service import Service
-from tests.adapters.telegram.conftest import FAST, Harness, key, open_table
+from tests.adapters.telegram.conftest import (
+    FAST,
+    Harness,
+    human_turn,
+    key,
+    open_table,
+    pick,
+)
 from tests.fakes.telegram_api import FakeBotAPI
 
+EN = translator("en")
 HANT = translator("zh_Hant")
 HAND = "🃏 Your cards"
-# starting and stopping only ask it for the open tables (none)
-NO_SERVICE = cast(Service, SimpleNamespace(open_tables=list))
+NOT_SAVED = "Could not save that — please try again."
+
+
+async def _none_behind(prefix: str) -> list[Any]:
+    return []
+
+
+# starting and stopping only ask it for the open tables and those shown late (none)
+NO_SERVICE = cast(Service, SimpleNamespace(open_tables=list, behind=_none_behind))
 
 
 def _logged(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -230,3 +247,109 @@ async def test_a_closed_table_leaves_no_private_hands_behind(tg: Harness) -> Non
     await tg.settle()
     assert not [k for k in tg.adapter._dm if k[0] == key(g)]
     assert not [k for k in tg.adapter._private if k[0] == key(g)]
+
+
+async def test_a_change_that_could_not_be_saved_is_answered(
+    tg: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database is full: a press, a typed command and an inline choice change nothing
+    and each is told so, in the reader's language, by the way they came (an alert, the
+    private chat, else a reply in the group). Once it can write again, the game goes on."""
+    api = tg.api
+    tg.adapter.refusal_ttl = 30.0
+    g = api.group()
+    alice, bob = api.user("Alice", started=True), api.user("Bob")
+    carol, dave = api.user("Carol", language_code="zh-hant", started=True), api.user("Dave")
+    table = await open_table(tg, g, alice, [bob], start=False)
+    real = tg.store.write
+
+    async def full(batch: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(tg.store, "write", full)
+    en = translator("en").gettext(NOT_SAVED)
+    ans = await carol.click(table, "Join")
+    assert ans.show_alert and ans.text == HANT.gettext(NOT_SAVED) != NOT_SAVED
+    await carol.send(g, "/join")
+    await tg.until(lambda: api.dms(carol))
+    assert api.dms(carol) == [HANT.gettext(NOT_SAVED)]
+    command = await dave.send(g, "/join")
+    replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is command])
+    assert replies[0].text == en
+    info = await tg.info(g)
+    assert {s.id for s in info.seats} == {alice.pid, bob.pid}
+
+    monkeypatch.setattr(tg.store, "write", real)
+    assert not (await alice.click(table, "Start")).show_alert
+    await tg.settle()
+    info = await tg.info(g)
+    assert info.view is not None
+    player = alice if info.view.current == alice.pid else bob
+    monkeypatch.setattr(tg.store, "write", full)
+    results = await player.inline(await tg.play_query(g))
+    posted = await player.choose(results, pick(results), g)
+    if player is alice:
+        await tg.until(lambda: len(api.dms(alice)) >= 1)
+        assert api.dms(alice)[-1] == en
+    else:
+        replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is posted])
+        assert replies[0].text == en
+    assert (await tg.info(g)).version == info.version  # nothing changed, nothing shown
+
+    monkeypatch.setattr(tg.store, "write", real)
+    await human_turn(tg, g, player)
+    assert (await tg.info(g)).version > info.version
+
+
+async def test_a_user_the_bot_cannot_message_costs_one_try(
+    tg: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Bob and Eve never opened the private chat. A forged press in Bob's private chat is
+    answered with a link to open it (no traceback); 300 forged inline choices of Eve's,
+    each refused, try one private message: the refusal is remembered, and never more than
+    one waits."""
+    caplog.set_level(logging.INFO)
+    api = tg.api
+    g = api.group()
+    alice, bob, eve = api.user("Alice"), api.user("Bob"), api.user("Eve")
+    await open_table(tg, g, alice, [bob])
+    tid = tid_of(key(g))
+    # Bob plays, but never opened the private chat: a press "there" opens it
+    forged = api.post(api.private(bob), api.bot_user(), "🃏")
+    ans = await bob.click(forged, data=pack("h", tid))
+    assert ans.url == f"https://t.me/{api.username}?start=h{tid}"
+    # Eve does not play: told so
+    forged = api.post(api.private(eve), api.bot_user(), "🃏")
+    ans = await eve.click(forged, data=pack("h", tid))
+    assert ans.show_alert and ans.text == EN.gettext("You are not playing in this game.")
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    version = (await tg.info(g)).version
+    for i in range(300):
+        api.push(
+            {
+                "chosen_inline_result": {
+                    "result_id": f"{tid}|{version}|d",
+                    "from": eve.to_json(),
+                    "query": str(i),
+                }
+            }
+        )
+    outbox = tg.adapter.outbox
+    assert outbox is not None
+    most = 0
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        most = max(most, outbox.pending(eve.id))
+    await tg.settle()
+    to_eve = [c for c in api.calls if c.params.get("chat_id") == eve.id]
+    assert len(to_eve) == 1 and all(c.error is not None and c.error.code == 403 for c in to_eve)
+    assert most <= 1
+    assert (await tg.info(g)).version == version
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    # once she opens the private chat, she is told again
+    await eve.start_bot()
+    bad = api.user("Mallory")
+    bad_choice = {"result_id": f"{tid}|{version}|d", "from": eve.to_json(), "query": ""}
+    api.push({"chosen_inline_result": bad_choice})
+    await tg.until(lambda: EN.gettext("You are not playing in this game.") in api.dms(eve))
+    assert bad.id not in {c.params.get("chat_id") for c in api.calls}

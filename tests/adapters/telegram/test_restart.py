@@ -3,21 +3,32 @@ and inline results work while their version is current."""
 
 from __future__ import annotations
 
+import asyncio
+
+from adapters.telegram.adapter import RESUMED
 from bot import render
 from bot.i18n import translator
 from bot.service import RECENT
+from engine import Play, Rules
 from tests.adapters.telegram.conftest import (
     Harness,
     assert_no_hand_in_group,
     human_turn,
+    key,
     moved,
     open_table,
     pick,
     play_out,
     play_query,
+    scenario_table,
 )
+from tests.fakes.telegram_api import FakeMessage
 
 EN = translator("en")
+
+
+def _data(message: FakeMessage) -> list[str]:
+    return [str(b["callback_data"]) for b in message.buttons() if "callback_data" in b]
 
 
 async def test_restart_mid_game(tg: Harness) -> None:
@@ -76,3 +87,112 @@ async def test_restart_mid_game(tg: Harness) -> None:
     tables = [m for m in api.bot_messages(g) if m.history[0][1] is not None]
     assert len(tables) == 1  # never a second table message
     assert_no_hand_in_group(api, g)
+
+
+async def _crash(tg: Harness) -> None:
+    """The process dies (kill -9): what was committed is in the database, what waited in
+    the outbox is lost (nothing flushed)."""
+    tg.running = False
+    await tg.service.stop()
+    await tg.adapter.stop(flush=0)
+    await tg.store.close()
+
+
+async def test_a_crash_before_the_edit_went_out_is_made_good(tg: Harness) -> None:
+    """Alice's winning play is committed and answered, then the process dies before the
+    table edit (held back by Telegram's flood control) and the round's announcement went
+    out; meanwhile the next round was dealt. After the restart the table message shows the
+    game as it is, with buttons that work, the announcement is made, and the turn that
+    nobody saw counts from when it is shown."""
+    api = tg.api
+    g = api.group()
+    alice, bob = api.user("Alice"), api.user("Bob")
+    await scenario_table(
+        tg, g, {alice: ["R5", "R7"], bob: ["R2", "G2", "Y3"]}, "R1", rules=Rules(target=500)
+    )
+    k = key(g)
+    assert (await tg.service.act(k, alice.pid, Play("R7", uno=True))).ok
+    assert (await tg.service.act(k, bob.pid, Play("R2"))).ok
+    await tg.settle()
+    table = tg.table_message(g)
+    seen = table.text
+    api.fail("editMessageText", code=429, retry_after=3600, chat_id=g.id)
+    ans = await alice.inline(str(g.id))
+    win = ans.find(lambda r: r.code == "pR5")
+    assert win is not None
+    await alice.choose(ans, win, g)
+    # the round is won, and the next one dealt after the pause: all committed
+    await tg.until(lambda: (t := tg.service._tables.get(k)) and t.game and t.game.round == 2)
+    await tg.until(lambda: any(c.error is not None for c in api.of("editMessageText")))
+    info = await tg.info(g)
+    turn = tg.service.timers.armed(k)["turn"]
+    assert table.text == seen  # the chat still shows the old turn
+    assert not [m for m in api.bot_messages(g) if "wins round" in m.text]
+    await _crash(tg)
+    calls = len(api.calls)
+
+    await asyncio.sleep(0.5)  # the bot is down a moment
+    await tg.start()  # a new process on the same database
+    await tg.settle()
+    after = api.calls[calls:]
+    edits = [c for c in after if c.method == "editMessageText" and c.params["chat_id"] == g.id]
+    assert len(edits) == 1 and edits[0].params["message_id"] == table.message_id
+    table = tg.table_message(g)
+    assert "round 2" in table.text and EN.gettext(RESUMED) in table.text
+    assert all(f"|{info.version}|" in d for d in _data(table)), _data(table)
+    news = [c for c in after if c.method == "sendMessage" and c.params["chat_id"] == g.id]
+    assert [c.params["text"] for c in news] == [
+        EN.ngettext(
+            "🏁 {player} wins round {round} and scores {n} point!",
+            "🏁 {player} wins round {round} and scores {n} points!",
+            info.view.scores[alice.pid] if info.view else 0,
+            player="Alice",
+            round=1,
+        )
+    ]
+    # the turn nobody saw counts from the moment it was shown
+    again = tg.service.timers.armed(k)["turn"]
+    assert again.version == turn.version and again.due >= turn.due + 0.5
+    stored = await tg.store.get_table(k)
+    assert stored is not None and stored.shown == info.version
+    assert all(p.version <= stored.shown for p in stored.pending)  # none left to make
+    assert (await tg.info(g)).pending == ()
+    # and the game goes on from that message
+    user = await tg.wait_turn(g, [alice, bob])
+    assert user is not None
+    await human_turn(tg, g, user)
+    await tg.settle()
+    assert EN.gettext(RESUMED) not in tg.table_message(g).text
+    # a clean restart now has nothing to catch up on
+    await tg.restart()
+    await tg.settle()
+    assert (await tg.service.behind("tg")) == []
+
+
+async def test_a_game_that_ended_unseen_is_shown_after_a_crash(tg: Harness) -> None:
+    """The last card of a one-round game, then the crash: the final table and the results
+    come after the restart, though the table is closed."""
+    api = tg.api
+    g = api.group()
+    alice, bob = api.user("Alice"), api.user("Bob")
+    await scenario_table(
+        tg, g, {alice: ["R5", "R7"], bob: ["R2", "G2", "Y3"]}, "R1", rules=Rules(target=0)
+    )
+    k = key(g)
+    assert (await tg.service.act(k, alice.pid, Play("R7", uno=True))).ok
+    assert (await tg.service.act(k, bob.pid, Play("R2"))).ok
+    await tg.settle()
+    table = tg.table_message(g)
+    api.fail("editMessageText", code=429, retry_after=3600, chat_id=g.id)
+    assert (await tg.service.act(k, alice.pid, Play("R5"))).ok
+    await tg.until(lambda: any(c.error is not None for c in api.of("editMessageText")))
+    await _crash(tg)
+    calls = len(api.calls)
+    await tg.start()
+    await tg.settle()
+    after = api.calls[calls:]
+    table = tg.table_message(g)
+    assert table.markup is None and "Alice wins the game" in table.text
+    texts = [c.params["text"] for c in after if c.method == "sendMessage"]
+    assert len(texts) == 1 and "wins round 1" in texts[0] and "wins the game" in texts[0]
+    assert await tg.service.behind("tg") == []

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+from pathlib import Path
 from typing import Any
 
-from adapters.telegram import views
+from adapters.telegram import Limits, views
 from bot.i18n import translator
 from engine import Phase
 from tests.adapters.telegram.conftest import (
@@ -14,10 +17,9 @@ from tests.adapters.telegram.conftest import (
     moved,
     open_table,
     pick,
-    play_query,
     scenario_table,
 )
-from tests.fakes.telegram_api import FakeChat, FakeUser, InlineAnswer
+from tests.fakes.telegram_api import FakeBotAPI, FakeChat, FakeUser, InlineAnswer
 
 EN = translator("en")
 
@@ -41,7 +43,7 @@ async def test_uno_call_and_catch(tg: Harness) -> None:
             break
         k = key(g)
         before = tg.service._tables[k].version
-        ans = await user.inline(play_query(tg.table_message(g)))
+        ans = await user.inline(await tg.play_query(g))
         with_uno = [r for r in ans.results if r.code.endswith("!")]
         choice: Any
         if with_uno and stage in ("forget", "button"):
@@ -181,3 +183,57 @@ async def test_w4_challenge_innocent_through_inline_mode(tg: Harness) -> None:
     assert posted.text == views.POSTED and posted.via_bot
     assert api.dms(carol) == [] and api.alerts(carol) == []
     assert_no_hand_in_group(api, g)
+
+
+async def test_a_catch_window_counts_from_when_its_button_shows(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """Telegram's pacing holds the table back: the group's budget is spent when Alice plays
+    down to one card without calling UNO, so the table with 🎯 shows some 3.5 s later. Bob
+    catches her 2 s after he could see the button, 5.5 s after her play: in time, since
+    the 5 s window runs from the moment it is shown."""
+    tg = Harness(api, tmp_path / "uno.sqlite3", limits=Limits())
+    await tg.start()
+    try:
+        g = api.group()
+        alice, bob = api.user("Alice"), api.user("Bob")
+        await scenario_table(tg, g, {alice: ["R5", "R6"], bob: ["B1", "G2", "Y3"]}, "R1")
+        outbox = tg.adapter.outbox
+        assert outbox is not None
+        ans = await alice.inline(str(g.id))
+        plain = ans.find(lambda r: r.code == "pR5")  # no UNO called with it
+        assert plain is not None
+        bucket = outbox._bucket(g.id)
+        bucket.tokens = 0.0  # bot seats and replies used the group's budget up
+        loop = asyncio.get_running_loop()
+        played = loop.time()
+        await alice.choose(ans, plain, g)
+
+        def catch_shown() -> Any:
+            return next(
+                (
+                    c
+                    for c in api.calls
+                    if c.method in ("sendMessage", "editMessageText")
+                    and c.params.get("chat_id") == g.id
+                    and "Catch Alice" in json.dumps(c.params.get("reply_markup"))
+                ),
+                None,
+            )
+
+        shown = await tg.until(catch_shown, timeout=10)
+        assert shown.t - played > 3.0  # paced: the button came late
+        data = next(
+            b["callback_data"]
+            for row in shown.params["reply_markup"]["inline_keyboard"]
+            for b in row
+            if "Catch Alice" in b["text"]
+        )
+        await asyncio.sleep(shown.t + 2.0 - loop.time())
+        assert loop.time() - played > 5.0  # past a window that ran from the play itself
+        caught = await bob.click(tg.table_message(g), data=data)
+        assert not caught.show_alert, caught.text
+        view = (await tg.info(g)).view
+        assert view is not None and view.counts[alice.pid] == 3  # one card and two drawn
+    finally:
+        await tg.stop()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import engine
 from adapters.telegram import views
 from bot.i18n import translator
@@ -140,3 +142,72 @@ def test_a_table_never_shows_a_hand() -> None:
         for card in g.hands[g.seat[p]]:
             assert EN.gettext("🃏 Your cards ({n}):", n=len(g.hands[g.seat[p]])) not in text
             assert card.code not in text
+
+
+HANS = translator("zh_Hans")
+HANT = translator("zh_Hant")
+
+
+def _rules_info(rules: Rules) -> TableInfo:
+    return dataclasses.replace(_info(None, "lobby"), rules=rules)
+
+
+def _house_without_stacking() -> Rules:
+    try:
+        return Rules.preset("house", stacking="off")
+    except ValueError:  # an engine that still refuses the pair: the same rules, unchecked
+        return Rules.model_construct(**{**Rules.preset("house").model_dump(), "stacking": "off"})
+
+
+def test_chinese_settings_buttons_use_a_full_width_colon() -> None:
+    for tr in (HANS, HANT):
+        _, markup = views.settings_main(_info(None, "lobby"), tr)
+        flags = [label for label in _labels(markup) if "：" in label]
+        assert len(flags) == len(views.FLAGS)
+        assert not [label for label in _labels(markup) if ":" in label]
+        text, _ = views.settings_flag(_info(None, "lobby"), views.FLAGS.index("target"), tr)
+        assert text.splitlines()[0].startswith("⚙️ ") and "：" in text.splitlines()[0]
+        assert ":" not in text.splitlines()[0]
+    _, markup = views.settings_main(_info(None, "lobby"), EN)
+    assert "Target score: 500 points" in _labels(markup)
+
+
+def test_flags_that_need_stacking_are_shown_inactive_without_it() -> None:
+    """With stacking off, Deflect and Wild on a penalty say what they need, whether they
+    are set or not; with stacking on they are plain flags."""
+    deflect = views.FLAGS.index("deflect")
+    wild = views.FLAGS.index("wild_on_penalty")
+    house_off = _rules_info(_house_without_stacking())  # deflect on, stacking off
+    official = _rules_info(Rules())  # deflect off, stacking off
+    house = _rules_info(Rules.preset("house"))  # deflect on, stacking on
+    labels = _labels(views.settings_main(house_off, EN)[1])
+    assert "Deflect a +2: on (needs “Stacking”)" in labels
+    assert "Wild on a penalty: off (needs “Stacking”)" in labels
+    assert "Stacking: off" in labels
+    assert "Deflect a +2: off (needs “Stacking”)" in _labels(views.settings_main(official, EN)[1])
+    assert "Deflect a +2: on" in _labels(views.settings_main(house, EN)[1])
+    for info in (house_off, official):
+        text, markup = views.settings_flag(info, deflect, EN)
+        assert "(needs “Stacking”)" in text.splitlines()[0]
+        assert "Inactive while “Stacking” is off." in text
+        assert len(_labels(markup)) == 3  # off, on, back: it can still be set
+        assert "Inactive while “Stacking” is off." in views.settings_flag(info, wild, EN)[0]
+    text, _ = views.settings_flag(house, deflect, EN)
+    assert "needs" not in text and "Inactive" not in text
+    labels = _labels(views.settings_main(house_off, HANS)[1])
+    assert any(label.startswith("化解 +2：开") and "叠加" in label for label in labels), labels
+
+
+def test_the_language_prompt_is_in_every_language_until_one_is_chosen() -> None:
+    text, markup = views.language_menu("-100123", "c", None, EN)
+    assert text.splitlines() == [
+        "Choose the language of this chat:",
+        HANS.gettext("Choose the language of this chat:"),
+        HANT.gettext("Choose the language of this chat:"),
+    ]
+    assert len(set(text.splitlines())) == 3
+    assert _labels(markup) == ["English", "简体中文", "繁體中文"]
+    text, _ = views.language_menu("-100123", "c", "zh_Hans", HANS)
+    assert text == HANS.gettext("Choose the language of this chat:")
+    text, _ = views.language_menu("1001", "u", None, HANT)
+    assert text.splitlines()[0] == "Choose your language:" and len(text.splitlines()) == 3
