@@ -458,7 +458,7 @@ async def test_a_failed_migration_leaves_the_database_as_it_was(
 
     good = migrations()
     broken = [*good, (len(good) + 1, "CREATE TABLE extra (x);\nTHIS IS NOT SQL;\n")]
-    monkeypatch.setattr(bot.store, "migrations", lambda: broken)
+    monkeypatch.setattr(bot.store, "migrations", lambda dialect="sqlite": broken)
     path = tmp_path / "uno.sqlite3"
     store = SqliteStore(path)
     with pytest.raises(StoreError, match="syntax error") as err:
