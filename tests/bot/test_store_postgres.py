@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import socket
 import uuid
+from collections.abc import AsyncIterator
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
 
+from bot.model import Deadline
 from bot.pgstore import PostgresStore
 from bot.store import StoreError, WriteBatch, migrations, store_for
 from tests.bot.test_store import table
@@ -98,3 +100,65 @@ async def test_a_failed_migration_leaves_the_database_as_it_was(
         assert await conn.fetchval("SELECT to_regclass('tables')") is not None
     finally:
         await conn.close()
+
+
+# -- claims and leases, among processes ------------------------------------------------------
+
+
+@pytest.fixture
+async def pg(postgres_url: str) -> AsyncIterator[PostgresStore]:
+    s = PostgresStore(postgres_url)
+    await s.open()
+    yield s
+    await s.close()
+
+
+async def test_a_claim_is_one_process_s_until_it_runs_out(pg: PostgresStore) -> None:
+    turn, uno = Deadline("turn", 10.0, 1), Deadline("uno:u1", 12.0, 1)
+    await pg.write(WriteBatch(tables=[table("t", deadlines=(turn, uno))]))
+    assert await pg.claim("a", [("t", turn)], 11.0, 5.0) == {("t", "turn")}
+    assert await pg.claim("b", [("t", turn), ("t", uno)], 12.0, 5.0) == {("t", "uno:u1")}
+    assert await pg.claim("a", [("t", turn)], 13.0, 5.0) == {("t", "turn")}  # renewed
+    assert await pg.claim("b", [("t", turn)], 17.0, 5.0) == set()  # (until 18 now)
+    assert await pg.claim("b", [("t", turn)], 18.5, 5.0) == {("t", "turn")}  # ran out
+    # a deadline as the asker has it: one the table replaced since is not granted
+    assert await pg.claim("c", [("t", Deadline("uno:u1", 99.0, 1))], 30.0, 5.0) == set()
+
+
+async def test_a_commit_keeps_the_claims_of_the_deadlines_it_keeps(pg: PostgresStore) -> None:
+    turn, uno = Deadline("turn", 10.0, 1), Deadline("uno:u1", 12.0, 1)
+    await pg.write(WriteBatch(tables=[table("t", deadlines=(turn, uno))]))
+    await pg.claim("a", [("t", turn), ("t", uno)], 13.0, 5.0)
+    new_turn = Deadline("turn", 70.0, 2)
+    await pg.write(WriteBatch(tables=[table("t", version=2, deadlines=(new_turn, uno))]))
+    assert await pg.claim("b", [("t", uno)], 14.0, 5.0) == set()  # still a's
+    assert await pg.claim("b", [("t", new_turn)], 71.0, 5.0) == {("t", "turn")}  # new: free
+    back = await pg.get_table("t")
+    assert back is not None and set(back.deadlines) == {new_turn, uno}
+
+
+async def test_overdue_deadlines_nobody_holds_are_claimed_earliest_first(
+    pg: PostgresStore,
+) -> None:
+    ds = {f"t{i}": Deadline("bot", float(i), 1) for i in range(5)}
+    await pg.write(WriteBatch(tables=[table(k, deadlines=(d,)) for k, d in ds.items()]))
+    await pg.claim("alive", [("t0", ds["t0"])], 10.0, 5.0)
+    await pg.spend("alive", "t0", ds["t0"])  # fired, changed nothing: nobody's again
+    await pg.claim("alive", [("t1", ds["t1"])], 10.0, 5.0)  # being fired
+    got = await pg.claim_overdue("b", 3.5, 10.0, 5.0, 1)
+    assert got == [("t2", ds["t2"])]  # t4 is not overdue enough, t0 spent, t1 held
+    assert await pg.claim_overdue("c", 3.5, 10.0, 5.0, 10) == [("t3", ds["t3"])]
+    later = await pg.claim_overdue("c", 100.0, 16.0, 5.0, 10)  # the claims ran out
+    assert sorted(k for k, _ in later) == ["t1", "t2", "t3", "t4"]  # not t0: spent
+
+
+async def test_a_lease_has_one_holder_until_it_runs_out(pg: PostgresStore) -> None:
+    assert await pg.lease("poller", "a", 0.0, 10.0)
+    assert not await pg.lease("poller", "b", 5.0, 10.0)
+    assert await pg.lease("poller", "a", 9.0, 10.0)  # renewed: until 19
+    assert not await pg.lease("poller", "b", 18.0, 10.0)
+    assert await pg.lease("poller", "b", 19.5, 10.0)  # a's ran out
+    await pg.release("poller", "a")  # not a's any more: nothing
+    assert not await pg.lease("poller", "a", 20.0, 10.0)
+    await pg.release("poller", "b")
+    assert await pg.lease("poller", "a", 20.0, 10.0)
