@@ -398,12 +398,14 @@ def store_for(db: str | Path, **kw: Any) -> Store:
 
 class _GroupCommit:
     """The queue in front of a database: callers' batches wait, one writer task commits
-    what is queued (``max_batch`` callers at most per transaction) and answers each caller
-    once its transaction has committed: its batch refused (``Stale``) alone, a failure of
-    the transaction to every caller in it. A dialect supplies ``_commit``."""
+    what is queued (``max_batch`` callers at most per transaction, ``writers`` transactions
+    at most at a time) and answers each caller once its transaction has committed: its
+    batch refused (``Stale``) alone, a failure of the transaction to every caller in it. A
+    dialect supplies ``_commit``."""
 
-    def __init__(self, max_batch: int) -> None:
+    def __init__(self, max_batch: int, writers: int = 1) -> None:
         self.max_batch = max(1, max_batch)  # callers per transaction at most
+        self.writers = max(1, writers)  # transactions in flight at most
         self._queue: list[tuple[_Rows, asyncio.Future[None]]] = []
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
@@ -440,34 +442,54 @@ class _GroupCommit:
 
     async def _write_loop(self) -> None:
         assert self._wake is not None
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._queue:
-                # at most ``max_batch`` callers per transaction: under load the next group
-                # is being built while this one commits, and no caller waits behind an
-                # unbounded pile
-                n = self.max_batch
-                pending, self._queue = self._queue[:n], self._queue[n:]
-                try:
-                    verdicts = await self._commit([b for b, _ in pending])
-                except BaseException as exc:  # every waiting caller learns of the failure
-                    for _, fut in pending:
-                        if not fut.done():
-                            fut.set_exception(exc)
-                    if isinstance(exc, asyncio.CancelledError):
-                        raise
-                    log.exception("store write failed")
+        flying: set[asyncio.Task[None]] = set()
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._queue:
+                    if len(flying) >= self.writers:
+                        await asyncio.wait(flying, return_when=asyncio.FIRST_COMPLETED)
+                        continue
+                    # at most ``max_batch`` callers per transaction: under load the next
+                    # group is being built while this one commits, and no caller waits
+                    # behind an unbounded pile
+                    n = self.max_batch
+                    pending, self._queue = self._queue[:n], self._queue[n:]
+                    if self.writers == 1:
+                        await self._group(pending)
+                        continue
+                    task = asyncio.create_task(self._group(pending))
+                    flying.add(task)
+                    task.add_done_callback(flying.discard)
+                if self._closing and not self._queue:
+                    if flying:
+                        await asyncio.wait(flying)
+                    if not self._queue:
+                        return
+        finally:
+            for task in flying:
+                task.cancel()
+
+    async def _group(self, pending: list[tuple[_Rows, asyncio.Future[None]]]) -> None:
+        """Commit one group and answer its callers."""
+        try:
+            verdicts = await self._commit([b for b, _ in pending])
+        except BaseException as exc:  # every waiting caller learns of the failure
+            for _, fut in pending:
+                if not fut.done():
+                    fut.set_exception(exc)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            log.exception("store write failed")
+        else:
+            for (_, fut), stale in zip(pending, verdicts, strict=True):
+                if fut.done():
+                    continue
+                if stale is None:
+                    fut.set_result(None)
                 else:
-                    for (_, fut), stale in zip(pending, verdicts, strict=True):
-                        if fut.done():
-                            continue
-                        if stale is None:
-                            fut.set_result(None)
-                        else:
-                            fut.set_exception(stale)
-            if self._closing and not self._queue:
-                return
+                    fut.set_exception(stale)
 
     async def _commit(self, batches: Sequence[_Rows]) -> list[Stale | None]:
         raise NotImplementedError

@@ -43,10 +43,32 @@ def postgres_database(request: pytest.FixtureRequest) -> Iterator[str | None]:
             yield None
             return
         url = pg.fresh_database(s)
+        _no_flush_wait(url)
         try:
             yield url
         finally:
             pg.drop_database(s, url)
+
+
+def _no_flush_wait(url: str) -> None:
+    """Commits on the test database do not wait for the server's WAL flush: what the tests
+    look at (a commit whole or not at all, seen at once by every other session, kept when
+    a client dies) is the same; only a crash of the server itself could lose the last
+    ones, which no test does. The suite's many small sequential commits go several times
+    faster."""
+    import asyncio
+
+    import asyncpg
+
+    async def alter() -> None:
+        conn = await asyncpg.connect(url)
+        try:
+            name = await conn.fetchval("SELECT current_database()")
+            await conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+        finally:
+            await conn.close()
+
+    asyncio.run(alter())
 
 
 def with_search_path(url: str, schema: str) -> str:

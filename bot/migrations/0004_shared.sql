@@ -1,4 +1,5 @@
--- Several processes on one database (PostgreSQL; SQLite has the same columns, one process).
+-- Several processes on one database (PostgreSQL, 0004_shared.postgresql.sql: the same, and
+-- its storage tuned for rows rewritten at every move; SQLite has it all, one process).
 -- Each table row's revision: every write of the row raises it, and a change is committed
 -- only on the revision it was built on (a process whose copy is older reloads it).
 ALTER TABLE tables ADD COLUMN rev INTEGER NOT NULL DEFAULT 1;
