@@ -405,3 +405,25 @@ def test_both_dialects_have_every_migration() -> None:
     # the same statements, and PostgreSQL's storage settings
     same = [ln for ln in lite[3][1].splitlines() if ln and not ln.startswith("--")]
     assert all(ln in pg[3][1].splitlines() for ln in same) and "fillfactor" in pg[3][1]
+
+
+async def test_statistics_from_many_commits_at_once_all_add_up(store: Store) -> None:
+    """Group commits in flight together (PostgreSQL has two) update the same players'
+    rows, listed in every order: none waits for another in a circle, all add up."""
+    import random
+
+    rng = random.Random(3)
+    players = [f"p{i}" for i in range(6)]
+
+    def batch(i: int) -> WriteBatch:
+        order = rng.sample(players, len(players))
+        return WriteBatch(
+            tables=[table(f"t{i}")],
+            stats=[StatUpdate(s, p, p.upper(), games=1) for p in order for s in ("a", "*")],
+        )
+
+    for _ in range(4):
+        await asyncio.gather(*(store.write(batch(i)) for i in range(300)))
+    for scope in ("a", "*"):
+        board = await store.leaderboard(scope, limit=10)
+        assert sorted((s.player, s.games) for s in board) == [(p, 1200) for p in players]
