@@ -253,6 +253,7 @@ class _Plan:
     stats: list[tuple[Any, ...]] = field(default_factory=list)
     chats: list[tuple[Any, ...]] = field(default_factory=list)
     users: list[tuple[Any, ...]] = field(default_factory=list)
+    revs: dict[str, int] = field(default_factory=dict)  # every key's, once applied (0: none)
 
 
 def _plan(batches: Sequence[_Rows], revs: dict[str, int]) -> _Plan:
@@ -295,6 +296,7 @@ def _plan(batches: Sequence[_Rows], revs: dict[str, int]) -> _Plan:
     for k, row in p.tables.items():
         row["rev"] = cur[k]
     p.shown = [(k, v, cur[k]) for k, v in shown]
+    p.revs = cur
     return p
 
 
@@ -523,6 +525,8 @@ class _GroupCommit:
         """Give up the lease ``name`` if ``owner`` holds it."""
 
 
+_KNOWN_MAX = 100_000  # revisions a SQLite store keeps in memory at most
+
 _PRAGMAS: tuple[str, ...] = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=NORMAL",
@@ -615,6 +619,10 @@ class SqliteStore(_GroupCommit):
         self._w: aiosqlite.Connection | None = None
         self._r: aiosqlite.Connection | None = None
         self._lock_fd: int | None = None
+        # the revision of each row as this store last wrote or read it (0: no row): it is
+        # the file's only writer (the lock), so a commit reads only the ones it has not
+        # seen; bounded, the oldest forgotten first
+        self._known: dict[str, int] = {}
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -627,6 +635,7 @@ class SqliteStore(_GroupCommit):
         """Open (creating and migrating as needed). Raises ``StoreError`` when the database
         cannot be used: another process has it, it is read-only, not a database, damaged..."""
         memory = str(self.path) == ":memory:"
+        self._known.clear()
         if not memory:
             self._check_path()
             self._lock_fd = self._take_lock()
@@ -874,22 +883,34 @@ class SqliteStore(_GroupCommit):
         except BaseException:
             with contextlib.suppress(Exception):
                 await w.execute("ROLLBACK")
+            self._known.clear()  # (what was rolled back is not known; ask again)
             raise
+        self._remember(p.revs)
         self.commits += 1
         self.batches += len(batches)
         return p.verdicts
 
     async def _revs(self, keys: set[str]) -> dict[str, int]:
-        """The stored revision of each of ``keys`` that has a row."""
-        out: dict[str, int] = {}
-        ks = sorted(keys)
-        for i in range(0, len(ks), 500):
-            part = ks[i : i + 500]
+        """The stored revision of each of ``keys`` (0: no row), read from the file only for
+        those this store has not written or read since it opened."""
+        known = self._known
+        out = {k: known[k] for k in keys if k in known}
+        ask = sorted(keys - out.keys())
+        for i in range(0, len(ask), 500):
+            part = ask[i : i + 500]
             sql = f"SELECT key, rev FROM tables WHERE key IN ({','.join('?' * len(part))})"
             async with self._conn.execute(sql, part) as cur:
-                async for key, rev in cur:
-                    out[key] = int(rev)
+                rows = await cur.fetchall()
+            out.update(dict.fromkeys(part, 0))
+            out.update((str(key), int(rev)) for key, rev in rows)
         return out
+
+    def _remember(self, revs: dict[str, int]) -> None:
+        known = self._known
+        known.update(revs)
+        if len(known) > _KNOWN_MAX:  # the oldest half goes (dicts keep their order)
+            for k in list(known)[: len(known) // 2]:
+                del known[k]
 
     async def _move(self, m: ScopeMove) -> None:
         w = self._conn

@@ -427,3 +427,30 @@ async def test_statistics_from_many_commits_at_once_all_add_up(store: Store) -> 
     for scope in ("a", "*"):
         board = await store.leaderboard(scope, limit=10)
         assert sorted((s.player, s.games) for s in board) == [(p, 1200) for p in players]
+
+
+async def test_revisions_stay_right_across_a_failed_commit_and_a_forgetful_store(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite keeps the revisions it wrote in memory (it is the file's one writer): a
+    commit rolled back, or revisions forgotten, never make it check against a wrong one."""
+    import bot.store
+
+    monkeypatch.setattr(bot.store, "_KNOWN_MAX", 4)
+    await store.write(WriteBatch(tables=[table("a")], expect={"a": 0}))
+    bad = WriteBatch(  # rolled back: "a" stays at revision 1
+        tables=[table("a", version=2)],
+        expect={"a": 1},
+        stats=[StatUpdate("s", "u", None)],  # type: ignore[arg-type]
+    )
+    with pytest.raises(Exception):  # noqa: B017 (either database's integrity error)
+        await store.write(bad)
+    with pytest.raises(Stale):
+        await store.write(WriteBatch(tables=[table("a", version=2)], expect={"a": 2}))
+    await store.write(WriteBatch(tables=[table("a", version=2)], expect={"a": 1}))
+    for i in range(10):  # more rows than it keeps
+        await store.write(WriteBatch(tables=[table(f"x{i}")], expect={f"x{i}": 0}))
+    with pytest.raises(Stale):
+        await store.write(WriteBatch(tables=[table("a", version=3)], expect={"a": 1}))
+    await store.write(WriteBatch(tables=[table("a", version=3)], expect={"a": 2}))
+    assert await store.table_rev("a") == 3
