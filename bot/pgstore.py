@@ -237,13 +237,15 @@ class PostgresStore(_GroupCommit):
         url: str,
         *,
         max_batch: int = 64,
-        writers: int = 2,
+        writers: int = 1,
         pool_size: int = 8,
         timeout: float = 10.0,
     ) -> None:
-        # two group commits in flight: one is built and sent while the server commits the
-        # other (batches of one table are never in both: the service holds its lock until
-        # its commit is answered, and another process's wait for the advisory lock)
+        # ``writers``: group commits in flight at once (batches of one table are never in
+        # two: the service holds its lock until its commit is answered, and another
+        # process waits for the advisory lock). One: a second measured no faster on two
+        # cores shared with the server (bench/service.py --db); a server of its own may
+        # take more.
         super().__init__(max_batch, writers)
         self.url = url
         self.pool_size = max(writers + 1, pool_size)
