@@ -14,6 +14,10 @@
    them and re-arm their deadlines after a restart, and the memory per loaded table.
 
     python -m bench.service [--tables 1000] [--seconds 20] [--restore 10000]
+    python -m bench.service --db postgresql://postgres@127.0.0.1:5432/postgres
+
+``--db`` runs it all on a PostgreSQL server instead (each part in a schema of its own,
+dropped after): the floor is then single-row commits through asyncpg.
 
 Not part of ``make test``.
 """
@@ -27,9 +31,11 @@ import os
 import tempfile
 import time
 import tracemalloc
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import aiosqlite
 
@@ -39,17 +45,85 @@ from bot.config import Settings
 from bot.model import Deadline, Table
 from bot.port import RecordingPort
 from bot.service import Result, Service
-from bot.store import ActionRecord, SqliteStore, WriteBatch
+from bot.store import ActionRecord, Store, WriteBatch, store_for
 
 KEY = "bench:{}"
+
+
+class Backend:
+    """Where the benchmark's databases are: files in ``folder`` (SQLite), or schemas of
+    their own on the PostgreSQL server ``url``. ``name`` names one database."""
+
+    def __init__(self, folder: Path, url: str | None) -> None:
+        self.folder = folder
+        self.url = url
+        self.schemas: list[str] = []
+
+    @property
+    def kind(self) -> str:
+        return "SQLite" if self.url is None else "PostgreSQL"
+
+    def db(self, name: str) -> Path | str:
+        if self.url is None:
+            return self.folder / f"{name}.sqlite3"
+        schema = f"uno_bench_{name}_{uuid.uuid4().hex[:8]}"
+        self.schemas.append(schema)
+        parts = urlsplit(self.url)
+        query = [(k, v) for k, v in parse_qsl(parts.query) if k != "search_path"]
+        query.append(("search_path", schema))
+        return urlunsplit(parts._replace(query=urlencode(query)))
+
+    async def store(self, db: Path | str) -> Store:
+        if isinstance(db, str):
+            await self._admin(f'CREATE SCHEMA IF NOT EXISTS "{_schema(db)}"')
+        s = store_for(db)
+        await s.open()
+        return s
+
+    async def size_mb(self, db: Path | str) -> float:
+        if isinstance(db, Path):
+            return db.stat().st_size / 1e6
+        import asyncpg
+
+        conn = await asyncpg.connect(self.url)
+        try:
+            size = await conn.fetchval(
+                "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = $1 AND c.relkind = 'r'",
+                _schema(db),
+            )
+        finally:
+            await conn.close()
+        return float(size) / 1e6
+
+    async def cleanup(self) -> None:
+        for schema in self.schemas:
+            await self._admin(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+    async def _admin(self, sql: str) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(self.url)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+
+def _schema(url: str) -> str:
+    return dict(parse_qsl(urlsplit(url).query))["search_path"]
 
 
 # -- 1. the floor ------------------------------------------------------------------------------
 
 
-async def raw_commits(path: Path, seconds: float) -> float:
-    """Single-row commits per second through aiosqlite (INSERT, then COMMIT)."""
-    db = await aiosqlite.connect(path)
+async def raw_commits(be: Backend, name: str, seconds: float) -> float:
+    """Single-row commits per second through aiosqlite or asyncpg (INSERT, then COMMIT)."""
+    target = be.db(name)
+    if isinstance(target, str):
+        return await raw_pg_commits(be, target, seconds)
+    db = await aiosqlite.connect(target)
     for pragma in bot.store._PRAGMAS:
         await db.execute(pragma)
     await db.execute("CREATE TABLE IF NOT EXISTS raw (id INTEGER PRIMARY KEY, body TEXT)")
@@ -67,11 +141,29 @@ async def raw_commits(path: Path, seconds: float) -> float:
     return n / elapsed
 
 
-async def store_one_at_a_time(path: Path, seconds: float) -> float:
-    """``SqliteStore.write`` of one action (a table in play, its deadlines, the action) at a
+async def raw_pg_commits(be: Backend, url: str, seconds: float) -> float:
+    import asyncpg
+
+    await be._admin(f'CREATE SCHEMA IF NOT EXISTS "{_schema(url)}"')
+    db = await asyncpg.connect(url)
+    await db.execute("CREATE TABLE IF NOT EXISTS raw (id BIGSERIAL PRIMARY KEY, body TEXT)")
+    body = "x" * 200
+    n = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while time.perf_counter() < end:
+        async with db.transaction():
+            await db.execute("INSERT INTO raw (body) VALUES ($1)", body)
+        n += 1
+    elapsed = time.perf_counter() - start
+    await db.close()
+    return n / elapsed
+
+
+async def store_one_at_a_time(be: Backend, seconds: float) -> float:
+    """``Store.write`` of one action (a table in play, its deadlines, the action) at a
     time, nothing to group it with: the store's own floor per action."""
-    store = SqliteStore(path)
-    await store.open()
+    store = await be.store(be.db("one"))
     svc = Service(store, RecordingPort(keep=False), settings(), seed=4, bot_delay=0.0)
     await svc.start(run_timers=False)
     await open_tables(svc, ["one"], 4, {})
@@ -82,10 +174,12 @@ async def store_one_at_a_time(path: Path, seconds: float) -> float:
     end = start + seconds
     while time.perf_counter() < end:
         n += 1
+        base = t.rev
         t = t.evolve(version=t.version + 1)
         t.game_json = None  # serialised again, as after a real action
         rec = ActionRecord(t.key, t.game_no, t.version, "bot", {"type": "Draw"}, time.time())
-        await store.write(WriteBatch(tables=[t], actions=[rec]))
+        await store.write(WriteBatch(tables=[t], actions=[rec], expect={t.key: base}))
+        t.rev = base + 1
     elapsed = time.perf_counter() - start
     await svc.stop()
     await store.close()
@@ -155,10 +249,9 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def drive(
-    folder: Path, tables: int, players: int, seconds: float, warmup: float, max_running: int
+    be: Backend, tables: int, players: int, seconds: float, warmup: float, max_running: int
 ) -> dict[str, float]:
-    store = SqliteStore(folder / "service.sqlite3")
-    await store.open()
+    store: Any = await be.store(be.db("service"))
     svc = TimedService(store, RecordingPort(keep=False), settings(), seed=1, bot_delay=0.0)
     svc.timers.max_running = max_running
     keys = [KEY.format(i) for i in range(tables)]
@@ -205,10 +298,9 @@ def rss() -> int:
         return 0
 
 
-async def restore(folder: Path, tables: int, players: int) -> dict[str, float]:
-    path = folder / "restore.sqlite3"
-    store = SqliteStore(path)
-    await store.open()
+async def restore(be: Backend, tables: int, players: int) -> dict[str, float]:
+    path = be.db("restore")
+    store = await be.store(path)
     svc = Service(store, RecordingPort(keep=False), settings(), seed=2, bot_delay=5.0)
     await svc.start(run_timers=False)
     t0 = time.perf_counter()
@@ -222,9 +314,8 @@ async def restore(folder: Path, tables: int, players: int) -> dict[str, float]:
     await svc.stop()
     await store.close()
 
-    async def load() -> tuple[Service, SqliteStore, float]:
-        st = SqliteStore(path)
-        await st.open()
+    async def load() -> tuple[Service, Store, float]:
+        st = await be.store(path)
         s = Service(st, RecordingPort(keep=False), settings(), seed=3, bot_delay=5.0)
         t = time.perf_counter()
         n = await s.start(run_timers=False)
@@ -268,7 +359,7 @@ async def restore(folder: Path, tables: int, players: int) -> dict[str, float]:
         "per_table": size(loaded) / tables,
         "per_table_parsed": size(parsed) / tables,
         "rss_per_table": (rss1 - rss0) / tables,
-        "db_mb": path.stat().st_size / 1e6,
+        "db_mb": await be.size_mb(path),
     }
 
 
@@ -288,56 +379,68 @@ async def main_async(args: argparse.Namespace) -> None:
         else "the WAL is synced to disk at every commit"
     )
     with tempfile.TemporaryDirectory(prefix="uno-bench-") as tmp:
-        folder = Path(tmp)
+        be = Backend(Path(tmp), args.db)
+        try:
+            await _run(be, args, sync, durable)
+        finally:
+            await be.cleanup()
+
+
+async def _run(be: Backend, args: argparse.Namespace, sync: str, durable: str) -> None:
+    if be.url is None:
         print(
-            f"bench.service: {os.cpu_count()} cores, temp database in {folder}, "
+            f"bench.service: {os.cpu_count()} cores, temp database in {be.folder}, "
             f"SQLite WAL + synchronous={sync} ({durable})"
         )
-        raw = await raw_commits(folder / "raw.sqlite3", args.raw_seconds)
-        print(f"raw aiosqlite: {raw:,.0f} single-row commits/s (INSERT + COMMIT, one at a time)")
-        one = await store_one_at_a_time(folder / "one.sqlite3", args.raw_seconds)
-        print(f"store, one action per transaction (nothing to group with): {one:,.0f} writes/s")
-        r = await drive(
-            folder, args.tables, args.players, args.seconds, args.warmup, args.max_running
-        )
-        raw_after = await raw_commits(folder / "raw2.sqlite3", args.raw_seconds)
-        floor = max(raw, raw_after)
+    else:
         print(
-            f"service: {args.tables} tables x {args.players} bot seats, bot_delay=0, "
-            f"{args.seconds:.0f} s measured after {args.warmup:.0f} s warm-up"
+            f"bench.service: {os.cpu_count()} cores, PostgreSQL at {urlsplit(be.url).netloc}"
+            f" (a schema of its own for each part)"
         )
-        print(
-            f"  {r['actions']:,.0f} actions, {r['rate']:,.0f} actions/s, each committed "
-            f"(state + action + deadlines) before it is shown; the store group-commits: "
-            f"{r['per_commit']:.1f} actions per commit, {r['commits']:,.0f} commits/s"
-        )
-        print(
-            f"  latency per action (deadline fired -> committed and shown): "
-            f"p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms"
-        )
-        print(
-            f"  schedule lag (deadline due -> fired; offered load is every table at once): "
-            f"p50 {r['lag50']:.0f} ms, p99 {r['lag99']:.0f} ms"
-        )
-        print(
-            f"  raw commits again after the run: {raw_after:,.0f}/s; "
-            f"service / raw = {r['rate'] / floor:.2f} (goal >= 0.5), "
-            f"p99 {'<' if r['p99'] < 50 else '>='} 50 ms"
-        )
-        m = await restore(folder, args.restore, args.players)
-        print(
-            f"restore: {args.restore:,} tables in play ({m['armed']:,.0f} deadlines, "
-            f"{m['db_mb']:.0f} MB database, made in {m['created']:.1f} s)"
-        )
-        print(
-            f"  Service.start() loads them and re-arms their deadlines in "
-            f"{m['restore']:.2f} s (best of 3; first {m['restore_all']:.2f} s)"
-        )
-        print(
-            f"  memory per loaded table: {m['per_table'] / 1024:.1f} KiB as restored "
-            f"(game kept as JSON until used), {m['per_table_parsed'] / 1024:.1f} KiB with "
-            f"its game parsed (tracemalloc); RSS {m['rss_per_table'] / 1024:.1f} KiB"
-        )
+    raw = await raw_commits(be, "raw", args.raw_seconds)
+    driver = "aiosqlite" if be.url is None else "asyncpg"
+    print(f"raw {driver}: {raw:,.0f} single-row commits/s (INSERT + COMMIT, one at a time)")
+    one = await store_one_at_a_time(be, args.raw_seconds)
+    print(f"store, one action per transaction (nothing to group with): {one:,.0f} writes/s")
+    r = await drive(be, args.tables, args.players, args.seconds, args.warmup, args.max_running)
+    raw_after = await raw_commits(be, "raw2", args.raw_seconds)
+    floor = max(raw, raw_after)
+    print(
+        f"service: {args.tables} tables x {args.players} bot seats, bot_delay=0, "
+        f"{args.seconds:.0f} s measured after {args.warmup:.0f} s warm-up"
+    )
+    print(
+        f"  {r['actions']:,.0f} actions, {r['rate']:,.0f} actions/s, each committed "
+        f"(state + action + deadlines) before it is shown; the store group-commits: "
+        f"{r['per_commit']:.1f} actions per commit, {r['commits']:,.0f} commits/s"
+    )
+    print(
+        f"  latency per action (deadline fired -> committed and shown): "
+        f"p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms"
+    )
+    print(
+        f"  schedule lag (deadline due -> fired; offered load is every table at once): "
+        f"p50 {r['lag50']:.0f} ms, p99 {r['lag99']:.0f} ms"
+    )
+    print(
+        f"  raw commits again after the run: {raw_after:,.0f}/s; "
+        f"service / raw = {r['rate'] / floor:.2f} (goal >= 0.5), "
+        f"p99 {'<' if r['p99'] < 50 else '>='} 50 ms"
+    )
+    m = await restore(be, args.restore, args.players)
+    print(
+        f"restore: {args.restore:,} tables in play ({m['armed']:,.0f} deadlines, "
+        f"{m['db_mb']:.0f} MB database, made in {m['created']:.1f} s)"
+    )
+    print(
+        f"  Service.start() loads them and re-arms their deadlines in "
+        f"{m['restore']:.2f} s (best of 3; first {m['restore_all']:.2f} s)"
+    )
+    print(
+        f"  memory per loaded table: {m['per_table'] / 1024:.1f} KiB as restored "
+        f"(game kept as JSON until used), {m['per_table_parsed'] / 1024:.1f} KiB with "
+        f"its game parsed (tracemalloc); RSS {m['rss_per_table'] / 1024:.1f} KiB"
+    )
 
 
 def main() -> None:
@@ -349,6 +452,9 @@ def main() -> None:
     ap.add_argument("--raw-seconds", type=float, default=3.0)
     ap.add_argument("--restore", type=int, default=10_000)
     ap.add_argument("--max-running", type=int, default=64, help="timers handled at once")
+    ap.add_argument(
+        "--db", default=None, help="a PostgreSQL server (postgresql://...) instead of SQLite"
+    )
     ap.add_argument(
         "--synchronous",
         choices=("normal", "full"),

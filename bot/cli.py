@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="override a rule flag (repeatable), e.g. --set stacking=any",
     )
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--db", type=Path, default=None, help="database (default: UNO_DB)")
+    p.add_argument("--db", type=Path, default=None, help="SQLite database file (default: UNO_DB)")
     p.add_argument("--delay", type=float, default=None, help="seconds before a bot moves")
     p.add_argument("--lang", default=None, help="en, zh_Hans or zh_Hant")
     p.add_argument("--json", action="store_true", help="end with one JSON summary line")
@@ -161,6 +161,7 @@ def _play(args: argparse.Namespace, settings: Any) -> int:
         raise SystemExit("--lang takes en, zh_Hans or zh_Hant")
     interactive = None if bots < args.players else False
     delay = args.delay if args.delay is not None else (0.8 if bots < args.players else 0.0)
+    db = args.db or _terminal_db(settings.db)
     opts = TerminalOptions(
         players=args.players,
         bots=bots,
@@ -168,7 +169,7 @@ def _play(args: argparse.Namespace, settings: Any) -> int:
         preset=args.rules,
         overrides=parse_sets(args.set),
         seed=args.seed,
-        db=args.db or settings.db,
+        db=db,
         delay=delay,
         lang=resolve_lang(args.lang, settings.language),
         json=args.json,
@@ -182,6 +183,19 @@ def _play(args: argparse.Namespace, settings: Any) -> int:
     summary = asyncio.run(play(opts))
     print_summary(summary, sys.stdout, args.json)
     return 0
+
+
+def _terminal_db(db: str) -> Path:
+    """The SQLite file the terminal table keeps its game in: ``UNO_DB``'s, unless that is a
+    server (the terminal table is one person's, on their machine: it is not put there)."""
+    from bot.store import is_server_url, sqlite_path
+
+    if is_server_url(db):
+        raise SystemExit(
+            "uno-bot play keeps its table in an SQLite file, and UNO_DB names a PostgreSQL "
+            "server: give it a file with --db PATH"
+        )
+    return sqlite_path(db)
 
 
 def settle_gc() -> None:
@@ -228,9 +242,9 @@ async def run_platforms(settings: Any) -> None:
 
     from bot.port import RoutingPort
     from bot.service import Service
-    from bot.store import SqliteStore
+    from bot.store import store_for
 
-    store = SqliteStore(settings.db)
+    store = store_for(settings.db)
     await store.open()
     router = RoutingPort()
     service = Service(store, router, settings)

@@ -18,7 +18,9 @@ LANGUAGES = ("en", "zh_Hans", "zh_Hant")
 
 
 class Settings(BaseSettings):
-    """Everything an operator can set. ``UNO_DB=/data/uno.sqlite3`` sets ``db``."""
+    """Everything an operator can set. ``UNO_DB=/data/uno.sqlite3`` sets ``db``: an SQLite
+    file (a path, or ``sqlite:///path``) or a PostgreSQL server
+    (``postgresql://user:password@host:5432/database``), see ``bot.store.store_for``."""
 
     model_config = SettingsConfigDict(
         env_prefix="UNO_",
@@ -28,7 +30,7 @@ class Settings(BaseSettings):
         hide_input_in_errors=True,
     )
 
-    db: Path = Path("data/uno.sqlite3")
+    db: str = "data/uno.sqlite3"
     discord_token: SecretStr | None = None
     discord_api_url: str = "https://discord.com/api/v10"
     # server ids, comma-separated: register /uno in these servers only (at once, for trying
@@ -49,6 +51,17 @@ class Settings(BaseSettings):
     round_pause_seconds: float = Field(default=15.0, ge=0)
     bot_delay: float = Field(default=1.5, ge=0)
     default_preset: str = "official"
+
+    @field_validator("db", mode="before")
+    @classmethod
+    def _db_text(cls, v: object) -> object:
+        if isinstance(v, Path):  # a path given in code (the terminal's ``--db``)
+            return str(v)
+        if isinstance(v, str):
+            if not v.strip():
+                raise ValueError("db is an SQLite file path or a postgresql:// URL")
+            return v.strip()
+        return v
 
     @field_validator("discord_token", "telegram_token", "telegram_webhook_secret", mode="before")
     @classmethod

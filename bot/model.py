@@ -207,6 +207,11 @@ class Table:
     # made since (``Pending``): what a restart shows again
     shown: int = 0
     pending: tuple[Pending, ...] = ()
+    # the stored row's revision this copy was read or written at: every write of the row
+    # (a change, adapter data, a shown mark) raises it, so a copy whose ``rev`` is the
+    # stored one is current (the store checks it at commit: ``WriteBatch.expect``); 0 for
+    # a table that is not stored. Kept by the store, never part of ``to_row``.
+    rev: int = 0
     _game: Game | None = None
 
     # -- derived ---------------------------------------------------------------------
@@ -338,6 +343,7 @@ class Table:
             recent=_recent_of(row["recent"]),
             shown=int(row["shown"]),
             pending=_pending_of(row["pending"]),
+            rev=int(row["rev"]),
         )
 
 

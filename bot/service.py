@@ -3,10 +3,21 @@
 1. An adapter calls a method with ``(table_key, player, action, seen_version)``.
 2. Under the table's lock the service checks the version, asks the engine, and builds
    the new table.
-3. The new state, the action and the re-armed timers are committed to SQLite in one
+3. The new state, the action and the re-armed timers are committed to the store in one
    transaction (``Store.write``) before anything is shown.
 4. Then the port shows it: the public table, private hands, announcements.
 Timers and bot seats come in through the same path.
+
+Several processes may share one database (PostgreSQL: ``Store.shared``). The lock above is
+then this process's only; across processes the store's is the one that counts: a change
+is committed only on the stored revision of the table it was built on (``Table.rev``, the
+``expect`` of its batch, checked under the database's lock on the table). A process whose
+copy was older gets ``Stale``, reloads the table and decides again (a refusal, or a
+deadline that changes nothing, is decided again on the stored table too before it is
+told). Reads (``table``, ``hand``, ``legal``) check the copy's revision first. A due
+deadline fires where it is claimed (``Store.claim``): one process fires each; every second
+each process also looks for deadlines overdue that nobody holds (a dead process's) and
+fires those. Nothing lives only in one process's memory: what it keeps is a cache.
 
 The action log (``actions``) alone rebuilds every game: ``Start`` records the players, the
 rules and the seed (``engine.new_game``), ``Join`` a player dealt in between rounds
@@ -20,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
 import secrets
 import time
@@ -52,6 +64,7 @@ from bot.store import (
     ActionRecord,
     ScopeMove,
     ShownMark,
+    Stale,
     StatLine,
     StatUpdate,
     Store,
@@ -96,6 +109,15 @@ _ANY_TIME = (CallUno, CatchUno, Leave)
 RECENT = 5  # public lines kept with a table for its message (events, notices)
 PENDING = 10  # announcements kept with a table until shown (``Service.shown``)
 BEHIND_SECONDS = 24 * 3600.0  # a table closed longer ago than this is not shown again
+# several processes on one database: how often a change found its copy stale (another
+# process changed the table) is decided again before giving up; how long a claimed deadline
+# is this process's to fire; how overdue an unclaimed one must be before any process takes
+# it (its own process fires it on time: this is for a dead or stuck one), and how often
+# each process looks for those
+STALE_TRIES = 8
+CLAIM_SECONDS = 5.0
+OVERDUE_SECONDS = 2.0
+POLL_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +172,10 @@ class Service:
         self.store = store
         self.port = port
         self.settings = settings or Settings()
+        # other processes write the same database: this one's tables are a cache
+        self.shared = bool(getattr(store, "shared", False))
+        # who this process is, in the database's claims and in the log
+        self.worker = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.clock = clock
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
         self._rng = random.Random(seed if seed is not None else secrets.randbits(64))
@@ -159,7 +185,14 @@ class Service:
         # kept for each of the many tables a long-running bot has seen
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # deadlines are stored in wall time (``clock``), waited for in monotonic time
-        self.timers = Timers(self._fire, clock, mono=mono)
+        self.timers = Timers(
+            self._fire,
+            clock,
+            mono=mono,
+            claim=self._claim if self.shared else None,
+            poll=self.poll_overdue if self.shared else None,
+            poll_seconds=POLL_SECONDS,
+        )
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -167,21 +200,30 @@ class Service:
         """Load every open table and re-arm its deadlines (overdue ones fire at once)."""
         tables = await self.store.load_open_tables()
         now = self.clock()
+        clamped = []
         for t in tables:
             # a table already loaded (a change committed while we read) is newer: keep it
             if self._tables.setdefault(t.key, t) is t:
-                self._clamp(t, now)
+                if self._clamp(t, now):
+                    clamped.append(t)
                 self.timers.set(t.key, t.deadlines)
+        if self.shared and clamped:
+            # deadlines are claimed as stored: other processes must see these too
+            await asyncio.gather(*(self._store_clamped(t) for t in clamped))
         if run_timers:
             self.timers.start()
-        log.info("restored %d open tables", len(tables))
+        if self.shared:
+            log.info("process %s: %d open tables in the shared database", self.worker,
+                     len(tables))  # fmt: skip
+        else:
+            log.info("restored %d open tables", len(tables))
         return len(tables)
 
-    def _clamp(self, t: Table, now: float) -> None:
+    def _clamp(self, t: Table, now: float) -> bool:
         """A restored deadline further away than its kind can ever be (the clock went back
         while the bot was down) is brought to ``now`` plus that length: no table waits
-        for what would have been a clock's mistake. Only in memory; the table's next
-        change stores it."""
+        for what would have been a clock's mistake. Only in memory (on a store of its own:
+        the table's next change stores it); whether any was."""
         ds = []
         for d in t.deadlines:
             longest = self._longest(t, d.kind)
@@ -193,7 +235,18 @@ class Service:
                 )  # fmt: skip
                 d = Deadline(d.kind, now + longest, d.version)
             ds.append(d)
+        changed = tuple(ds) != t.deadlines
         t.deadlines = tuple(ds)
+        return changed
+
+    async def _store_clamped(self, t: Table) -> None:
+        async with self._lock(t.key):
+            try:
+                await self.store.write(WriteBatch(tables=[t], expect={t.key: t.rev}))
+            except Stale:  # another process has it (and stored its own deadlines)
+                await self._load(t.key)
+                return
+            t.rev += 1
 
     def _longest(self, t: Table, kind: str) -> float | None:
         """The longest a deadline of ``kind`` can be armed for at table ``t``."""
@@ -226,12 +279,42 @@ class Service:
         return lock
 
     async def _get(self, key: str) -> Table | None:
+        """This process's copy of the table at ``key``, else the stored one. On a shared
+        store the copy may be older than the stored table: the commit finds out."""
         t = self._tables.get(key)
         if t is None:
-            t = await self.store.get_table(key)
-            if t is not None and t.status in (LOBBY, PLAYING):
-                self._tables[key] = t
+            t = await self._load(key)
         return t
+
+    async def _load(self, key: str) -> Table | None:
+        """The stored table at ``key``, kept as this process's copy while it is open. Where
+        this process times the table, its timers follow the stored deadlines."""
+        t = await self.store.get_table(key)
+        if t is not None and t.status in (LOBBY, PLAYING):
+            self._tables[key] = t
+        else:
+            self._tables.pop(key, None)
+        if self.timers.armed(key):
+            self.timers.set(key, t.deadlines if t is not None else ())
+        return t
+
+    async def _current(self, key: str) -> Table | None:
+        """The table at ``key`` as stored now: this process's copy if no other process has
+        changed it since (one revision lookup, on a shared store), else reloaded."""
+        t = self._tables.get(key)
+        if t is None:
+            return await self._load(key)
+        if self.shared and await self.store.table_rev(key) != t.rev:
+            return await self._load(key)
+        return t
+
+    async def _newer(self, key: str, t: Table | None) -> tuple[bool, Table | None]:
+        """Whether the stored table at ``key`` is not ``t`` (another process changed it),
+        and the stored one."""
+        rev = await self.store.table_rev(key)
+        if rev == (t.rev if t is not None else None):
+            return False, t
+        return True, await self._load(key)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -259,19 +342,19 @@ class Service:
         )
 
     async def table(self, key: str) -> TableInfo | None:
-        t = await self._get(key)
+        t = await self._current(key)
         return None if t is None else self.info(t)
 
     async def hand(self, key: str, player: str) -> engine.View | None:
         """``player``'s private view of the game at ``key`` (``None`` if not seated)."""
-        t = await self._get(key)
+        t = await self._current(key)
         g = t.game if t is not None else None
         if g is None or player not in g.players:
             return None
         return engine.view(g, player)
 
     async def legal(self, key: str, player: str) -> list[Action]:
-        t = await self._get(key)
+        t = await self._current(key)
         g = t.game if t is not None else None
         if g is None or t is None or t.status != PLAYING:
             return []
@@ -308,21 +391,44 @@ class Service:
                 await self._tell(str(key), user, Notice("no_table"), origin)
             return Result(False, "no_table")
         async with self._lock(key):
-            t = await self._get(key)
-            try:
-                step = build(t)
-            except Refused as r:
-                log.info("refused %s for %r at %s: %s", r.code, user, key, r.params or "")
-                if isinstance(user, str):
-                    await self._tell(key, user, Notice(r.code, r.params), origin)
-                return Result(False, r.code, self.info(t) if t else None, params=r.params)
-            if step is None:
-                return Result(True, None, self.info(t) if t else None)
-            self._keep_recent(step)
-            await self._commit(step)
-            info = self.info(step.table)
-            await self._show(t, step, origin, info)
-            return Result(True, None, info, tuple(step.events))
+            t = self._tables.get(key)
+            # a copy read just now is current; a kept one, on a shared store, may not be
+            checked = not self.shared or t is None
+            if t is None:
+                t = await self._load(key)
+            for _ in range(STALE_TRIES):
+                try:
+                    step = build(t)
+                except Refused as r:
+                    if not checked:  # decided on the stored table, not on an old copy
+                        checked = True
+                        newer, t = await self._newer(key, t)
+                        if newer:
+                            continue
+                    log.info("refused %s for %r at %s: %s", r.code, user, key, r.params or "")
+                    if isinstance(user, str):
+                        await self._tell(key, user, Notice(r.code, r.params), origin)
+                    return Result(False, r.code, self.info(t) if t else None, params=r.params)
+                if step is None:
+                    if not checked:
+                        checked = True
+                        newer, t = await self._newer(key, t)
+                        if newer:
+                            continue
+                    return Result(True, None, self.info(t) if t else None)
+                self._keep_recent(step)
+                try:
+                    await self._commit(step, t)
+                except Stale:
+                    # another process changed the table since this copy: decide again on
+                    # the stored one (nothing of this step was written, nor shown)
+                    log.info("table %s changed in another process: deciding again", key)
+                    t, checked = await self._load(key), True
+                    continue
+                info = self.info(step.table)
+                await self._show(t, step, origin, info)
+                return Result(True, None, info, tuple(step.events))
+            raise RuntimeError(f"table {key} kept changing: not changed after {STALE_TRIES} tries")
 
     def _keep_recent(self, step: _Step) -> None:
         """The step's public lines join the table's recent ones (the last ``RECENT``),
@@ -346,12 +452,14 @@ class Service:
             kept = [p for p in t.pending if p.version > t.shown]
             step.table = t.evolve(pending=tuple([*kept, *news][-PENDING:]))
 
-    async def _commit(self, step: _Step) -> None:
+    async def _commit(self, step: _Step, base: Table | None) -> None:
+        """Store ``step``, built on ``base`` (raises ``Stale``, nothing stored, if the stored
+        table is no longer ``base``)."""
         # shielded: once a change is handed to the store it is stored, and memory and the
         # timers must follow it even if the caller is cancelled meanwhile (shutdown)
-        await asyncio.shield(self._store_and_keep(step))
+        await asyncio.shield(self._store_and_keep(step, base.rev if base is not None else 0))
 
-    async def _store_and_keep(self, step: _Step) -> None:
+    async def _store_and_keep(self, step: _Step, rev: int) -> None:
         t = step.table
         await self.store.write(
             WriteBatch(
@@ -359,8 +467,10 @@ class Service:
                 actions=step.actions,
                 stats=step.stats,
                 chat_settings=step.chat,
+                expect={t.key: rev},
             )
         )
+        t.rev = rev + 1  # the write of the row on that revision made this one
         if t.status in (LOBBY, PLAYING):
             self._tables[t.key] = t
         else:
@@ -668,7 +778,10 @@ class Service:
         # so the setting is never written to a chat whose settings just moved away
         async with self._lock(_scope_lock(scope)):
             scope = self._moved_scopes.get(scope, scope)  # the chat moved meanwhile
-            others = [k for k, t in self._tables.items() if t.scope == scope and k != key]
+            if self.shared:  # tables another process has open count too
+                others = [k for k in await self._keys_of(scope) if k != key]
+            else:
+                others = [k for k, t in self._tables.items() if t.scope == scope and k != key]
             first = Result(True)
             for k in [key, *others]:
 
@@ -706,15 +819,25 @@ class Service:
         await self.store.write(WriteBatch(user_settings=[(user, lang)]))
 
     async def set_meta(self, key: str, **meta: Any) -> None:
-        """Adapter data kept with the table (message ids...). Not a game change."""
+        """Adapter data kept with the table (message ids...). Not a game change (the
+        version stays), but a write of the row on the revision it read: another process's
+        data, or change, is never overwritten."""
         async with self._lock(key):
             t = await self._get(key)
-            if t is None:
+            for _ in range(STALE_TRIES):
+                if t is None:
+                    return
+                nt = t.evolve(meta={**t.meta, **meta})
+                try:
+                    await self.store.write(WriteBatch(tables=[nt], expect={key: t.rev}))
+                except Stale:
+                    t = await self._load(key)
+                    continue
+                nt.rev = t.rev + 1
+                if nt.status in (LOBBY, PLAYING):
+                    self._tables[key] = nt
                 return
-            nt = t.evolve(meta={**t.meta, **meta})
-            await self.store.write(WriteBatch(tables=[nt]))
-            if nt.status in (LOBBY, PLAYING):
-                self._tables[key] = nt
+            raise RuntimeError(f"table {key} kept changing: its data not kept")
 
     async def move_scope(
         self,
@@ -751,7 +874,7 @@ class Service:
         rekey: Callable[[str], str],
         meta: Callable[[dict[str, Any]], dict[str, Any]] | None,
     ) -> dict[str, TableInfo]:
-        for _ in range(5):
+        for _ in range(STALE_TRIES):
             keys = await self._keys_of(old_scope)
             pairs = {k: rekey(k) for k in keys}
             async with contextlib.AsyncExitStack() as stack:
@@ -760,7 +883,11 @@ class Service:
                     await stack.enter_async_context(self._lock(k))
                 if not set(await self._keys_of(old_scope)) <= set(pairs):
                     continue  # a table opened in the old chat meanwhile: lock it too
-                return await asyncio.shield(self._move(old_scope, new_scope, pairs, meta))
+                try:
+                    return await asyncio.shield(self._move(old_scope, new_scope, pairs, meta))
+                except Stale as e:  # another process changed one: read them all again
+                    for k in e.keys:
+                        self._tables.pop(k, None)
         raise RuntimeError(f"tables of {old_scope} kept changing: not moved")
 
     async def _keys_of(self, scope: str) -> list[str]:
@@ -776,6 +903,7 @@ class Service:
         meta: Callable[[dict[str, Any]], dict[str, Any]] | None,
     ) -> dict[str, TableInfo]:
         moved: list[tuple[str, Table]] = []
+        expect: dict[str, int] = {}
         for old, new in sorted(pairs.items()):
             t = await self._get(old)
             if t is None or t.scope != old_scope:
@@ -792,13 +920,20 @@ class Service:
             data = dict(t.meta)
             nt = t.evolve(key=new, scope=new_scope, meta=meta(data) if meta else data)
             moved.append((old, nt))
+            # both rows as read: the old one is deleted, the new one written, on them
+            expect[new] = there.rev if there is not None else 0
+            expect[old] = t.rev
         batch = WriteBatch(
             tables=[nt for _, nt in moved],
             moves=[ScopeMove(old_scope, new_scope, tuple((o, nt.key) for o, nt in moved))],
+            expect=expect,
         )
         await self.store.write(batch)
         out: dict[str, TableInfo] = {}
         for old, nt in moved:
+            # a row re-keyed is a new row on the new key's revision; kept where it was, on
+            # its own
+            nt.rev = (expect[nt.key] if nt.key != old else nt.rev) + 1
             self._tables.pop(old, None)
             self.timers.set(old, ())
             if nt.status in (LOBBY, PLAYING):
@@ -1050,31 +1185,43 @@ class Service:
         if not isinstance(key, str) or not isinstance(version, int):
             return
         async with self._lock(key):
-            t = self._tables.get(key)
-            if t is None:  # closed: the mark alone (the store keeps it within the version)
-                await asyncio.shield(self.store.write(WriteBatch(shown=[ShownMark(key, version)])))
+            # on a shared store another process may have shown or changed it since
+            t = await self._current(key) if self.shared else self._tables.get(key)
+            for _ in range(STALE_TRIES):
+                if t is None or t.status not in (LOBBY, PLAYING):
+                    # closed: the mark alone (the store keeps it within the version)
+                    alone = WriteBatch(shown=[ShownMark(key, version)])
+                    await asyncio.shield(self.store.write(alone))
+                    return
+                if not t.shown < version <= t.version:  # (past the version: not this table's)
+                    return
+                now = self.clock()
+                deadlines = []
+                for d in t.deadlines:
+                    secs = self._window(t, d)
+                    # opened by a change this message shows, not one shown before
+                    if secs is not None and t.shown < d.version <= version and d.due < now + secs:
+                        d = Deadline(d.kind, now + secs, d.version)
+                    deadlines.append(d)
+                rearmed = tuple(deadlines) != t.deadlines
+                nt = t.evolve(
+                    shown=version,
+                    deadlines=tuple(deadlines),
+                    pending=tuple(p for p in t.pending if p.version > version),
+                    rev=t.rev + 1,
+                )
+                mark = ShownMark(key, version, nt.deadlines if rearmed else None)
+                try:  # on the revision read: deadlines re-armed on an old copy would undo
+                    batch = WriteBatch(shown=[mark], expect={key: t.rev})
+                    await asyncio.shield(self.store.write(batch))
+                except Stale:
+                    t = await self._load(key)
+                    continue
+                self._tables[key] = nt
+                if rearmed:
+                    self.timers.set(key, nt.deadlines)
                 return
-            if not t.shown < version <= t.version:  # (past the version: not this table's)
-                return
-            now = self.clock()
-            deadlines = []
-            for d in t.deadlines:
-                secs = self._window(t, d)
-                # opened by a change this message shows, not one shown before
-                if secs is not None and t.shown < d.version <= version and d.due < now + secs:
-                    d = Deadline(d.kind, now + secs, d.version)
-                deadlines.append(d)
-            rearmed = tuple(deadlines) != t.deadlines
-            nt = t.evolve(
-                shown=version,
-                deadlines=tuple(deadlines),
-                pending=tuple(p for p in t.pending if p.version > version),
-            )
-            mark = ShownMark(key, version, nt.deadlines if rearmed else None)
-            await asyncio.shield(self.store.write(WriteBatch(shown=[mark])))
-            self._tables[key] = nt
-            if rearmed:
-                self.timers.set(key, nt.deadlines)
+            raise RuntimeError(f"table {key} kept changing: not marked shown")
 
     @staticmethod
     def _window(t: Table, d: Deadline) -> float | None:
@@ -1206,9 +1353,52 @@ class Service:
                 return None
             return step
 
+        changed = False
+
+        def decide(t: Table | None) -> _Step | None:
+            nonlocal changed
+            step = build(t)
+            changed = step is not None
+            return step
+
         # a deadline that changed nothing stays handed out by the timers: it does not fire
         # again until the table arms a new one
-        await self._run(key, None, None, build)
+        await self._run(key, None, None, decide)
+        if self.shared and not changed:  # nor, kept claimed, in any other process
+            await self.store.spend(self.worker, key, d)
+
+    async def _claim(self, due: list[tuple[str, Deadline]]) -> list[tuple[str, Deadline]]:
+        """The deadlines of ``due`` this process fires: those it claimed in the database.
+        A table whose deadline another process claimed (or changed) is that one's now."""
+        granted = await self.store.claim(self.worker, due, self.clock(), CLAIM_SECONDS)
+        mine = []
+        for key, d in due:
+            if (key, d.kind) in granted:
+                mine.append((key, d))
+            elif self.timers.armed(key).get(d.kind) == d:  # (not re-armed here meanwhile)
+                log.debug("table %s: its %s deadline is another process's", key, d.kind)
+                self.timers.set(key, ())
+                self._tables.pop(key, None)
+        return mine
+
+    async def poll_overdue(self) -> int:
+        """Claim the deadlines overdue that no process holds (their process died, or is
+        stuck) and arm them here: they fire at once. Every ``POLL_SECONDS`` on a shared
+        store (the timers call it); returns how many were taken."""
+        now = self.clock()
+        got = await self.store.claim_overdue(
+            self.worker, now - OVERDUE_SECONDS, now, CLAIM_SECONDS, self.timers.max_running
+        )
+        for key, d in got:
+            async with self._lock(key):
+                t = await self._current(key)
+                if t is None or t.deadline(d.kind) != d:
+                    continue  # changed meanwhile: whoever changed it armed the new ones
+                self.timers.set(key, t.deadlines)
+                self.timers.again(key, d)  # (if it was armed here, and handed out)
+        if got:
+            log.info("process %s took over %d overdue deadlines", self.worker, len(got))
+        return len(got)
 
     def _bot_move(self, step: _Step) -> bool:
         t = step.table

@@ -1,14 +1,23 @@
-"""Persistence on SQLite through aiosqlite (ARCHITECTURE.md, "Persistence").
+"""Persistence: the ``Store`` protocol, SQLite (the embedded default, here) and PostgreSQL
+(``bot.pgstore``, for several processes on one database). ``store_for(UNO_DB)`` picks one.
 
-One writer connection (WAL, ``synchronous=NORMAL``, foreign keys, busy timeout) and one
-reader connection. Writes are *group-committed*: every caller's batch waits in a queue,
-a single writer task runs everything queued in one ``BEGIN IMMEDIATE`` ... ``COMMIT`` and
-then resolves each caller's future. A caller is answered only after the transaction that
-holds its change has committed, so state and action always land together and nothing is
-shown before it is stored; under load, many actions share one commit.
+SQLite goes through aiosqlite: one writer connection (WAL, ``synchronous=NORMAL``, foreign
+keys, busy timeout) and one reader connection. On both, writes are *group-committed*: every
+caller's batch waits in a queue, a single writer task runs everything queued in one
+transaction and then resolves each caller's future. A caller is answered only after the
+transaction that holds its change has committed, so state and action always land together
+and nothing is shown before it is stored; under load, many actions share one commit.
 
-Migrations are the numbered files in ``bot/migrations``; ``PRAGMA user_version`` records
-how many were applied, and a database newer than the code is refused.
+Every table row has a revision (``rev``), raised by each write of the row. A batch may say
+which revision each of its tables was built on (``WriteBatch.expect``); the writer checks
+them in the committing transaction, under the database's lock on those rows (SQLite's
+``BEGIN IMMEDIATE``; on PostgreSQL an advisory lock per table key), and refuses a batch
+built on an older copy with ``Stale``, without failing the other batches committed with it.
+
+Migrations are the numbered files in ``bot/migrations``, the same numbers for both
+databases (``NNNN_name.postgresql.sql`` stands in for ``NNNN_name.sql`` where the SQL
+differs); SQLite records how many were applied in ``PRAGMA user_version``, PostgreSQL in a
+``schema_version`` table, and a database newer than the code is refused (``SchemaTooNew``).
 
 Opening checks what an operator can get wrong, and refuses with one line naming the file
 (``StoreError``): a database another process uses (an OS lock on ``<db>.lock``, released
@@ -38,20 +47,27 @@ import aiosqlite
 from bot.model import OPEN_STATUSES, Deadline, Table
 
 __all__ = [
+    "DIALECTS",
     "ActionRecord",
     "SchemaTooNew",
     "ScopeMove",
     "ShownMark",
     "SqliteStore",
+    "Stale",
     "StatLine",
     "StatUpdate",
     "Store",
     "StoreError",
     "WriteBatch",
+    "is_server_url",
     "migrations",
+    "store_for",
 ]
 
 log = logging.getLogger(__name__)
+
+DIALECTS = ("sqlite", "postgresql")
+SPENT = float("inf")  # a claim that never runs out: the deadline fired and changed nothing
 
 
 try:
@@ -67,6 +83,16 @@ class StoreError(RuntimeError):
 
 class SchemaTooNew(StoreError):
     """The database was written by a newer version of the bot."""
+
+
+class Stale(Exception):
+    """A batch was built on a copy of a table older than the stored one (another process,
+    or another writer, changed it since): nothing of it was written. Reload and decide
+    again. ``keys``: the tables concerned."""
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self.keys = tuple(sorted(keys))
+        super().__init__("stale: " + ", ".join(self.keys))
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +146,8 @@ class ScopeMove:
 class ShownMark:
     """A table's platform showed ``version`` (``Service.shown``): its ``shown`` column
     rises to it (never falls), and its deadlines become ``deadlines`` if given (windows
-    re-armed from the moment they were shown). Written without the rest of the row."""
+    re-armed from the moment they were shown). Written without the rest of the row (its
+    revision rises: it is a write of the row)."""
 
     key: str
     version: int
@@ -129,7 +156,12 @@ class ShownMark:
 
 @dataclass(slots=True)
 class WriteBatch:
-    """What one service step writes, all in one transaction."""
+    """What one service step writes, all in one transaction.
+
+    ``expect``: the revision (``Table.rev``) each table concerned was built on, 0 for one
+    that was not stored; if any stored revision differs when the batch commits, nothing of
+    the batch is written and ``write`` raises ``Stale``. Tables not named are written
+    whatever is stored."""
 
     tables: list[Table] = field(default_factory=list)
     actions: list[ActionRecord] = field(default_factory=list)
@@ -140,6 +172,7 @@ class WriteBatch:
     user_settings: list[tuple[str, str | None]] = field(default_factory=list)
     moves: list[ScopeMove] = field(default_factory=list)
     shown: list[ShownMark] = field(default_factory=list)
+    expect: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -152,8 +185,9 @@ class _Rows:
     chats: list[tuple[Any, ...]]
     users: list[tuple[Any, ...]]
     moves: list[ScopeMove]
-    shown: list[tuple[Any, ...]] = field(default_factory=list)
+    shown: list[tuple[str, int]] = field(default_factory=list)  # (key, version)
     deadlines: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
+    expect: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, b: WriteBatch) -> _Rows:
@@ -185,23 +219,104 @@ class _Rows:
             ],
             users=list(b.user_settings),
             moves=[m for m in b.moves if m.old_scope != m.new_scope],
-            shown=[(m.version, m.key, m.version) for m in b.shown],
+            shown=[(m.key, m.version) for m in b.shown],
             deadlines={
                 m.key: [(m.key, d.kind, d.due, d.version) for d in m.deadlines]
                 for m in b.shown
                 if m.deadlines is not None
             },
+            expect=dict(b.expect),
         )
+
+    def keys(self) -> set[str]:
+        """Every table row this batch reads or writes."""
+        out = set(self.tables) | set(self.expect) | {k for k, _ in self.shown}
+        for m in self.moves:
+            for old, new in m.keys:
+                out.update((old, new))
+        return out
+
+
+@dataclass(slots=True)
+class _Plan:
+    """What one group commit writes: the accepted batches merged, each row with the
+    revision it has once they are all applied."""
+
+    verdicts: list[Stale | None] = field(default_factory=list)
+    moves: list[ScopeMove] = field(default_factory=list)
+    tables: dict[str, dict[str, Any]] = field(default_factory=dict)  # the latest state wins
+    # each table's deadlines as the latest batch that sets them has them (its row, or a
+    # re-arming when it was shown)
+    deadlines: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
+    shown: list[tuple[str, int, int]] = field(default_factory=list)  # (key, version, rev)
+    actions: list[tuple[Any, ...]] = field(default_factory=list)
+    stats: list[tuple[Any, ...]] = field(default_factory=list)
+    chats: list[tuple[Any, ...]] = field(default_factory=list)
+    users: list[tuple[Any, ...]] = field(default_factory=list)
+    revs: dict[str, int] = field(default_factory=dict)  # every key's, once applied (0: none)
+
+
+def _plan(batches: Sequence[_Rows], revs: dict[str, int]) -> _Plan:
+    """Decide each batch of a group commit against the stored revisions ``revs`` (read
+    under the lock of those rows; a key missing has no row), in the order they came: a
+    batch whose expectations fail is refused (``Stale``), the others are merged and
+    counted on, as the transaction will leave the rows. Pure: the SQL follows the plan."""
+    cur = dict(revs)
+    p = _Plan()
+    shown: list[tuple[str, int]] = []
+    for b in batches:
+        stale = [k for k, rev in b.expect.items() if cur.get(k, 0) != rev]
+        if stale:
+            p.verdicts.append(Stale(stale))
+            continue
+        p.verdicts.append(None)
+        for m in b.moves:  # the moves run first: an older write of an old key is void
+            p.moves.append(m)
+            for old, new in m.keys:
+                if old != new:
+                    cur[old] = 0
+                    p.tables.pop(old, None)
+                    p.deadlines.pop(old, None)
+                    shown = [s for s in shown if s[0] != old]
+        for k, (row, dls) in b.tables.items():
+            cur[k] = cur.get(k, 0) + 1
+            p.tables[k] = row
+            p.deadlines[k] = dls
+        for k, version in b.shown:
+            if cur.get(k, 0):  # a mark for a row that is not there changes nothing
+                cur[k] += 1
+                shown.append((k, version))
+                if k in b.deadlines:
+                    p.deadlines[k] = b.deadlines[k]
+        p.actions.extend(b.actions)
+        p.stats.extend(b.stats)
+        p.chats.extend(b.chats)
+        p.users.extend(b.users)
+    # every statement writes a row's final revision: their order does not matter
+    for k, row in p.tables.items():
+        row["rev"] = cur[k]
+    p.shown = [(k, v, cur[k]) for k, v in shown]
+    p.revs = cur
+    return p
 
 
 class Store(Protocol):
-    """What the service needs from storage (SQLite here; PostgreSQL could stand in)."""
+    """What the service needs from storage: SQLite (``SqliteStore``, one process) or
+    PostgreSQL (``bot.pgstore.PostgresStore``, several processes sharing the database).
+
+    ``shared``: other processes may write the same database, so a copy of a table held in
+    memory may be older than the stored one (``table_rev`` tells), and a due deadline is
+    fired only by the process that claims it (``claim``, ``claim_overdue``, ``spend``).
+    A store that is not shared has one process: every claim is its own."""
+
+    shared: bool
 
     async def open(self) -> None: ...
     async def close(self) -> None: ...
     async def write(self, batch: WriteBatch) -> None: ...
     async def load_open_tables(self) -> list[Table]: ...
     async def get_table(self, key: str) -> Table | None: ...
+    async def table_rev(self, key: str) -> int | None: ...
     async def chat_settings(
         self, scope: str
     ) -> tuple[str | None, dict[str, Any] | None, str | None]: ...
@@ -211,21 +326,206 @@ class Store(Protocol):
     async def actions(self, key: str) -> list[ActionRecord]: ...
     async def table_keys(self, scope: str) -> list[str]: ...
     async def tables_behind(self, prefix: str, since: float) -> list[Table]: ...
+    async def claim(
+        self, owner: str, due: Sequence[tuple[str, Deadline]], now: float, seconds: float
+    ) -> set[tuple[str, str]]: ...
+    async def claim_overdue(
+        self, owner: str, before: float, now: float, seconds: float, limit: int
+    ) -> list[tuple[str, Deadline]]: ...
+    async def spend(self, owner: str, key: str, deadline: Deadline) -> None: ...
+    async def lease(self, name: str, owner: str, now: float, seconds: float) -> bool: ...
+    async def release(self, name: str, owner: str) -> None: ...
 
 
-def migrations() -> list[tuple[int, str]]:
-    """The numbered SQL migrations, in order: ``[(1, sql), (2, sql), ...]``."""
-    out = []
+def migrations(dialect: str = "sqlite") -> list[tuple[int, str]]:
+    """The numbered SQL migrations for ``dialect``, in order: ``[(1, sql), (2, sql), ...]``
+    (``NNNN_name.<dialect>.sql`` where there is one, else ``NNNN_name.sql``)."""
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown SQL dialect {dialect!r}")
+    plain: dict[int, str] = {}
+    own: dict[int, str] = {}
     for entry in resources.files("bot.migrations").iterdir():
-        m = re.fullmatch(r"(\d{4})_[\w-]+\.sql", entry.name)
-        if m:
-            out.append((int(m.group(1)), entry.read_text(encoding="utf-8")))
-    out.sort()
+        m = re.fullmatch(r"(\d{4})_[\w-]+?(?:\.(sqlite|postgresql))?\.sql", entry.name)
+        if not m:
+            continue
+        n, which = int(m.group(1)), m.group(2)
+        into = plain if which is None else own if which == dialect else None
+        if into is None:
+            continue
+        if n in into:
+            raise RuntimeError(f"two migrations numbered {n}: {entry.name}")
+        into[n] = entry.read_text(encoding="utf-8")
+    out = sorted({**plain, **own}.items())
     for i, (n, _) in enumerate(out, 1):
         if n != i:
             raise RuntimeError(f"migration numbers must run 1, 2, 3 ...; found {n} at {i}")
     return out
 
+
+def is_server_url(db: str | Path) -> bool:
+    """``UNO_DB`` names a database server (PostgreSQL), not an SQLite file."""
+    return str(db).startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(db: str | Path) -> Path:
+    """The SQLite file ``UNO_DB`` names: a path, or a ``sqlite:///path`` URL (three
+    slashes and a relative path, four for an absolute one, as SQLAlchemy writes them)."""
+    text = str(db)
+    if text.startswith("sqlite://"):
+        rest = text[len("sqlite://") :]
+        if not rest.startswith("/") or len(rest) == 1:
+            raise StoreError(
+                f"UNO_DB={text!r}: an SQLite URL is sqlite:///relative/path or "
+                f"sqlite:////absolute/path"
+            )
+        return Path(rest[1:])
+    if re.match(r"^[A-Za-z][\w+.-]*://", text):
+        scheme = text.split("://", 1)[0]
+        raise StoreError(
+            f"UNO_DB: unknown database kind {scheme!r}: give a file path (SQLite), "
+            f"sqlite:///path, or postgresql://user:password@host:5432/database"
+        )
+    return Path(text)
+
+
+def store_for(db: str | Path, **kw: Any) -> Store:
+    """The store ``UNO_DB`` names, not yet open: ``postgresql://...`` (or ``postgres://``)
+    is a PostgreSQL server, anything else an SQLite file (``sqlite:///path`` too)."""
+    if is_server_url(db):
+        from bot.pgstore import PostgresStore
+
+        return PostgresStore(str(db), **kw)
+    return SqliteStore(sqlite_path(db), **kw)
+
+
+class _GroupCommit:
+    """The queue in front of a database: callers' batches wait, one writer task commits
+    what is queued (``max_batch`` callers at most per transaction, ``writers`` transactions
+    at most at a time) and answers each caller once its transaction has committed: its
+    batch refused (``Stale``) alone, a failure of the transaction to every caller in it. A
+    dialect supplies ``_commit``."""
+
+    def __init__(self, max_batch: int, writers: int = 1) -> None:
+        self.max_batch = max(1, max_batch)  # callers per transaction at most
+        self.writers = max(1, writers)  # transactions in flight at most
+        self._queue: list[tuple[_Rows, asyncio.Future[None]]] = []
+        self._wake: asyncio.Event | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._closing = False
+        self.commits = 0  # transactions committed (for benchmarks)
+        self.batches = 0  # batches written
+
+    def _start_writer(self) -> None:
+        self._wake = asyncio.Event()
+        self._closing = False
+        self._writer = asyncio.create_task(self._write_loop(), name="uno-store-writer")
+
+    async def _stop_writer(self) -> None:
+        self._closing = True
+        if self._wake is not None:
+            self._wake.set()
+        if self._writer is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+
+    async def write(self, batch: WriteBatch) -> None:
+        """Store ``batch`` durably; returns once its transaction has committed. Raises
+        ``Stale`` (nothing written) if a table it expects was changed since."""
+        if self._wake is None or self._closing:
+            raise RuntimeError("the store is not open")
+        # serialised here, by the caller, so that the writer's turn is SQL only (and a
+        # value that cannot be stored fails its own caller, nobody else's)
+        rows = _Rows.of(batch)
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.append((rows, fut))
+        self._wake.set()
+        await fut
+
+    async def _write_loop(self) -> None:
+        assert self._wake is not None
+        flying: set[asyncio.Task[None]] = set()
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._queue:
+                    if len(flying) >= self.writers:
+                        await asyncio.wait(flying, return_when=asyncio.FIRST_COMPLETED)
+                        continue
+                    # at most ``max_batch`` callers per transaction: under load the next
+                    # group is being built while this one commits, and no caller waits
+                    # behind an unbounded pile
+                    n = self.max_batch
+                    pending, self._queue = self._queue[:n], self._queue[n:]
+                    if self.writers == 1:
+                        await self._group(pending)
+                        continue
+                    task = asyncio.create_task(self._group(pending))
+                    flying.add(task)
+                    task.add_done_callback(flying.discard)
+                if self._closing and not self._queue:
+                    if flying:
+                        await asyncio.wait(flying)
+                    if not self._queue:
+                        return
+        finally:
+            for task in flying:
+                task.cancel()
+
+    async def _group(self, pending: list[tuple[_Rows, asyncio.Future[None]]]) -> None:
+        """Commit one group and answer its callers."""
+        try:
+            verdicts = await self._commit([b for b, _ in pending])
+        except BaseException as exc:  # every waiting caller learns of the failure
+            for _, fut in pending:
+                if not fut.done():
+                    fut.set_exception(exc)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            log.exception("store write failed")
+        else:
+            for (_, fut), stale in zip(pending, verdicts, strict=True):
+                if fut.done():
+                    continue
+                if stale is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(stale)
+
+    async def _commit(self, batches: Sequence[_Rows]) -> list[Stale | None]:
+        raise NotImplementedError
+
+    # -- one process has nobody to share with ------------------------------------------
+
+    async def claim(
+        self, owner: str, due: Sequence[tuple[str, Deadline]], now: float, seconds: float
+    ) -> set[tuple[str, str]]:
+        """Claim the due deadlines ``due`` for ``owner`` until ``now + seconds``; returns
+        the ``(key, kind)`` granted. Not shared: every one."""
+        return {(k, d.kind) for k, d in due}
+
+    async def claim_overdue(
+        self, owner: str, before: float, now: float, seconds: float, limit: int
+    ) -> list[tuple[str, Deadline]]:
+        """Claim up to ``limit`` deadlines due before ``before`` that nobody holds (their
+        process died). Not shared: there is nobody else's."""
+        return []
+
+    async def spend(self, owner: str, key: str, deadline: Deadline) -> None:
+        """``deadline`` fired and changed nothing: it stays claimed until the table arms
+        another (not shared: the timers keep it handed out)."""
+
+    async def lease(self, name: str, owner: str, now: float, seconds: float) -> bool:
+        """Take or renew the lease ``name`` for ``owner`` until ``now + seconds``; ``False``
+        if another holds it. Not shared: the one process holds every lease."""
+        return True
+
+    async def release(self, name: str, owner: str) -> None:
+        """Give up the lease ``name`` if ``owner`` holds it."""
+
+
+_KNOWN_MAX = 100_000  # revisions a SQLite store keeps in memory at most
 
 _PRAGMAS: tuple[str, ...] = (
     "PRAGMA journal_mode=WAL",
@@ -237,22 +537,27 @@ _PRAGMAS: tuple[str, ...] = (
 _UPSERT_TABLE = """
 INSERT INTO tables (key, scope, status, version, turn_version, game_no, host, seats, waiting,
     preset, overrides, lang, seed, game, meta, strikes, played, created, updated, recent,
-    shown, pending)
+    shown, pending, rev)
 VALUES (:key, :scope, :status, :version, :turn_version, :game_no, :host, :seats, :waiting,
     :preset, :overrides, :lang, :seed, :game, :meta, :strikes, :played, :created, :updated,
-    :recent, :shown, :pending)
+    :recent, :shown, :pending, :rev)
 ON CONFLICT (key) DO UPDATE SET scope=excluded.scope, status=excluded.status,
     version=excluded.version, turn_version=excluded.turn_version, game_no=excluded.game_no,
     host=excluded.host, seats=excluded.seats, waiting=excluded.waiting,
     preset=excluded.preset, overrides=excluded.overrides, lang=excluded.lang,
     seed=excluded.seed, game=excluded.game, meta=excluded.meta, strikes=excluded.strikes,
     played=excluded.played, created=excluded.created, updated=excluded.updated,
-    recent=excluded.recent, shown=max(shown, excluded.shown), pending=excluded.pending
+    recent=excluded.recent, shown=max(shown, excluded.shown), pending=excluded.pending,
+    rev=excluded.rev
 """
 
 # a version shown: never below what was (a mark and the table's own row may cross), never
-# past the table's version (a mark for a table replaced meanwhile by a new one is old)
-_MARK_SHOWN = "UPDATE tables SET shown = max(shown, ?) WHERE key = ? AND version >= ?"
+# past the table's version (a mark for a table replaced meanwhile by a new one is old); the
+# row's revision rises either way (the plan counts every mark on a row that is there)
+_MARK_SHOWN = (
+    "UPDATE tables SET shown = CASE WHEN version >= ? THEN max(shown, ?) ELSE shown END, "
+    "rev = ? WHERE key = ?"
+)
 
 _UPSERT_STATS = """
 INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played)
@@ -275,6 +580,21 @@ ON CONFLICT (scope, player) DO UPDATE SET
     cards_played=cards_played+excluded.cards_played
 """
 
+_UPSERT_CHAT = (
+    "INSERT INTO chat_settings (scope, preset, overrides, lang) "
+    "VALUES (?, ?, ?, ?) ON CONFLICT (scope) DO UPDATE SET "
+    "preset=coalesce(excluded.preset, preset), "
+    "overrides=coalesce(excluded.overrides, overrides), "
+    "lang=CASE WHEN excluded.lang IS NULL THEN lang "
+    "WHEN excluded.lang = '' THEN NULL ELSE excluded.lang END"
+)
+
+# "user" is quoted: a reserved word in PostgreSQL (its column is so named on both)
+_UPSERT_USER = (
+    'INSERT INTO user_settings ("user", lang) VALUES (?, ?) '
+    'ON CONFLICT ("user") DO UPDATE SET lang=excluded.lang'
+)
+
 _MOVE_CHAT = """
 INSERT INTO chat_settings (scope, preset, overrides, lang)
 SELECT ?, preset, overrides, lang FROM chat_settings WHERE scope = ?
@@ -286,21 +606,23 @@ ON CONFLICT (scope) DO UPDATE SET
 """
 
 
-class SqliteStore:
-    """The SQLite store. ``await store.open()`` before use, ``await store.close()`` after."""
+class SqliteStore(_GroupCommit):
+    """The SQLite store. ``await store.open()`` before use, ``await store.close()`` after.
+    One process at a time (the lock file): not shared."""
+
+    shared = False
+    dialect = "sqlite"
 
     def __init__(self, path: str | Path, *, max_batch: int = 64) -> None:
+        super().__init__(max_batch)
         self.path = Path(path)
-        self.max_batch = max(1, max_batch)  # callers per transaction at most
         self._w: aiosqlite.Connection | None = None
         self._r: aiosqlite.Connection | None = None
-        self._queue: list[tuple[_Rows, asyncio.Future[None]]] = []
-        self._wake: asyncio.Event | None = None
-        self._writer: asyncio.Task[None] | None = None
-        self._closing = False
         self._lock_fd: int | None = None
-        self.commits = 0  # transactions committed (for benchmarks)
-        self.batches = 0  # batches written
+        # the revision of each row as this store last wrote or read it (0: no row): it is
+        # the file's only writer (the lock), so a commit reads only the ones it has not
+        # seen; bounded, the oldest forgotten first
+        self._known: dict[str, int] = {}
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -313,6 +635,7 @@ class SqliteStore:
         """Open (creating and migrating as needed). Raises ``StoreError`` when the database
         cannot be used: another process has it, it is read-only, not a database, damaged..."""
         memory = str(self.path) == ":memory:"
+        self._known.clear()
         if not memory:
             self._check_path()
             self._lock_fd = self._take_lock()
@@ -345,18 +668,10 @@ class SqliteStore:
             if isinstance(exc, sqlite3.Error):
                 raise StoreError(self._explain(exc)) from None
             raise
-        self._wake = asyncio.Event()
-        self._closing = False
-        self._writer = asyncio.create_task(self._write_loop(), name="uno-store-writer")
+        self._start_writer()
 
     async def close(self) -> None:
-        self._closing = True
-        if self._wake is not None:
-            self._wake.set()
-        if self._writer is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
-            self._writer = None
+        await self._stop_writer()
         for conn in {id(c): c for c in (self._r, self._w) if c is not None}.values():
             await conn.close()
         self._r = self._w = None
@@ -495,7 +810,7 @@ class SqliteStore:
 
     async def _migrate(self) -> None:
         w = self._conn
-        steps = migrations()
+        steps = migrations(self.dialect)
         async with w.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
         have = int(row[0]) if row else 0
@@ -530,114 +845,72 @@ class SqliteStore:
 
     # -- writing ------------------------------------------------------------------------
 
-    async def write(self, batch: WriteBatch) -> None:
-        """Store ``batch`` durably; returns once its transaction has committed."""
-        if self._wake is None or self._closing:
-            raise RuntimeError("the store is not open")
-        # serialised here, by the caller, so that the writer's turn is SQL only (and a
-        # value that cannot be stored fails its own caller, nobody else's)
-        rows = _Rows.of(batch)
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append((rows, fut))
-        self._wake.set()
-        await fut
-
-    async def _write_loop(self) -> None:
-        assert self._wake is not None
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._queue:
-                # at most ``max_batch`` callers per transaction: under load the next group
-                # is being built while this one commits, and no caller waits behind an
-                # unbounded pile
-                n = self.max_batch
-                pending, self._queue = self._queue[:n], self._queue[n:]
-                try:
-                    await self._commit([b for b, _ in pending])
-                except BaseException as exc:  # every waiting caller learns of the failure
-                    for _, fut in pending:
-                        if not fut.done():
-                            fut.set_exception(exc)
-                    if isinstance(exc, asyncio.CancelledError):
-                        raise
-                    log.exception("store write failed")
-                else:
-                    for _, fut in pending:
-                        if not fut.done():
-                            fut.set_result(None)
-            if self._closing and not self._queue:
-                return
-
-    async def _commit(self, batches: Sequence[_Rows]) -> None:
+    async def _commit(self, batches: Sequence[_Rows]) -> list[Stale | None]:
         w = self._conn
-        tables: dict[str, tuple[dict[str, Any], list[tuple[Any, ...]]]] = {}
-        actions: list[tuple[Any, ...]] = []
-        stats: list[tuple[Any, ...]] = []
-        chats: list[tuple[Any, ...]] = []
-        users: list[tuple[Any, ...]] = []
-        moves: list[ScopeMove] = []
-        shown: list[tuple[Any, ...]] = []
-        # each table's deadlines as the latest batch that sets them has them (its row, or
-        # a re-arming when it was shown)
-        table_deadlines: dict[str, list[tuple[Any, ...]]] = {}
-        for b in batches:
-            tables.update(b.tables)  # the latest state of a table wins
-            table_deadlines.update((k, ds) for k, (_, ds) in b.tables.items())
-            table_deadlines.update(b.deadlines)
-            actions.extend(b.actions)
-            stats.extend(b.stats)
-            chats.extend(b.chats)
-            users.extend(b.users)
-            moves.extend(b.moves)
-            shown.extend(b.shown)
-        rows = [row for row, _ in tables.values()]
-        deadlines = [d for ds in table_deadlines.values() for d in ds]
-        await w.execute("BEGIN IMMEDIATE")
+        await w.execute("BEGIN IMMEDIATE")  # the write lock: the revisions read hold
         try:
-            for m in moves:  # before the new rows are written
+            p = _plan(batches, await self._revs(set().union(*(b.keys() for b in batches))))
+            for m in p.moves:  # before the new rows are written
                 await self._move(m)
-            if rows:
-                await w.executemany(_UPSERT_TABLE, rows)
-            if table_deadlines:
+            if p.tables:
+                await w.executemany(_UPSERT_TABLE, list(p.tables.values()))
+            if p.deadlines:
                 await w.executemany(
-                    "DELETE FROM deadlines WHERE table_key = ?", [(k,) for k in table_deadlines]
+                    "DELETE FROM deadlines WHERE table_key = ?", [(k,) for k in p.deadlines]
                 )
-            if deadlines:
-                await w.executemany("INSERT INTO deadlines VALUES (?, ?, ?, ?)", deadlines)
-            if shown:
-                await w.executemany(_MARK_SHOWN, shown)
-            if actions:
+                rows = [d for ds in p.deadlines.values() for d in ds]
+                if rows:
+                    await w.executemany(
+                        "INSERT INTO deadlines (table_key, kind, due, version) "
+                        "VALUES (?, ?, ?, ?)",
+                        rows,
+                    )
+            if p.shown:
+                await w.executemany(_MARK_SHOWN, [(v, v, rev, k) for k, v, rev in p.shown])
+            if p.actions:
                 await w.executemany(
                     "INSERT INTO actions (table_key, game_no, version, player, action, at) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
-                    actions,
+                    p.actions,
                 )
-            if stats:
-                await w.executemany(_UPSERT_STATS, stats)
-            if chats:
-                await w.executemany(
-                    "INSERT INTO chat_settings (scope, preset, overrides, lang) "
-                    "VALUES (?, ?, ?, ?) ON CONFLICT (scope) DO UPDATE SET "
-                    "preset=coalesce(excluded.preset, preset), "
-                    "overrides=coalesce(excluded.overrides, overrides), "
-                    "lang=CASE WHEN excluded.lang IS NULL THEN lang "
-                    "WHEN excluded.lang = '' THEN NULL ELSE excluded.lang END",
-                    chats,
-                )
-            if users:
-                await w.executemany(
-                    "INSERT INTO user_settings (user, lang) VALUES (?, ?) "
-                    "ON CONFLICT (user) DO UPDATE SET lang=excluded.lang",
-                    users,
-                )
+            if p.stats:
+                await w.executemany(_UPSERT_STATS, p.stats)
+            if p.chats:
+                await w.executemany(_UPSERT_CHAT, p.chats)
+            if p.users:
+                await w.executemany(_UPSERT_USER, p.users)
             await w.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(Exception):
                 await w.execute("ROLLBACK")
+            self._known.clear()  # (what was rolled back is not known; ask again)
             raise
+        self._remember(p.revs)
         self.commits += 1
         self.batches += len(batches)
+        return p.verdicts
+
+    async def _revs(self, keys: set[str]) -> dict[str, int]:
+        """The stored revision of each of ``keys`` (0: no row), read from the file only for
+        those this store has not written or read since it opened."""
+        known = self._known
+        out = {k: known[k] for k in keys if k in known}
+        ask = sorted(keys - out.keys())
+        for i in range(0, len(ask), 500):
+            part = ask[i : i + 500]
+            sql = f"SELECT key, rev FROM tables WHERE key IN ({','.join('?' * len(part))})"
+            async with self._conn.execute(sql, part) as cur:
+                rows = await cur.fetchall()
+            out.update(dict.fromkeys(part, 0))
+            out.update((str(key), int(rev)) for key, rev in rows)
+        return out
+
+    def _remember(self, revs: dict[str, int]) -> None:
+        known = self._known
+        known.update(revs)
+        if len(known) > _KNOWN_MAX:  # the oldest half goes (dicts keep their order)
+            for k in list(known)[: len(known) // 2]:
+                del known[k]
 
     async def _move(self, m: ScopeMove) -> None:
         w = self._conn
@@ -693,6 +966,12 @@ class SqliteStore:
         dls = await self._deadlines([key])
         return Table.from_row(row, tuple(dls.get(key, ())))
 
+    async def table_rev(self, key: str) -> int | None:
+        """The stored revision of table ``key`` (``None``: no such table)."""
+        async with self._reader.execute("SELECT rev FROM tables WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else int(row[0])
+
     async def tables_behind(self, prefix: str, since: float) -> list[Table]:
         """Tables of platform ``prefix`` that closed (finished, stopped) since ``since``
         before their platform showed their last version: what a crash kept it from
@@ -728,7 +1007,7 @@ class SqliteStore:
 
     async def user_lang(self, user: str) -> str | None:
         async with self._reader.execute(
-            "SELECT lang FROM user_settings WHERE user = ?", (user,)
+            'SELECT lang FROM user_settings WHERE "user" = ?', (user,)
         ) as cur:
             row = await cur.fetchone()
         return None if row is None else row["lang"]

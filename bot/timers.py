@@ -17,6 +17,12 @@ At most ``max_running`` deadlines are being handled at a time: after a restart w
 thousands of overdue deadlines, or under a load of bot seats, the rest wait in the heap
 (in due order) instead of all starting at once, so each one that runs is done quickly
 and the group commits stay a bounded size.
+
+Several processes on one database (PostgreSQL): a due deadline fires only once ``claim``
+grants it (the service claims it in the database, for all that are due at once); one that
+is not granted is another process's, and is dropped. ``poll`` runs every
+``poll_seconds`` beside the heap: the service looks there for deadlines nobody fired (a
+dead process's) and arms them here (``again`` makes one handed out fire once more).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ __all__ = ["Timers"]
 log = logging.getLogger(__name__)
 
 Fire = Callable[[str, Deadline], Awaitable[None]]
+Claim = Callable[[list[tuple[str, Deadline]]], Awaitable[list[tuple[str, Deadline]]]]
 RETRY_SECONDS = 5.0
 
 
@@ -48,8 +55,15 @@ class Timers:
         *,
         mono: Callable[[], float] | None = None,
         max_running: int = 64,
+        claim: Claim | None = None,
+        poll: Callable[[], Awaitable[object]] | None = None,
+        poll_seconds: float = 1.0,
     ) -> None:
         self._fire = fire
+        self._claim = claim
+        self._poll = poll
+        self.poll_seconds = poll_seconds
+        self._poller: asyncio.Task[None] | None = None
         self.clock = clock  # wall time: what deadlines' ``due`` are in
         self.mono = mono or (time.monotonic if clock is time.time else clock)
         self.max_running = max(1, max_running)
@@ -155,12 +169,36 @@ class Timers:
         return out
 
     async def run_due(self, now: float | None = None) -> int:
-        """Fire every deadline due at wall time ``now`` and wait for them (tests drive time
-        this way)."""
-        fired = self.due(now)
+        """Fire every deadline due at wall time ``now`` (those granted, with ``claim``) and
+        wait for them (tests drive time this way)."""
+        fired = await self._claimed(self.due(now))
         for key, d in fired:
             await self._call(key, d)
         return len(fired)
+
+    async def _claimed(self, due: list[tuple[str, Deadline]]) -> list[tuple[str, Deadline]]:
+        """The deadlines of ``due`` this process may fire (all, without ``claim``)."""
+        if self._claim is None or not due:
+            return due
+        try:
+            return await self._claim(due)
+        except Exception:
+            log.exception("claiming %d due deadlines failed; retrying in %ss", len(due),
+                          RETRY_SECONDS)  # fmt: skip
+            for key, d in due:
+                self._retry(key, d)
+            return []
+
+    def again(self, key: str, d: Deadline) -> None:
+        """``d``, armed for ``key`` and handed out already, fires once more (when due: at
+        once if it is overdue)."""
+        if self._armed.get(key, {}).get(d.kind) != d or (key, d.kind) not in self._popped:
+            return
+        self._popped.discard((key, d.kind))
+        self._retry_at.pop((key, d.kind), None)
+        at = self._at[(key, d.kind)]
+        heapq.heappush(self._heap, (at, key, d.kind))
+        self._wake.set()
 
     async def _call(self, key: str, d: Deadline) -> None:
         try:
@@ -204,12 +242,19 @@ class Timers:
         if self._task is None:
             self._stopping = False
             self._task = asyncio.create_task(self._loop(), name="uno-timers")
+            if self._poll is not None:
+                self._poller = asyncio.create_task(self._poll_loop(), name="uno-timers-poll")
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop firing; deadlines being handled get ``grace`` seconds to finish (their
         change is committed and shown) before they are cancelled."""
         self._stopping = True
         self._wake.set()
+        poller, self._poller = self._poller, None
+        if poller is not None:
+            poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await poller
         task, self._task = self._task, None
         if task is not None:
             # the flag ends the loop even if a cancellation were swallowed (3.11's
@@ -239,10 +284,22 @@ class Timers:
                     async with asyncio.timeout(delay):
                         await self._wake.wait()
                 continue
-            for key, d in self.due(limit=self.max_running - len(self._running)):
+            due = self.due(limit=self.max_running - len(self._running))
+            if self._claim is not None:  # all that are due at once: one claim
+                due = await self._claimed(due)
+            for key, d in due:
                 # each table's deadline runs as its own task: a slow table never holds up
                 # another (the service serialises per table anyway)
                 t = asyncio.create_task(self._call(key, d))
                 self._running.add(t)
                 t.add_done_callback(self._running.discard)
             await asyncio.sleep(0)
+
+    async def _poll_loop(self) -> None:
+        assert self._poll is not None
+        while not self._stopping:
+            await asyncio.sleep(self.poll_seconds)
+            try:
+                await self._poll()
+            except Exception:
+                log.exception("looking for overdue deadlines failed; trying again")

@@ -14,7 +14,7 @@ from bot.config import Settings
 from bot.model import PLAYING, Deadline, Seat, Table
 from bot.port import RecordingPort
 from bot.service import Service
-from bot.store import ActionRecord, SqliteStore, WriteBatch
+from bot.store import ActionRecord, Store, WriteBatch, is_server_url, store_for
 from engine import Game, Rules
 
 T0 = 1_800_000_000.0  # a fixed start for the fake clock
@@ -42,19 +42,20 @@ def settings(**kw: Any) -> Settings:
 
 
 async def open_service(
-    path: Path,
+    path: Path | str,
     clock: Clock,
     port: RecordingPort | None = None,
     *,
     seed: int = 7,
     bot_delay: float | None = None,
-    store: SqliteStore | None = None,
+    store: Store | None = None,
     **kw: Any,
-) -> tuple[Service, SqliteStore, RecordingPort]:
+) -> tuple[Service, Store, RecordingPort]:
     """A started service (timers not running: tests fire them with ``run_due``), on
-    ``store`` if given (open), else on a store it opens on ``path``."""
+    ``store`` if given (open), else on a store it opens on ``path`` (a file, or a
+    PostgreSQL URL)."""
     if store is None:
-        store = SqliteStore(path)
+        store = store_for(path)
         await store.open()
     port = port if port is not None else RecordingPort()
     svc = Service(store, port, settings(**kw), clock=clock, seed=seed, bot_delay=bot_delay)
@@ -62,13 +63,13 @@ async def open_service(
     return svc, store, port
 
 
-async def close_service(svc: Service, store: SqliteStore) -> None:
+async def close_service(svc: Service, store: Store) -> None:
     await svc.stop()
     await store.close()
 
 
 async def put_game(
-    store: SqliteStore,
+    store: Store,
     key: str,
     game: Game,
     *,
@@ -150,3 +151,45 @@ def replay(records: list[ActionRecord], game_no: int) -> Game:
 
 def game_json(game: Game) -> Any:
     return json.loads(engine.game_to_json(game))
+
+
+class Other:
+    """Another program's view of the database ``db`` (an SQLite file or a PostgreSQL URL):
+    ``await other.rows(sql, *args)`` with ``?`` placeholders, through connections of its
+    own (``async with Other(db) as other``)."""
+
+    def __init__(self, db: Path | str) -> None:
+        self.db = db
+        self._pool: Any = None
+
+    async def __aenter__(self) -> Other:
+        if is_server_url(self.db):
+            import asyncpg
+
+            self._pool = await asyncpg.create_pool(str(self.db), min_size=1, max_size=4)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+
+    async def rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        if self._pool is None:
+            import sqlite3
+
+            with sqlite3.connect(str(self.db)) as c:
+                return [tuple(r) for r in c.execute(sql, args).fetchall()]
+        parts = sql.split("?")
+        text = parts[0] + "".join(f"${i}{p}" for i, p in enumerate(parts[1:], 1))
+        return [tuple(r) for r in await self._pool.fetch(text, *args)]
+
+
+async def peek(db: Path | str, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    """``Other(db).rows(sql, *args)``, once."""
+    async with Other(db) as other:
+        return await other.rows(sql, *args)
+
+
+def store_path(store: Store) -> Path | str:
+    """Where ``store`` is (to open another on the same database)."""
+    return getattr(store, "url", None) or store.path  # type: ignore[attr-defined]

@@ -28,7 +28,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 def test_defaults() -> None:
     s = Settings()
-    assert s.db == Path("data/uno.sqlite3")
+    assert s.db == "data/uno.sqlite3"
     assert s.discord_token is None and s.telegram_token is None
     assert s.platforms == []
     assert s.discord_api_url.startswith("https://discord.com/api")
@@ -48,7 +48,7 @@ def test_environment_with_the_uno_prefix(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("UNO_LOBBY_SECONDS", "120")
     monkeypatch.setenv("DB", "/not/this/one.db")  # no prefix: ignored
     s = load_settings()
-    assert s.db == Path("/tmp/x/uno.db")
+    assert s.db == "/tmp/x/uno.db"
     assert s.telegram_token is not None and s.telegram_token.get_secret_value() == TELEGRAM
     assert s.telegram_api_url == "http://127.0.0.1:8081/bot"
     assert s.discord_api_url == "http://127.0.0.1:8082/api/v10"
@@ -71,11 +71,14 @@ def test_a_dot_env_file_and_the_environment_over_it(
     )
     s = Settings()
     assert s.discord_token is not None and s.discord_token.get_secret_value() == DISCORD
-    assert s.db == Path("from-dotenv.db") and s.language == "zh_Hans"
+    assert s.db == "from-dotenv.db" and s.language == "zh_Hans"
     assert s.platforms == ["discord"]
     monkeypatch.setenv("UNO_DB", "from-env.db")
-    assert Settings().db == Path("from-env.db")
-    assert load_settings(db="explicit.db").db == Path("explicit.db")
+    assert Settings().db == "from-env.db"
+    assert load_settings(db="explicit.db").db == "explicit.db"
+    assert load_settings(db=Path("a") / "b.db").db == str(Path("a") / "b.db")  # a path too
+    monkeypatch.setenv("UNO_DB", "postgresql://uno:pw@db.example:5432/uno")
+    assert Settings().db == "postgresql://uno:pw@db.example:5432/uno"
 
 
 def test_a_blank_token_is_no_token(monkeypatch: pytest.MonkeyPatch) -> None:

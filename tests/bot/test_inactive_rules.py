@@ -11,6 +11,8 @@ from bot.service import Service
 from bot.store import SqliteStore
 from engine import Rules
 
+BACKENDS = ("sqlite", "postgresql")
+
 Env = tuple[Service, SqliteStore, RecordingPort]
 KEY = "t:chat:1"
 TRS = [translator(lang) for lang in ("en", "zh_Hans", "zh_Hant")]

@@ -6,6 +6,8 @@ from bot.port import RecordingPort
 from bot.service import Service
 from bot.store import SqliteStore
 
+BACKENDS = ("sqlite", "postgresql")
+
 KEY = "t:chat:1"
 
 

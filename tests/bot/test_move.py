@@ -11,8 +11,10 @@ from bot.port import RecordingPort
 from bot.service import GLOBAL, Service
 from bot.store import SqliteStore, StatUpdate, WriteBatch
 from engine import Draw, Play, Rules, TurnTimedOut, scenario
-from tests.bot.helpers import Clock, close_service, open_service, put_game
+from tests.bot.helpers import Clock, close_service, open_service, put_game, store_path
 from tests.bot.test_service import DECK, pass_turn
+
+BACKENDS = ("sqlite", "postgresql")
 
 Env = tuple[Service, SqliteStore, RecordingPort]
 OLD, NEW = "g:1", "g:2"
@@ -231,7 +233,7 @@ async def test_a_moved_table_comes_back_after_a_restart(
     await game_at(svc, store, clock, OLD)
     await svc.move_scope(OLD, NEW, rekey)
     await close_service(svc, store)  # a restart
-    svc2, store2, _ = await open_service(store.path, clock)
+    svc2, store2, _ = await open_service(store_path(store), clock)
     try:
         assert svc2.open_tables() == [NEW]
         assert set(svc2.timers.armed(NEW)) == {"turn"}

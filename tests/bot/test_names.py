@@ -12,6 +12,8 @@ from bot.port import RecordingPort
 from bot.service import GLOBAL, Service
 from bot.store import SqliteStore
 
+BACKENDS = ("sqlite", "postgresql")
+
 Env = tuple[Service, SqliteStore, RecordingPort]
 KEY = "t:chat:1"
 

@@ -19,7 +19,9 @@ from bot.render import event_lines, notice_text, recent_lines, table_line
 from bot.service import RECENT, Service
 from bot.store import SqliteStore, migrations
 from engine import CardsDrawn, ChallengeResolved, RoundStarted
-from tests.bot.helpers import Clock, close_service, open_service
+from tests.bot.helpers import Clock, close_service, open_service, peek, store_path
+
+BACKENDS = ("sqlite", "postgresql")
 
 Env = tuple[Service, SqliteStore, RecordingPort]
 KEY = "t:chat:1"
@@ -27,10 +29,9 @@ EN = translator("en")
 ZH = translator("zh_Hans")
 
 
-def stored_recent(db: Path, key: str = KEY) -> list[dict[str, Any]]:
+async def stored_recent(db: Path | str, key: str = KEY) -> list[dict[str, Any]]:
     """The recent lines as committed (read as any other program would)."""
-    with sqlite3.connect(db) as c:
-        (text,) = c.execute("SELECT recent FROM tables WHERE key = ?", (key,)).fetchone()
+    ((text,),) = await peek(db, "SELECT recent FROM tables WHERE key = ?", key)
     return [json.loads(line) for line in text.splitlines() if line]
 
 
@@ -73,7 +74,7 @@ async def test_recent_lines_are_committed_with_each_change(env: Env, clock: Cloc
         await step(svc, clock)
         info = await svc.table(KEY)
         assert info is not None and info.status == PLAYING
-        rows = stored_recent(store.path)
+        rows = await stored_recent(store_path(store))
         assert [Recent.from_dict(d) for d in rows] == list(info.recent)
         assert 0 < len(rows) <= RECENT
         assert recent_lines(info, EN) == shown_lines(port)
@@ -121,7 +122,7 @@ async def test_no_private_card_in_the_stored_lines(env: Env, clock: Clock) -> No
         info = await svc.table(KEY)
         if info is None or info.status != PLAYING:
             break
-        for d in stored_recent(store.path):
+        for d in await stored_recent(store_path(store)):
             seen.add(json.dumps(d, sort_keys=True))
         await step(svc, clock)
     assert seen

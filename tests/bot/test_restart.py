@@ -19,9 +19,19 @@ import pytest
 from adapters.terminal.table import KEY as TERMINAL_KEY
 from bot.model import Deadline
 from bot.port import RecordingPort
-from bot.store import SqliteStore
+from bot.store import SqliteStore, store_for
 from engine import Draw, TurnTimedOut, scenario
-from tests.bot.helpers import Clock, close_service, game_json, open_service, put_game, replay
+from tests.bot.helpers import (
+    Clock,
+    close_service,
+    game_json,
+    open_service,
+    peek,
+    put_game,
+    replay,
+)
+
+BACKENDS = ("sqlite", "postgresql")
 
 UNO_BOT = Path(sys.executable).with_name("uno-bot")
 VERSION = re.compile(r"^#(\d+) ")
@@ -124,10 +134,10 @@ async def _replays(db: Path) -> None:
         await store.close()
 
 
-async def test_deadlines_survive_a_restart(tmp_path: Path) -> None:
+async def test_deadlines_survive_a_restart(db: Path | str) -> None:
     """A person's turn deadline is stored; the bot is down past it; on start-up the timeout
     fires at once, through the same path as ever."""
-    db, clock = tmp_path / "d.sqlite3", Clock()
+    clock = Clock()
     svc, store, _ = await open_service(db, clock, bot_delay=1.0)
     key = "t:chat:9"
     await svc.create(key, "chat", "u1", "Ann")
@@ -148,9 +158,9 @@ async def test_deadlines_survive_a_restart(tmp_path: Path) -> None:
     version = info.version
     await close_service(svc, store)
 
-    with sqlite3.connect(db) as c:  # on disk, with the table
-        rows = c.execute("SELECT kind, due, version FROM deadlines WHERE table_key = ?", (key,))
-        assert ("turn", turn.due, turn.version) in rows.fetchall()
+    # on disk, with the table
+    rows = await peek(db, "SELECT kind, due, version FROM deadlines WHERE table_key = ?", key)
+    assert ("turn", turn.due, turn.version) in rows
 
     clock.t = turn.due + 3600  # down for an hour
     port = RecordingPort()
@@ -173,8 +183,8 @@ async def test_deadlines_survive_a_restart(tmp_path: Path) -> None:
         await close_service(svc, store)
 
 
-async def test_a_lobby_deadline_survives_a_restart(tmp_path: Path) -> None:
-    db, clock = tmp_path / "w.sqlite3", Clock()
+async def test_a_lobby_deadline_survives_a_restart(db: Path | str) -> None:
+    clock = Clock()
     svc, store, _ = await open_service(db, clock)
     await svc.create("t:lobby", "chat", "u1", "Ann")
     lobby_due = svc.timers.armed("t:lobby")["lobby"].due
@@ -190,13 +200,13 @@ async def test_a_lobby_deadline_survives_a_restart(tmp_path: Path) -> None:
 
 
 async def test_deadlines_stored_before_the_clock_went_back_are_brought_in(
-    tmp_path: Path,
+    db: Path | str,
 ) -> None:
     """The clock went back while the bot was down: a stored deadline further away than
     its kind can ever be (a 60 s turn due in 80 s, a 600 s lobby due in 620 s) is armed
     for that length from now; one within its length is kept as stored."""
-    db, clock = tmp_path / "back.sqlite3", Clock()
-    store = SqliteStore(db)
+    clock = Clock()
+    store = store_for(db)
     await store.open()
     hands = {"u1": ["R5", "G7"], "u2": ["B2", "Y3"]}
     game = scenario(hands, ["R9"], draw_pile=["G1", "G2", "G3", "G4"], current="u1")

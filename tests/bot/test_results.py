@@ -10,6 +10,8 @@ from bot.model import Seat
 from bot.port import Notice, TableInfo
 from engine import Game, GameWon, Phase, Play, RoundWon, Rules, apply, scenario, view
 
+BACKENDS = ("sqlite", "postgresql")
+
 NAMES = {"A": "Alice", "B": "Bob", "C": "Carol"}
 TRS = [translator(lang) for lang in LANGUAGES]
 

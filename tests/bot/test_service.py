@@ -41,7 +41,10 @@ from tests.bot.helpers import (
     open_service,
     put_game,
     replay,
+    store_path,
 )
+
+BACKENDS = ("sqlite", "postgresql")
 
 Env = tuple[Service, SqliteStore, RecordingPort]
 KEY = "t:chat:1"
@@ -241,7 +244,7 @@ async def test_more_than_ten_seats_never_start(env: Env, store: SqliteStore, clo
     assert t is not None and len(t.seats) == 11
     await store.write(WriteBatch(tables=[t.evolve(overrides={})]))
     await close_service(svc, store)  # a restart
-    svc2, store2, _ = await open_service(store.path, clock)
+    svc2, store2, _ = await open_service(store_path(store), clock)
     try:
         assert (await svc2.start_game(KEY, "u1")).code == "table_full"
         assert (await svc2.configure(KEY, "u1", overrides={"decks": 2})).ok
@@ -641,7 +644,7 @@ async def test_chat_settings_and_languages_are_kept(env: Env, clock: Clock) -> N
     await svc.set_user_language("u2", None)
 
     await close_service(svc, store)
-    svc2, store2, _ = await open_service(store.path, clock)  # after a restart
+    svc2, store2, _ = await open_service(store_path(store), clock)  # after a restart
     try:
         assert await svc2.chat_lang("chat") == "zh_Hant"
         assert await svc2.chat_lang("other") == "zh_Hans"
@@ -666,7 +669,7 @@ async def test_set_meta_is_kept_without_a_new_version(env: Env, clock: Clock) ->
     assert info is not None and info.meta == {"message_id": 43, "thread": "x"}
     assert info.version == v
     await close_service(svc, store)  # a restart
-    svc2, store2, _ = await open_service(store.path, clock)
+    svc2, store2, _ = await open_service(store_path(store), clock)
     try:
         info = await svc2.table(KEY)
         assert info is not None and info.meta == {"message_id": 43, "thread": "x"}

@@ -18,7 +18,7 @@ from bot.i18n import Translator, translator
 from bot.model import PLAYING
 from bot.port import Notice, RecordingPort, TableInfo
 from bot.service import Service
-from bot.store import SchemaTooNew, SqliteStore, StoreError, migrations
+from bot.store import SchemaTooNew, SqliteStore, StoreError, migrations, store_for
 from engine import (
     Card,
     CardPlayed,
@@ -33,6 +33,8 @@ from engine import (
     full_deck,
 )
 from tests.bot.helpers import Clock, close_service, drive, game_json, open_service
+
+BACKENDS = ("sqlite", "postgresql")
 
 Env = tuple[Service, SqliteStore, RecordingPort]
 KEY = "t:chat:1"
@@ -315,10 +317,10 @@ class WatchingPort(RecordingPort):
 
 
 async def play_watched(
-    tmp_path: Path, preset: str, seats: int, humans: int, seed: int, **over: Any
+    db: Path | str, preset: str, seats: int, humans: int, seed: int, **over: Any
 ) -> WatchingPort:
     clock = Clock()
-    store = SqliteStore(tmp_path / f"{preset}-{seats}-{seed}.db")
+    store = store_for(db)
     await store.open()
     port = WatchingPort(store)
     svc = Service(store, port, clock=clock, seed=seed, bot_delay=1.0)
@@ -351,10 +353,10 @@ GAMES = [
 
 @pytest.mark.parametrize(("preset", "seats", "humans"), GAMES)
 async def test_no_hand_in_public_output(
-    tmp_path: Path, preset: str, seats: int, humans: int
+    db: Path | str, preset: str, seats: int, humans: int
 ) -> None:
     port = await play_watched(
-        tmp_path, preset, seats, humans, seed=seats, target=0, afk_strikes=0, turn_seconds=5
+        db, preset, seats, humans, seed=seats, target=0, afk_strikes=0, turn_seconds=5
     )
     assert port.problems == []
     assert port.steps > 10
@@ -368,20 +370,20 @@ async def test_no_hand_in_public_output(
 @pytest.mark.parametrize("preset", ["official", "house", "party"])
 @pytest.mark.parametrize("seats", range(2, 11))
 async def test_no_hand_in_public_output_whole_games(
-    tmp_path: Path, preset: str, seats: int
+    db: Path | str, preset: str, seats: int
 ) -> None:
     port = await play_watched(
-        tmp_path, preset, seats, min(3, seats - 1), seed=100 + seats, target=200,
+        db, preset, seats, min(3, seats - 1), seed=100 + seats, target=200,
         afk_strikes=0, turn_seconds=5,
     )  # fmt: skip
     assert port.problems == []
 
 
-async def test_the_check_would_catch_a_leak(tmp_path: Path) -> None:
+async def test_the_check_would_catch_a_leak(db: Path | str) -> None:
     """The check above is not vacuous: an unredacted draw, a revealed hand or dealt hands
     in the public events are caught, in every language."""
     port = await play_watched(
-        tmp_path, "official", 3, 1, seed=5, target=0, turn_seconds=5, afk_strikes=0
+        db, "official", 3, 1, seed=5, target=0, turn_seconds=5, afk_strikes=0
     )
     assert port.problems == []
     tampered = 0
@@ -458,7 +460,7 @@ async def test_a_failed_migration_leaves_the_database_as_it_was(
 
     good = migrations()
     broken = [*good, (len(good) + 1, "CREATE TABLE extra (x);\nTHIS IS NOT SQL;\n")]
-    monkeypatch.setattr(bot.store, "migrations", lambda: broken)
+    monkeypatch.setattr(bot.store, "migrations", lambda dialect="sqlite": broken)
     path = tmp_path / "uno.sqlite3"
     store = SqliteStore(path)
     with pytest.raises(StoreError, match="syntax error") as err:
@@ -470,9 +472,9 @@ async def test_a_failed_migration_leaves_the_database_as_it_was(
         assert "extra" not in names and "tables" in names
 
 
-async def test_a_service_on_a_fresh_database(tmp_path: Path) -> None:
+async def test_a_service_on_a_fresh_database(db: Path | str) -> None:
     clock = Clock()
-    svc, store, _ = await open_service(tmp_path / "x.db", clock)
+    svc, store, _ = await open_service(db, clock)
     try:
         assert svc.open_tables() == []
         info = await two_humans(svc)

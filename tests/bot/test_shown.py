@@ -14,6 +14,8 @@ from bot.store import SqliteStore, WriteBatch, migrations
 from engine import CallUno, CatchUno, Draw, Play, Rules, scenario
 from tests.bot.helpers import Clock, close_service, open_service, put_game
 
+BACKENDS = ("sqlite", "postgresql")
+
 KEY = "tg:-100:1"
 DECK = ["G5", "B7", "Y8", "R2", "G3", "B4", "Y6", "R7", "G9", "B2", "Y1", "R9"] * 3
 
@@ -28,9 +30,9 @@ async def _exposing(svc: Service, store: SqliteStore, clock: Clock) -> int:
     return res.table.version
 
 
-async def test_windows_run_from_the_moment_they_are_shown(tmp_path: Path) -> None:
+async def test_windows_run_from_the_moment_they_are_shown(db: Path | str) -> None:
     clock = Clock()
-    svc, store, _ = await open_service(tmp_path / "a.db", clock, port=RecordingPort())
+    svc, store, _ = await open_service(db, clock, port=RecordingPort())
     try:
         version = await _exposing(svc, store, clock)
         t0 = clock()
@@ -67,9 +69,9 @@ async def test_windows_run_from_the_moment_they_are_shown(tmp_path: Path) -> Non
         await close_service(svc, store)
 
 
-async def test_a_window_shown_before_is_not_stretched_again(tmp_path: Path) -> None:
+async def test_a_window_shown_before_is_not_stretched_again(db: Path | str) -> None:
     clock = Clock()
-    svc, store, _ = await open_service(tmp_path / "a.db", clock)
+    svc, store, _ = await open_service(db, clock)
     try:
         version = await _exposing(svc, store, clock)
         await svc.shown(KEY, version)
@@ -90,9 +92,9 @@ async def test_a_window_shown_before_is_not_stretched_again(tmp_path: Path) -> N
         await close_service(svc, store)
 
 
-async def test_announcements_wait_with_the_table_until_shown(tmp_path: Path) -> None:
+async def test_announcements_wait_with_the_table_until_shown(db: Path | str) -> None:
     clock = Clock()
-    svc, store, _ = await open_service(tmp_path / "a.db", clock)
+    svc, store, _ = await open_service(db, clock)
     try:
         g = scenario(
             {"u1": ["R5"], "u2": ["B1", "G2"]}, ["R1"], draw_pile=DECK, rules=Rules(target=0)
@@ -117,14 +119,14 @@ async def test_announcements_wait_with_the_table_until_shown(tmp_path: Path) -> 
         await close_service(svc, store)
 
 
-async def test_an_open_table_not_shown_is_behind(tmp_path: Path) -> None:
+async def test_an_open_table_not_shown_is_behind(db: Path | str) -> None:
     clock = Clock()
-    svc, store, _ = await open_service(tmp_path / "a.db", clock)
+    svc, store, _ = await open_service(db, clock)
     try:
         version = await _exposing(svc, store, clock)
         assert [i.version for i in await svc.behind("tg")] == [version]
         await close_service(svc, store)
-        svc, store, _ = await open_service(tmp_path / "a.db", clock)
+        svc, store, _ = await open_service(db, clock)
         assert [(i.key, i.shown) for i in await svc.behind("tg")] == [(KEY, 0)]
         await svc.shown(KEY, version)
         assert await svc.behind("tg") == []
@@ -132,10 +134,10 @@ async def test_an_open_table_not_shown_is_behind(tmp_path: Path) -> None:
         await close_service(svc, store)
 
 
-async def test_a_mark_never_lowers_what_was_shown(tmp_path: Path) -> None:
+async def test_a_mark_never_lowers_what_was_shown(db: Path | str) -> None:
     """A table row written after a later mark (both in one group commit) keeps the mark."""
     clock = Clock()
-    svc, store, _ = await open_service(tmp_path / "a.db", clock)
+    svc, store, _ = await open_service(db, clock)
     try:
         version = await _exposing(svc, store, clock)
         old = svc._tables[KEY]

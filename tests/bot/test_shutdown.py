@@ -21,6 +21,8 @@ from bot.store import SqliteStore
 from tests.bot.helpers import Clock, put_game
 from tests.fakes.telegram_api import FakeBotAPI
 
+BACKENDS = ("sqlite", "postgresql")
+
 UNO_BOT = Path(sys.executable).with_name("uno-bot")
 ROOT = Path(__file__).resolve().parents[2]
 STOP_WITHIN = 8.0

@@ -15,6 +15,8 @@ from bot.store import SqliteStore
 from engine import Accept, CardsDrawn, Rank, RoundStarted, Rules, TurnSkipped, new_game_events
 from tests.bot.helpers import Clock, close_service, drive, open_service
 
+BACKENDS = ("sqlite", "postgresql")
+
 KEY = "t:chat:1"
 RULES = Rules(stacking="draw_two", target=0, afk_strikes=0)
 TRS = [translator(lang) for lang in ("en", "zh_Hans", "zh_Hant")]

@@ -76,10 +76,14 @@ def play(tmp_path: Path, db: Path) -> subprocess.CompletedProcess[str]:
 
 def run_bot(tmp_path: Path, db: Path) -> subprocess.CompletedProcess[str]:
     """``uno-bot run`` with a platform configured (the store opens before it is reached)."""
+    return run_bot_on(tmp_path, str(db))
+
+
+def run_bot_on(tmp_path: Path, db: str) -> subprocess.CompletedProcess[str]:
     return uno_bot(
         tmp_path,
         "run",
-        UNO_DB=str(db),
+        UNO_DB=db,
         UNO_TELEGRAM_TOKEN="123456:" + "x" * 30,
         UNO_TELEGRAM_API_URL="http://127.0.0.1:9/bot",
     )
@@ -309,3 +313,50 @@ async def test_a_database_locked_by_another_program_is_refused(tmp_path: Path) -
     finally:
         other.execute("ROLLBACK")
         other.close()
+
+
+# -- UNO_DB: a file, an sqlite:/// URL, or a PostgreSQL server ------------------------------
+
+
+def test_an_sqlite_url_is_a_file(tmp_path: Path) -> None:
+    res = uno_bot(tmp_path, "play", "--bots", "4", "--delay", "0", UNO_DB="sqlite:///in/url.db")
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "in" / "url.db").is_file()
+
+
+def test_an_unknown_kind_of_database_is_refused(tmp_path: Path) -> None:
+    refused(run_bot_on(tmp_path, "mysql://uno@db/uno"), "unknown database kind 'mysql'")
+
+
+def test_the_terminal_table_is_not_put_on_a_server(tmp_path: Path) -> None:
+    res = uno_bot(tmp_path, "play", "--bots", "4", UNO_DB="postgresql://uno@127.0.0.1/uno")
+    refused(res, "an SQLite file", "--db PATH")
+
+
+def test_a_postgresql_server_that_does_not_answer_is_one_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    err = refused(
+        run_bot_on(tmp_path, f"postgresql://uno:s3cret@127.0.0.1:{port}/uno"),
+        f"cannot reach the PostgreSQL server at postgresql://uno@127.0.0.1:{port}/uno",
+    )
+    assert "s3cret" not in err
+
+
+async def test_run_opens_a_postgresql_database(tmp_path: Path, postgres_url: str) -> None:
+    """``uno-bot run`` on a server: the store opens (and creates its tables) before the
+    platforms start; here none can (its API does not answer), which is the one line."""
+    import asyncpg
+
+    res = run_bot_on(tmp_path, postgres_url)
+    assert res.returncode == 1 and "Traceback" not in res.stderr, res.stderr
+    assert res.stderr.strip().splitlines()[-1].startswith("no platform adapter could start")
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        assert await conn.fetchval("SELECT max(version) FROM schema_version") >= 4
+        assert await conn.fetchval("SELECT count(*) FROM tables") == 0
+    finally:
+        await conn.close()

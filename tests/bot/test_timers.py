@@ -14,10 +14,12 @@ import pytest
 from bot.model import Deadline
 from bot.port import RecordingPort
 from bot.service import Service
-from bot.store import SqliteStore
+from bot.store import SqliteStore, store_for
 from bot.timers import RETRY_SECONDS, Timers
 from engine import Rules, TurnTimedOut, scenario
 from tests.bot.helpers import T0, Clock, put_game, settings
+
+BACKENDS = ("sqlite", "postgresql")
 
 
 class Fired:
@@ -285,7 +287,7 @@ class StampedPort(RecordingPort):
 
 @pytest.mark.parametrize("step", [-600.0, 600.0], ids=["back", "forward"])
 async def test_bot_moves_and_turn_timeouts_keep_time_across_a_clock_step(
-    tmp_path: Path, step: float
+    db: Path | str, step: float
 ) -> None:
     """With the scheduler running in real time, the system clock steps just after a
     person's turn began: their turn still times out after turn_seconds (not 600 s later,
@@ -295,7 +297,7 @@ async def test_bot_moves_and_turn_timeouts_keep_time_across_a_clock_step(
     def wall() -> float:
         return time.time() + offset
 
-    store = SqliteStore(tmp_path / "step.db")
+    store = store_for(db)
     await store.open()
     port = StampedPort()
     svc = Service(store, port, settings(), clock=wall, mono=time.monotonic, bot_delay=0.05)
@@ -327,3 +329,76 @@ async def test_bot_moves_and_turn_timeouts_keep_time_across_a_clock_step(
     finally:
         await svc.stop()
         await store.close()
+
+
+# -- claims (several processes): a due deadline fires only where it is granted ------------------
+
+
+async def test_only_the_deadlines_granted_fire() -> None:
+    fired, asked = Fired(), []
+
+    async def claim(due: list[tuple[str, Deadline]]) -> list[tuple[str, Deadline]]:
+        asked.append([(k, d.kind) for k, d in due])
+        return [(k, d) for k, d in due if k != "theirs"]
+
+    timers = Timers(fired, Clock(0.0), claim=claim)
+    timers.set("mine", (D("turn", 5),))
+    timers.set("theirs", (D("turn", 5),))
+    timers.set("later", (D("turn", 50),))
+    assert await timers.run_due(10) == 1
+    assert asked == [[("mine", "turn"), ("theirs", "turn")]]  # all that were due, at once
+    assert fired.calls == [("mine", D("turn", 5))]
+    assert await timers.run_due(20) == 0  # one not granted is not asked for again
+    assert asked == [[("mine", "turn"), ("theirs", "turn")]]
+
+
+async def test_a_failed_claim_is_tried_again_later(caplog: pytest.LogCaptureFixture) -> None:
+    clock, fired, calls = Clock(0.0), Fired(), {"n": 0}
+
+    async def claim(due: list[tuple[str, Deadline]]) -> list[tuple[str, Deadline]]:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise ConnectionError("database away")
+        return due
+
+    timers = Timers(fired, clock, claim=claim)
+    timers.set("a", (D("turn", 5),))
+    clock.t = 10
+    with caplog.at_level(logging.ERROR):
+        assert await timers.run_due(10) == 0
+    assert "claiming 1 due deadlines failed" in caplog.text
+    assert await timers.run_due(10 + RETRY_SECONDS - 1) == 0
+    assert await timers.run_due(10 + RETRY_SECONDS) == 1
+    assert fired.calls == [("a", D("turn", 5))]
+
+
+async def test_again_fires_a_deadline_handed_out_once_more() -> None:
+    fired = Fired()
+    timers = Timers(fired, Clock(0.0))
+    timers.set("a", (D("turn", 5),))
+    assert await timers.run_due(10) == 1
+    assert await timers.run_due(20) == 0  # handed out
+    timers.again("a", D("turn", 5))
+    timers.again("a", D("turn", 5))  # (twice is once)
+    timers.again("a", D("turn", 6))  # not the armed one: nothing
+    assert await timers.run_due(20) == 1
+    assert await timers.run_due(30) == 0
+    assert fired.calls == [("a", D("turn", 5))] * 2
+
+
+async def test_the_poll_runs_beside_the_heap_until_stopped() -> None:
+    polls: list[float] = []
+
+    async def poll() -> None:
+        polls.append(time.monotonic())
+        if len(polls) == 2:
+            raise RuntimeError("a failing poll is logged, and the next one still runs")
+
+    timers = Timers(Fired(), poll=poll, poll_seconds=0.02)
+    timers.start()
+    await asyncio.sleep(0.15)
+    await timers.stop()
+    n = len(polls)
+    assert n >= 3
+    await asyncio.sleep(0.05)
+    assert len(polls) == n  # stopped
