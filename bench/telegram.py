@@ -9,7 +9,11 @@ clock: every figure is in game time.
 
 Reported per scenario: API calls per turn (new group messages, edits of the table message,
 all calls), the most new group messages and the most sends+edits in any minute, 429s
-received, and the reaction time from a player's choice to the table's update (p50/p99).
+received, the reaction time from a player's choice to the table's update (p50/p99), and
+how long after the round's last move its result was posted (p50/max). Each scenario runs
+twice in the same run: with the group pacing of today (``window``: a sliding window of 20
+sends a minute, a second apart, evenly spread once half of it is used) and with the one
+before it (``bucket``: a bucket of 3 tokens refilled at 17 a minute).
 A turn is a move (a card played, a draw, a pass, a penalty taken, a challenge, a colour, a
 turn timed out) or a deal (the start of each round, which the table must show too); UNO
 calls, catches and new players are extra actions, not turns.
@@ -38,7 +42,7 @@ from adapters.telegram import Adapter, Limits
 from bot.config import Settings
 from bot.port import RoutingPort
 from bot.service import Service
-from bot.store import SqliteStore
+from bot.store import ActionRecord, SqliteStore
 from tests.fakes.telegram_api import Call, FakeBotAPI, FakeChat, FakeUser, InlineAnswer, Result
 
 MOVES = frozenset({"Play", "Draw", "Pass", "Accept", "Challenge", "ChooseColor", "Timeout"})
@@ -76,6 +80,7 @@ class Figures:
     max_sent_per_minute: int = 0
     moves_per_minute: float = 0.0
     reactions: list[float] = field(default_factory=list)
+    news_delays: list[float] = field(default_factory=list)
     announcements_expected: int = 0
     announcements_seen: int = 0
     final_ok: int = 0
@@ -88,18 +93,19 @@ class Figures:
     def per_turn(self, n: int) -> float:
         return n / self.turns if self.turns else 0.0
 
-    def pct(self, q: float) -> float:
-        if not self.reactions:
+    def pct(self, q: float, xs: list[float] | None = None) -> float:
+        xs = sorted(self.reactions if xs is None else xs)
+        if not xs:
             return float("nan")
-        xs = sorted(self.reactions)
         return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 
 
 class Bench:
     """One fake Telegram, one bot process, several games one after the other."""
 
-    def __init__(self, scale: float, seed: int, target: int) -> None:
+    def __init__(self, scale: float, seed: int, target: int, pacing: str = "window") -> None:
         self.scale = scale
+        self.pacing = pacing
         self.seed = seed
         self.target = target
         self.rng = random.Random(seed)
@@ -124,9 +130,8 @@ class Bench:
         await self.store.open()
         router = RoutingPort()
         self.service = Service(self.store, router, self.settings, seed=self.seed)
-        self.adapter = Adapter(
-            self.settings, self.service, limits=Limits().scaled(s), poll_timeout=1.0
-        )
+        limits = Limits(group_pacing=self.pacing).scaled(s)  # type: ignore[arg-type]
+        self.adapter = Adapter(self.settings, self.service, limits=limits, poll_timeout=1.0)
         router.add(self.adapter.prefix, self.adapter)
         await self.adapter.start()
         await self.service.start()
@@ -174,6 +179,7 @@ class Bench:
         api.calm()
         self._measure(sc, chat, key, first_call, choices, msg.message_id, t_start, t_end, fig)
         t = await self.store.get_table(key)
+        self._news_delays(chat, await self.store.actions(key), fig)
         fig.finished += int(t is not None and t.status == "finished")
         log = [a for a in await self.store.actions(key) if a.game_no == (t.game_no if t else 0)]
         fig.moves += sum(1 for a in log if _is_move(a.action))
@@ -259,6 +265,23 @@ class Bench:
                     fig.reactions.append(self.game_seconds(c.t - t0))
                     break
 
+    def _news_delays(self, chat: FakeChat, log: list[ActionRecord], fig: Figures) -> None:
+        """For each result posted: game seconds from the round's last action (committed
+        at ``at``, wall time) to the message."""
+        offset = time.time() - asyncio.get_running_loop().time()
+        news = [
+            c
+            for c in self.api.calls
+            if c.method == "sendMessage"
+            and c.ok
+            and c.params.get("chat_id") == chat.id
+            and "🏁" in str(c.params.get("text", ""))
+        ]
+        for c in news:
+            before = [a.at - offset for a in log if a.at - offset <= c.t]
+            if before:
+                fig.news_delays.append(self.game_seconds(c.t - max(before)))
+
 
 def _is_move(action: dict[str, Any]) -> bool:
     """A player's turn: not a UNO call, a catch, a closing catch window or a new round."""
@@ -307,11 +330,13 @@ def _pick(answer: InlineAnswer) -> Result | None:
     return None
 
 
-async def run(scenarios: list[Scenario], scale: float, seed: int, target: int) -> list[Figures]:
+async def run(
+    scenarios: list[Scenario], scale: float, seed: int, target: int, pacing: str = "window"
+) -> list[Figures]:
     out = []
-    async with Bench(scale, seed, target) as bench:
+    async with Bench(scale, seed, target, pacing) as bench:
         for sc in scenarios:
-            fig = Figures(sc.name)
+            fig = Figures(f"{sc.name} [{pacing}]")
             for n in range(sc.games):
                 await bench.game(sc, n, fig)
             out.append(fig)
@@ -323,15 +348,17 @@ def report(figs: list[Figures], scale: float, wall: float) -> str:
         f"Telegram adapter, fake Bot API with flood control, time x{scale:g} "
         f"(figures in game time; {wall:.0f} s on the clock)",
         "",
-        f"{'scenario':<26}{'games':>6}{'turns':>7}{'new/turn':>10}{'edits/turn':>11}"
-        f"{'calls/turn':>11}{'new/min':>9}{'sent/min':>9}{'429s':>6}{'p50 s':>7}{'p99 s':>7}",
+        f"{'scenario':<36}{'games':>6}{'turns':>7}{'new/turn':>10}{'edits/turn':>11}"
+        f"{'calls/turn':>11}{'new/min':>9}{'sent/min':>9}{'429s':>6}{'p50 s':>7}{'p99 s':>7}"
+        f"{'news p50':>9}{'max':>6}",
     ]
     for f in figs:
         lines.append(
-            f"{f.name:<26}{f.games:>6}{f.turns:>7}{f.per_turn(f.group_new):>10.3f}"
+            f"{f.name:<36}{f.games:>6}{f.turns:>7}{f.per_turn(f.group_new):>10.3f}"
             f"{f.per_turn(f.group_edits):>11.3f}{f.per_turn(f.calls):>11.2f}"
             f"{f.max_new_per_minute:>9}{f.max_sent_per_minute:>9}{f.refused_429:>6}"
             f"{f.pct(0.5):>7.2f}{f.pct(0.99):>7.2f}"
+            f"{f.pct(0.5, f.news_delays):>9.2f}{f.pct(1.0, f.news_delays):>6.2f}"
         )
     lines.append("")
     for f in figs:
@@ -369,17 +396,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", type=int, default=100, help="points that end a game")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", default="", help="run the scenarios whose name contains this")
+    ap.add_argument(
+        "--pacing",
+        default="window,bucket",
+        help="group pacings to compare: window (today's), bucket (the one before)",
+    )
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     scenarios = [
         Scenario("1 person + 3 bots", 1, 3, args.games),
         Scenario("3 people + 1 bot", 3, 1, args.games),
         Scenario("3 people (3-8 s) + 1 bot", 3, 1, args.games, think=(3.0, 8.0)),
+        Scenario("4 people (3-6 s)", 4, 0, args.games, think=(3.0, 6.0)),
+        Scenario("4 people (2-4 s)", 4, 0, args.games, think=(2.0, 4.0)),
         Scenario("429 storm (30%)", 1, 3, args.games, storm=0.3),
     ]
     scenarios = [sc for sc in scenarios if args.only in sc.name] or scenarios
     t0 = time.perf_counter()
-    figs = asyncio.run(run(scenarios, args.scale, args.seed, args.target))
+    figs: list[Figures] = []
+    pacings = [p.strip() for p in args.pacing.split(",") if p.strip()]
+    for sc in scenarios:  # each scenario under each pacing, one after the other
+        for pacing in pacings:
+            figs += asyncio.run(run([sc], args.scale, args.seed, args.target, pacing))
     print(report(figs, args.scale, time.perf_counter() - t0))
     return 0
 

@@ -685,7 +685,8 @@ class Adapter:
             slot.announced = max(slot.announced, *(p.version for p in news))
             await self._report(slot)
 
-        self.outbox.put(slot.chat, ("news", slot.n), job)
+        # a result goes before the table edits waiting in the chat's lane (issue 11)
+        self.outbox.put(slot.chat, ("news", slot.n), job, first=True)
 
     async def _report(self, slot: _Slot) -> None:
         """Tell the service what the chat has seen of the table: the message on screen,

@@ -4,10 +4,17 @@ Telegram allows about 20 messages a minute in a group (edits count too), one a s
 private chat and 30 a second in all, and answers ``429 retry_after`` past that. So:
 
 - each chat has one lane: its items run one at a time (at most one edit in flight per
-  chat), in order, each after a token from the chat's bucket and from the global one;
+  chat), in order, each when the chat's pacing and the global one allow;
+- a group's pacing is a sliding window (:class:`Window`): never more than 20 sends in any
+  60 seconds, at least a second apart, so that at a human pace every move shows at once;
+  once half the minute's budget is spent, sends go 3 seconds apart (an even pace under
+  pressure, instead of a burst and then most of a minute of silence). Items wait, and
+  coalesce, only while the window says so;
+- an item may go first (``put(first=True)``): a round's or a game's result never waits
+  behind table edits;
 - an item has a key; putting an item whose key is already waiting replaces it in place,
   so a burst of table renders becomes one edit (items render lazily, when they run);
-- the last token of a group's bucket is kept for an item a person waits for (the table
+- the last send of a group's minute is kept for an item a person waits for (the table
   after their own move), so bot seats never leave them staring at an old table;
 - ``RetryAfter`` pauses the lane for the time Telegram asks and runs the item again:
   nothing is dropped for flood control;
@@ -29,9 +36,10 @@ import datetime as dtm
 import itertools
 import logging
 import warnings
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field, replace
+from typing import Literal, Protocol
 
 from telegram.error import (
     BadRequest,
@@ -42,7 +50,7 @@ from telegram.error import (
     TimedOut,
 )
 
-__all__ = ["Bucket", "Limits", "Outbox", "retry_seconds"]
+__all__ = ["Bucket", "Limits", "Outbox", "Window", "retry_seconds"]
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +60,17 @@ Migrated = Callable[[int, int], Awaitable[None]]
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Pacing. A group's bucket holds ``group_burst`` tokens and refills so that no 60
-    seconds ever see more than ``group_per_minute`` sends and edits in it. ``scale`` runs
-    time that many times faster (benchmarks): rates are multiplied, pauses divided."""
+    """Pacing. No 60 seconds ever see more than ``group_per_minute`` sends and edits in a
+    group: with ``group_pacing="window"`` (:class:`Window`) they go ``group_spacing``
+    seconds apart at least, 60 / ``group_per_minute`` once half the minute's budget is
+    spent; ``"bucket"`` (the pacing before, kept for comparison in ``bench/telegram.py``)
+    is a token bucket of ``group_burst`` tokens refilled evenly. ``scale`` runs time that
+    many times faster (benchmarks): rates are multiplied, pauses divided."""
 
     group_per_minute: float = 20.0
-    group_burst: int = 3
+    group_pacing: Literal["window", "bucket"] = "window"
+    group_spacing: float = 1.0  # Telegram: about one message a second in a chat
+    group_burst: int = 3  # the bucket's tokens (``group_pacing="bucket"``)
     private_per_second: float = 1.0
     private_burst: int = 3
     global_per_second: float = 30.0
@@ -73,6 +86,7 @@ class Limits:
         big = 10**9
         return cls(
             group_per_minute=big,
+            group_spacing=0.0,
             group_burst=big,
             private_per_second=big,
             private_burst=big,
@@ -102,6 +116,72 @@ def retry_seconds(err: RetryAfter) -> float:
     if isinstance(value, dtm.timedelta):
         return value.total_seconds()
     return float(value)
+
+
+class Pacer(Protocol):
+    """When a chat may be sent to next."""
+
+    def wait_time(self, need: float = 1.0) -> float:
+        """Seconds until a send that needs ``need`` free sends may go (0: now)."""
+
+    def full(self) -> bool:
+        """Nothing of the budget is in use (the pacer can be forgotten)."""
+
+    def take(self) -> None:
+        """A send goes now."""
+
+    def done(self) -> None:
+        """The send that went last is over (answered or failed)."""
+
+
+class Window:
+    """At most ``limit`` sends in any ``period`` seconds, ``spacing`` seconds apart at
+    least. A sliding window lets every send of a human pace through at once (a move every
+    few seconds never fills it). Once half of it is used, what is left of the budget is
+    spread over the time until the oldest send leaves the window: a busy chat goes on at
+    an even pace (about ``period / limit`` apart) instead of spending the whole minute in
+    a burst and then showing nothing for the rest of it."""
+
+    def __init__(
+        self, limit: float, period: float, spacing: float, clock: Callable[[], float]
+    ) -> None:
+        self.limit = max(1, int(min(limit, 1 << 30)))
+        self.period = period
+        self.spacing = spacing
+        self.clock = clock
+        self.sent: deque[float] = deque()
+
+    def _prune(self, now: float) -> None:
+        while self.sent and self.sent[0] <= now - self.period:
+            self.sent.popleft()
+
+    def wait_time(self, need: float = 1.0) -> float:
+        now = self.clock()
+        self._prune(now)
+        if not self.sent:
+            return 0.0
+        n = len(self.sent)
+        gap = self.spacing
+        if 2 * n >= self.limit:
+            gap = max(gap, (self.sent[0] + self.period - now) / max(1, self.limit - n))
+        at = self.sent[-1] + gap
+        over = n + min(max(int(need), 1), self.limit) - self.limit
+        if over > 0:  # the oldest ``over`` sends must leave the window first
+            at = max(at, self.sent[over - 1] + self.period)
+        return max(0.0, at - now)
+
+    def full(self) -> bool:
+        self._prune(self.clock())
+        return not self.sent
+
+    def take(self) -> None:
+        self.sent.append(self.clock())
+
+    def done(self) -> None:
+        # Telegram counts a send when it arrives, some time between its start and its
+        # answer: counted from the answer, no window of Telegram's can hold one too many
+        if self.sent:
+            self.sent[-1] = max(self.sent[-1], self.clock())
 
 
 class Bucket:
@@ -135,11 +215,14 @@ class Bucket:
         self._refill()
         self.tokens -= 1
 
+    def done(self) -> None:
+        return None
+
 
 @dataclass(eq=False)
 class _Lane:
     chat_id: int
-    bucket: Bucket
+    bucket: Pacer
     items: OrderedDict[Hashable, Job] = field(default_factory=OrderedDict)
     urgent: set[Hashable] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
@@ -161,7 +244,7 @@ class Outbox:
         self.on_migrated = on_migrated
         self.clock = clock or asyncio.get_running_loop().time
         self._lanes: dict[int, _Lane] = {}
-        self._buckets: dict[int, Bucket] = {}
+        self._buckets: dict[int, Pacer] = {}
         self._global = Bucket(
             limits.global_per_second * limits.scale, limits.global_burst, self.clock
         )
@@ -172,8 +255,8 @@ class Outbox:
         self.retried = 0  # 429s honoured
         self.closed = False
 
-    def _bucket(self, chat_id: int) -> Bucket:
-        """The chat's bucket: it outlives the lane, which ends whenever the chat is idle."""
+    def _bucket(self, chat_id: int) -> Pacer:
+        """The chat's pacer: it outlives the lane, which ends whenever the chat is idle."""
         found = self._buckets.get(chat_id)
         if found is not None:
             return found
@@ -182,20 +265,35 @@ class Outbox:
                 if b.full() and cid not in self._lanes:
                     del self._buckets[cid]
         lim = self.limits
-        if chat_id < 0:  # groups, supergroups and channels have negative ids
+        bucket: Pacer
+        if chat_id < 0 and lim.group_pacing == "window":  # groups, supergroups, channels
+            minute = 60.0 / lim.scale
+            spacing = lim.group_spacing / lim.scale
+            bucket = Window(lim.group_per_minute, minute, spacing, self.clock)
+        elif chat_id < 0:
             bucket = Bucket(lim.group_rate, lim.group_burst, self.clock)
         else:
             bucket = Bucket(lim.private_per_second * lim.scale, lim.private_burst, self.clock)
         self._buckets[chat_id] = bucket
         return bucket
 
-    def put(self, chat_id: int, key: Hashable | None, job: Job, *, urgent: bool = False) -> None:
+    def put(
+        self,
+        chat_id: int,
+        key: Hashable | None,
+        job: Job,
+        *,
+        urgent: bool = False,
+        first: bool = False,
+    ) -> None:
         """Queue ``job`` for ``chat_id``; with a ``key`` already waiting, replace that one
         (keeping its place). ``key=None``: always a new item (messages, never merged).
 
         ``urgent``: a person is waiting for it (their own move on the table). Other items
-        leave the bucket's last ``reserve`` tokens alone, so that a person's move shows at
-        once even while bot seats keep the table busy."""
+        leave the group's last ``reserve`` sends of the minute alone, so that a person's
+        move shows at once even while bot seats keep the table busy. ``first``: it goes
+        before everything waiting in the lane (urgent too: a result nobody should wait
+        for)."""
         if self.closed:
             return
         lane = self._lanes.get(chat_id)
@@ -203,7 +301,9 @@ class Outbox:
             lane = self._lanes[chat_id] = _Lane(chat_id, self._bucket(chat_id))
         k = key if key is not None else ("seq", next(self._seq))
         lane.items[k] = job
-        if urgent:
+        if first:
+            lane.items.move_to_end(k, last=False)
+        if urgent or first:
             lane.urgent.add(k)
         self._idle.clear()
         lane.poke.set()
@@ -269,7 +369,10 @@ class Outbox:
             lane.bucket.take()
             self._global.take()
             try:
-                await job()
+                try:
+                    await job()
+                finally:
+                    lane.bucket.done()
                 return True
             except RetryAfter as err:
                 # Telegram refused for flood control: wait as asked, then run it again

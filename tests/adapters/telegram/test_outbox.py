@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Awaitable, Callable
 
+import pytest
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
-from adapters.telegram.outbox import Bucket, Limits, Outbox
+from adapters.telegram.outbox import Bucket, Limits, Outbox, Window
 
 GROUP = -100123
 OTHER = -100456
@@ -31,8 +33,62 @@ def test_bucket_never_passes_its_rate_in_any_window() -> None:
         assert len(in_window) <= per_minute
 
 
+def test_window_never_passes_its_limit_in_any_window() -> None:
+    now = [0.0]
+    window = Window(20, 60.0, 1.0, lambda: now[0])
+    sent: list[float] = []
+    while now[0] < 600:
+        wait = window.wait_time()
+        if wait > 0:
+            now[0] += wait
+            continue
+        window.take()
+        sent.append(now[0])
+        now[0] += 0.1  # someone always wants to send
+    for i, t in enumerate(sent):
+        assert len([s for s in sent[i:] if s < t + 60]) <= 20
+    gaps = [b - a for a, b in itertools.pairwise(sent)]
+    assert min(gaps) >= 1.0 - 1e-9  # a second apart at least
+    # under pressure an even pace: never most of a minute without a send
+    assert max(gaps) <= 2 * 60 / 20 + 1e-9
+    assert len(sent) >= 600 / 60 * 20 - 20  # and the whole budget is used
+
+
+def test_window_lets_a_human_pace_through_at_once() -> None:
+    """Moves a few seconds apart never wait: the window is far from full."""
+    now = [0.0]
+    window = Window(20, 60.0, 1.0, lambda: now[0])
+    waited = []
+    for i in range(200):
+        now[0] = i * 3.2  # 18.75 a minute, under the limit
+        waited.append(window.wait_time())
+        now[0] += waited[-1]
+        window.take()
+    assert max(waited) == 0.0
+
+
+def test_window_keeps_its_last_sends_for_who_needs_more() -> None:
+    """Past half the window, what is left of the minute is spread over the time until its
+    oldest send leaves; an item nobody waits for needs two free sends: the last one of the
+    minute is a person's."""
+    now = [0.0]
+    window = Window(4, 60.0, 0.0, lambda: now[0])
+    for _ in range(3):
+        window.take()
+    assert window.wait_time(1) == pytest.approx(60.0)  # one left, 60 s to spread it over
+    now[0] = 59.0
+    assert window.wait_time(1) == 0.0
+    assert window.wait_time(2) == pytest.approx(1.0)  # the oldest must leave first
+    window.take()
+    assert window.wait_time(1) == pytest.approx(1.0)
+    now[0] = 60.5
+    assert window.wait_time(1) == 0.0
+    now[0] = 119.5
+    assert window.full()
+
+
 async def test_renders_for_one_message_are_coalesced() -> None:
-    box = Outbox(Limits(group_per_minute=60 * 20, group_burst=1))
+    box = Outbox(Limits(group_per_minute=60 * 20, group_burst=1, group_pacing="bucket"))
     shown: list[int] = []
     state = {"v": 0}
 
@@ -126,10 +182,11 @@ async def test_bad_requests_do_not_stop_the_lane() -> None:
     assert ran == ["good"]
 
 
-async def test_group_pacing_keeps_under_the_limit_in_any_minute() -> None:
-    # 20 a minute (burst 3), with time running 600 times faster: a "minute" is 0.1 s
+@pytest.mark.parametrize("pacing", ["window", "bucket"])
+async def test_group_pacing_keeps_under_the_limit_in_any_minute(pacing: str) -> None:
+    # 20 a minute, with time running 600 times faster: a "minute" is 0.1 s
     scale = 600
-    box = Outbox(Limits(group_burst=3).scaled(scale))
+    box = Outbox(Limits(group_burst=3, group_pacing=pacing).scaled(scale))  # type: ignore[arg-type]
     loop = asyncio.get_running_loop()
     stamps: list[float] = []
 
@@ -143,7 +200,31 @@ async def test_group_pacing_keeps_under_the_limit_in_any_minute() -> None:
     minute = 60 / scale
     for i, t in enumerate(stamps):
         assert len([s for s in stamps[i:] if s < t + minute]) <= 20
-    assert stamps[-1] - stamps[0] >= (60 - 20) / 17 * minute  # paced, not a burst
+    assert stamps[-1] - stamps[0] >= (60 - 20) / 20 * minute  # paced, not a burst
+
+
+async def test_a_result_goes_before_the_table_edits_waiting() -> None:
+    box = Outbox(Limits(group_per_minute=4, group_spacing=0.0, group_reserve=0))
+    ran: list[str] = []
+
+    def job(text: str) -> Callable[[], Awaitable[None]]:
+        async def run() -> None:
+            ran.append(text)
+
+        return run
+
+    for n in range(2):  # half the minute's budget: the next waits
+        box.put(GROUP, None, job(f"edit {n}"))
+    await asyncio.sleep(0.01)
+    box.put(GROUP, ("table", 1), job("table"))
+    box.put(GROUP, "refusal", job("refusal"))
+    box.put(GROUP, ("news", 1), job("news"), first=True)
+    await asyncio.sleep(0.01)
+    assert ran == ["edit 0", "edit 1"]
+    assert box.pending(GROUP) == 3
+    lane = box._lanes[GROUP]
+    assert list(lane.items) == [("news", 1), ("table", 1), "refusal"]
+    await box.close()
 
 
 async def test_a_chat_that_migrated_is_followed_with_what_is_queued() -> None:
@@ -178,7 +259,9 @@ async def test_a_chat_that_migrated_is_followed_with_what_is_queued() -> None:
 
 
 async def test_a_lane_moved_to_another_chat_merges_what_waits_there() -> None:
-    box = Outbox(Limits(group_per_minute=600, group_burst=1, group_reserve=0))
+    box = Outbox(
+        Limits(group_per_minute=600, group_burst=1, group_reserve=0, group_pacing="bucket")
+    )
     ran: list[str] = []
 
     def job(text: str) -> Callable[[], Awaitable[None]]:
@@ -205,7 +288,7 @@ async def test_a_lane_moved_to_another_chat_merges_what_waits_there() -> None:
 async def test_a_lane_emptied_while_it_waits_for_a_token_ends_quietly() -> None:
     """What waits in a group's lane moves to its supergroup's (or is discarded) while the
     lane waits for a token: the lane ends, nothing is lost, nothing raises."""
-    box = Outbox(Limits(group_per_minute=4, group_burst=1, group_reserve=0))
+    box = Outbox(Limits(group_per_minute=4, group_burst=1, group_reserve=0, group_pacing="bucket"))
     done: list[int] = []
     errors: list[BaseException] = []
     loop = asyncio.get_running_loop()

@@ -100,8 +100,8 @@ async def _crash(tg: Harness) -> None:
 
 async def test_a_crash_before_the_edit_went_out_is_made_good(tg: Harness) -> None:
     """Alice's winning play is committed and answered, then the process dies before the
-    table edit (held back by Telegram's flood control) and the round's announcement went
-    out; meanwhile the next round was dealt. After the restart the table message shows the
+    round's announcement (held back by Telegram's flood control) and the table edit behind
+    it went out; meanwhile the next round was dealt. After the restart the table message shows the
     game as it is, with buttons that work, the announcement is made, and the turn that
     nobody saw counts from when it is shown."""
     api = tg.api
@@ -116,14 +116,15 @@ async def test_a_crash_before_the_edit_went_out_is_made_good(tg: Harness) -> Non
     await tg.settle()
     table = tg.table_message(g)
     seen = table.text
-    api.fail("editMessageText", code=429, retry_after=3600, chat_id=g.id)
+    # the round's result goes first (before the table edit), and Telegram holds it back
+    api.fail("sendMessage", code=429, retry_after=3600, chat_id=g.id)
     ans = await alice.inline(str(g.id))
     win = ans.find(lambda r: r.code == "pR5")
     assert win is not None
     await alice.choose(ans, win, g)
     # the round is won, and the next one dealt after the pause: all committed
     await tg.until(lambda: (t := tg.service._tables.get(k)) and t.game and t.game.round == 2)
-    await tg.until(lambda: any(c.error is not None for c in api.of("editMessageText")))
+    await tg.until(lambda: any(c.error is not None for c in api.of("sendMessage")))
     info = await tg.info(g)
     turn = tg.service.timers.armed(k)["turn"]
     assert table.text == seen  # the chat still shows the old turn
@@ -183,9 +184,14 @@ async def test_a_game_that_ended_unseen_is_shown_after_a_crash(tg: Harness) -> N
     assert (await tg.service.act(k, bob.pid, Play("R2"))).ok
     await tg.settle()
     table = tg.table_message(g)
-    api.fail("editMessageText", code=429, retry_after=3600, chat_id=g.id)
+    # the results go first, and Telegram holds them back (the table edit waits behind)
+    api.fail("sendMessage", code=429, retry_after=3600, chat_id=g.id)
     assert (await tg.service.act(k, alice.pid, Play("R5"))).ok
-    await tg.until(lambda: any(c.error is not None for c in api.of("editMessageText")))
+    await tg.until(
+        lambda: any(
+            c.error is not None and c.params.get("chat_id") == g.id for c in api.of("sendMessage")
+        )
+    )
     await _crash(tg)
     calls = len(api.calls)
     await tg.start()

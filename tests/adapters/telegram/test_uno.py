@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.telegram import Limits, views
+from adapters.telegram.outbox import Window
 from bot.i18n import translator
 from engine import Phase
 from tests.adapters.telegram.conftest import (
@@ -203,9 +204,13 @@ async def test_a_catch_window_counts_from_when_its_button_shows(
         ans = await alice.inline(str(g.id))
         plain = ans.find(lambda r: r.code == "pR5")  # no UNO called with it
         assert plain is not None
-        bucket = outbox._bucket(g.id)
-        bucket.tokens = 0.0  # bot seats and replies used the group's budget up
+        window = outbox._bucket(g.id)
+        assert isinstance(window, Window)
         loop = asyncio.get_running_loop()
+        # bot seats and replies used the group's minute up (20 sends, 3 s apart): the next
+        # send may go when the oldest leaves the window, 3.5 s on
+        now = loop.time()
+        window.sent.extend([now - 56.5 + 3 * i for i in range(19)] + [now])
         played = loop.time()
         await alice.choose(ans, plain, g)
 
