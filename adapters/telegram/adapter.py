@@ -69,6 +69,7 @@ from telegram.ext import Application
 
 from adapters.telegram import views
 from adapters.telegram.codec import chat_of, key_of, player_id, scope_of, user_of
+from adapters.telegram.ordering import PerUser
 from adapters.telegram.outbox import Limits, Outbox, retry_seconds
 from bot import render
 from bot.config import Settings
@@ -271,7 +272,7 @@ class Adapter:
             Application.builder()
             .token(s.telegram_token.get_secret_value())
             .base_url(s.telegram_api_url)
-            .concurrent_updates(64)
+            .concurrent_updates(PerUser(64))  # one user's updates in order
             .build()
         )
         self.handlers.install(app)
