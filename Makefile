@@ -38,6 +38,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.service
 	$(BIN)/python -m bench.telegram
+	$(BIN)/python -m bench.telegram_cpu
 	$(BIN)/python -m bench.discord
 
 clean:
