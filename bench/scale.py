@@ -1,0 +1,375 @@
+"""Several bot processes on one PostgreSQL database, beside one on SQLite, in one run.
+
+The workload is ``bench/service.py``'s (its code, imported): ``--tables`` tables of
+``--players`` bot seats, ``bot_delay=0``, every action entering through a deadline and
+committed before it is shown. Each configuration runs in separate OS processes, started
+afresh: one process on an SQLite file, then 1, 2, 3 ... processes on one PostgreSQL
+database (a schema of its own per configuration, in a database created for this run and
+dropped after it), measured over the same window.
+
+Each process opens and drives its share of the tables (``tables / processes``): that is
+the bot's steady state. A table's actions come to the process that holds its chat (a
+Discord shard's guilds, the Telegram poller), and its deadlines fire where the change that
+armed them was committed: each one is still claimed in the database first (the same code
+as in production, a statement per batch of due deadlines), and nothing keeps another
+process from taking a table; but with bot seats only, no process ever has a reason to.
+
+Printed for each configuration: actions/s (all processes together), the latency per action
+(from its deadline firing to its change committed and shown, ``bench/service.py``'s), and
+the memory per open table in each process (its RSS grown while it opened its tables, and
+after the run, every game played since, divided by its tables).
+
+Failover: in the run of ``--failover`` processes, once measured, one process is killed
+with SIGKILL while all its tables are in play; the time from the kill to the first action
+committed by a survivor on one of its orphaned tables (and to half of them, and all).
+
+    python -m bench.scale [--tables 1000] [--seconds 15] [--procs 1,2,3] [--failover 2]
+
+PostgreSQL: ``UNO_BENCH_POSTGRES`` or ``--postgres`` (default
+``postgresql://postgres@127.0.0.1:5432/postgres``: it needs the right to create a database).
+Not part of ``make test``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from bench.service import TimedService, open_tables, pct, rss, settings
+from bot.cli import settle_gc
+from bot.port import RecordingPort
+from bot.store import store_for
+
+DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+FAILOVER_WAIT = 60.0  # seconds the survivors get to take every orphaned table
+
+
+def key_of(worker: int, i: int) -> str:
+    return f"bench:w{worker}:{i}"
+
+
+def emit(**fields: Any) -> None:
+    print(json.dumps(fields), flush=True)
+
+
+# -- one process --------------------------------------------------------------------------------
+
+
+class Worker(TimedService):
+    """The bench's timed service, noting the first action on each table of another
+    process's (taken over after that one died)."""
+
+    def __init__(self, *args: Any, mine: str, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.mine = mine
+        self.orphans: set[str] = set()
+
+    async def _run(self, key: str, user: str | None, origin: Any, build: Any) -> Any:
+        res = await super()._run(key, user, origin, build)
+        if res.events and not key.startswith(self.mine) and key not in self.orphans:
+            self.orphans.add(key)
+            emit(orphan=key, at=time.time())
+        return res
+
+
+async def worker(args: argparse.Namespace) -> None:
+    """One bot process: open its tables, say so, run when told, report; go on running
+    (taking over a dead one's tables) until told to stop."""
+    loop = asyncio.get_running_loop()
+    commands = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(commands), sys.stdin)
+
+    store: Any = store_for(args.db)
+    await store.open()
+    me = args.worker
+    svc = Worker(
+        store, RecordingPort(keep=False), settings(), seed=me, bot_delay=0.0, mine=f"bench:w{me}:"
+    )
+    svc.timers.max_running = args.max_running
+    await svc.start(run_timers=False)
+    gc.collect()
+    rss0 = rss()
+    keys = [key_of(me, i) for i in range(args.tables)]
+    # a target no table reaches during the run: every table stays in play
+    await open_tables(svc, keys, args.players, {"target": 100_000, "afk_strikes": 0})
+    gc.collect()
+    opened = rss() - rss0
+    settle_gc()  # as ``uno-bot run`` does once it has started
+    emit(ready=me, pid=os.getpid(), worker=svc.worker)
+
+    assert (await commands.readline()).strip() == b"go"
+    svc.timers.start()
+    await asyncio.sleep(args.warmup)
+    svc.measuring = True
+    start = time.perf_counter()
+    await asyncio.sleep(args.seconds)
+    svc.measuring = False
+    elapsed = time.perf_counter() - start
+    gc.collect()
+    emit(
+        done=me,
+        actions=svc.actions,
+        rate=svc.actions / elapsed,
+        latencies=[round(x, 6) for x in svc.latencies],
+        lags=[round(x, 4) for x in svc.lags],
+        per_table_opened=opened / max(1, args.tables),
+        per_table_after=(rss() - rss0) / max(1, args.tables),
+        open=len(svc.open_tables()),
+    )
+    await commands.readline()  # "stop" (or the pipe closed)
+    await svc.stop(grace=1.0)
+    await store.close()
+    emit(stopped=me)
+
+
+# -- the conductor ------------------------------------------------------------------------------
+
+
+@dataclass
+class Proc:
+    index: int
+    proc: asyncio.subprocess.Process
+    lines: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    reader: asyncio.Task[None] | None = None
+
+    async def read(self) -> None:
+        assert self.proc.stdout is not None
+        while line := await self.proc.stdout.readline():
+            with contextlib.suppress(ValueError):
+                await self.lines.put(json.loads(line))
+        await self.lines.put({"eof": self.index})
+
+    async def expect(self, key: str, timeout: float) -> dict[str, Any]:
+        while True:
+            msg = await asyncio.wait_for(self.lines.get(), timeout)
+            if key in msg:
+                return msg
+            if "eof" in msg:
+                raise RuntimeError(f"process {self.index} ended (exit {self.proc.returncode})")
+
+    async def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        with contextlib.suppress(ConnectionError):
+            await self.proc.stdin.drain()
+
+
+@dataclass
+class Result:
+    label: str
+    procs: int
+    rate: float
+    p50: float
+    p99: float
+    lag99: float
+    per_proc: list[float]
+    opened: list[float]
+    after: list[float]
+    failover: dict[str, float] | None = None
+
+
+async def spawn(index: int, db: str, tables: int, args: argparse.Namespace) -> Proc:
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("UNO_")}
+    env["UNO_LOG_LEVEL"] = "WARNING"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bench.scale", "--worker", str(index), "--db", db,
+        "--tables", str(tables), "--players", str(args.players),
+        "--seconds", str(args.seconds), "--warmup", str(args.warmup),
+        "--max-running", str(args.max_running),
+        env=env, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        limit=1 << 26,  # (a line carries every latency measured)
+    )  # fmt: skip
+    p = Proc(index, proc)
+    p.reader = asyncio.create_task(p.read())
+    return p
+
+
+async def configuration(
+    label: str, db: str, n: int, args: argparse.Namespace, failover: bool
+) -> Result:
+    """``n`` processes on ``db``, ``args.tables`` tables between them, measured together."""
+    shares = [args.tables // n + (1 if i < args.tables % n else 0) for i in range(n)]
+    procs = [await spawn(i, db, shares[i], args) for i in range(n)]
+    try:
+        for p in procs:
+            await p.expect("ready", 600)
+        for p in procs:  # all at once: one measured window
+            await p.send("go")
+        done = [await p.expect("done", args.warmup + args.seconds + 120) for p in procs]
+        fo = await kill_one(procs, shares[0]) if failover else None
+        for p in procs:
+            if p.proc.returncode is None:
+                await p.send("stop")
+        for p in procs:
+            if p.proc.returncode is None:
+                with contextlib.suppress(Exception):
+                    await p.expect("stopped", 60)
+    finally:
+        for p in procs:
+            if p.proc.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    p.proc.kill()
+            await p.proc.wait()
+            if p.reader is not None:
+                await p.reader
+    lat = [x for d in done for x in d["latencies"]]
+    lags = [x for d in done for x in d["lags"]]
+    return Result(
+        label=label,
+        procs=n,
+        rate=sum(d["rate"] for d in done),
+        p50=pct(lat, 0.50) * 1000,
+        p99=pct(lat, 0.99) * 1000,
+        lag99=pct(lags, 0.99) * 1000,
+        per_proc=[d["rate"] for d in done],
+        opened=[d["per_table_opened"] for d in done],
+        after=[d["per_table_after"] for d in done],
+        failover=fo,
+    )
+
+
+async def kill_one(procs: list[Proc], tables: int) -> dict[str, float]:
+    """SIGKILL process 0 while its tables are in play; the seconds until the survivors'
+    first action on one of them, on half of them and on all (within ``FAILOVER_WAIT``)."""
+    victim = procs[0]
+    for p in procs[1:]:  # what came before the kill is not a takeover
+        while not p.lines.empty():
+            p.lines.get_nowait()
+    killed = time.time()
+    os.kill(victim.proc.pid, signal.SIGKILL)
+    taken: dict[str, float] = {}
+    end = time.monotonic() + FAILOVER_WAIT
+    while len(taken) < tables and time.monotonic() < end:
+        for p in procs[1:]:
+            while not p.lines.empty():
+                msg = p.lines.get_nowait()
+                if "orphan" in msg:
+                    taken.setdefault(msg["orphan"], msg["at"] - killed)
+        await asyncio.sleep(0.05)
+    times = sorted(taken.values())
+    return {
+        "tables": tables,
+        "taken": len(times),
+        "first": times[0] if times else float("nan"),
+        "half": times[len(times) // 2] if len(times) * 2 >= tables else float("nan"),
+        "all": times[-1] if len(times) == tables else float("nan"),
+    }
+
+
+def with_schema(url: str, schema: str) -> str:
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "search_path"]
+    return urlunsplit(parts._replace(query=urlencode([*query, ("search_path", schema)])))
+
+
+async def admin(url: str, sql: str) -> Any:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        return await conn.fetchval(sql)
+    finally:
+        await conn.close()
+
+
+async def conduct(args: argparse.Namespace) -> None:
+    counts = [int(x) for x in args.procs.split(",") if x.strip()]
+    server = args.postgres
+    version = str(await admin(server, "SHOW server_version")).split()[0]
+    name = f"uno_scale_{uuid.uuid4().hex[:8]}"
+    await admin(server, f'CREATE DATABASE "{name}"')
+    db_url = urlunsplit(urlsplit(server)._replace(path="/" + name))
+    print(
+        f"bench.scale: {os.cpu_count()} cores (the database server on them too), "
+        f"{args.tables:,} tables x {args.players} bot seats, bot_delay=0, "
+        f"{args.seconds:g} s measured after {args.warmup:g} s warm-up; PostgreSQL {version} "
+        f"at {urlsplit(server).hostname}, database {name} (created for this run)",
+        flush=True,
+    )
+    results: list[Result] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="uno-scale-") as tmp:
+            sqlite = str(Path(tmp) / "scale.sqlite3")
+            results.append(await configuration("SQLite", sqlite, 1, args, False))
+            report(results[-1])
+        for n in counts:
+            schema = f"p{n}"
+            await admin(db_url, f'CREATE SCHEMA "{schema}"')
+            url = with_schema(db_url, schema)
+            # migrated once here: the processes find it done (they would take turns)
+            s = store_for(url)
+            await s.open()
+            await s.close()
+            results.append(await configuration("PostgreSQL", url, n, args, n == args.failover))
+            report(results[-1])
+    finally:
+        await admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    summary(results, args)
+
+
+def report(r: Result) -> None:
+    each = " + ".join(f"{x:,.0f}" for x in r.per_proc)
+    mem = ", ".join(
+        f"{a / 1024:.1f}/{b / 1024:.1f}" for a, b in zip(r.opened, r.after, strict=True)
+    )
+    print(
+        f"  {r.procs} process{'es' if r.procs > 1 else '  '} on {r.label:<10}: "
+        f"{r.rate:7,.0f} actions/s ({each}), latency p50 {r.p50:5.1f} ms, "
+        f"p99 {r.p99:6.1f} ms (schedule lag p99 {r.lag99:,.0f} ms); "
+        f"KiB per open table (RSS, opened/after the run): {mem}",
+        flush=True,
+    )
+    fo = r.failover
+    if fo is not None:
+        print(
+            f"    failover: process 0 SIGKILLed with its {fo['tables']:.0f} tables in play; "
+            f"first action on one of them {fo['first']:.1f} s later (goal <= 10 s), "
+            f"half {fo['half']:.1f} s, all {fo['all']:.1f} s "
+            f"({fo['taken']:.0f}/{fo['tables']:.0f} taken within {FAILOVER_WAIT:.0f} s)",
+            flush=True,
+        )
+
+
+def summary(results: list[Result], args: argparse.Namespace) -> None:
+    base = results[0]
+    pg1 = next((r for r in results[1:] if r.procs == 1), None)
+    if pg1 is not None:
+        print(f"one process: PostgreSQL / SQLite = {pg1.rate / base.rate:.2f} (goal >= 0.5)")
+    curve = ", ".join(f"{r.procs}: {r.rate / (pg1 or base).rate:.2f}x" for r in results[1:])
+    print(f"PostgreSQL, processes against one: {curve}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=1000)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seconds", type=float, default=15.0)
+    ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument("--max-running", type=int, default=64, help="timers handled at once")
+    ap.add_argument("--procs", default="1,2,3", help="process counts on PostgreSQL")
+    ap.add_argument("--failover", type=int, default=2, help="kill one in this run (0: none)")
+    ap.add_argument("--postgres", default=os.environ.get("UNO_BENCH_POSTGRES", DEFAULT_POSTGRES))
+    ap.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--db", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker is not None:
+        asyncio.run(worker(args))
+    else:
+        asyncio.run(conduct(args))
+
+
+if __name__ == "__main__":
+    main()
