@@ -19,11 +19,18 @@ Printed for each configuration: actions/s (all processes together), the latency 
 the memory per open table in each process (its RSS grown while it opened its tables, and
 after the run, every game played since, divided by its tables).
 
+The machine may be doing other things meanwhile: ``--rounds`` runs every configuration
+that many times in turn, and the summary compares the best round of each (the least
+disturbed), with the CPU each bot process spent per action (its own threads; the
+database server's is not in it).
+
 Failover: in the run of ``--failover`` processes, once measured, one process is killed
 with SIGKILL while all its tables are in play; the time from the kill to the first action
-committed by a survivor on one of its orphaned tables (and to half of them, and all).
+committed by a survivor on one of its orphaned tables (and to half of them, and all), in
+every round.
 
     python -m bench.scale [--tables 1000] [--seconds 15] [--procs 1,2,3] [--failover 2]
+                          [--rounds 2]
 
 PostgreSQL: ``UNO_BENCH_POSTGRES`` or ``--postgres`` (default
 ``postgresql://postgres@127.0.0.1:5432/postgres``: it needs the right to create a database).
@@ -114,10 +121,10 @@ async def worker(args: argparse.Namespace) -> None:
     svc.timers.start()
     await asyncio.sleep(args.warmup)
     svc.measuring = True
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     await asyncio.sleep(args.seconds)
     svc.measuring = False
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     gc.collect()
     emit(
         done=me,
@@ -128,6 +135,7 @@ async def worker(args: argparse.Namespace) -> None:
         per_table_opened=opened / max(1, args.tables),
         per_table_after=(rss() - rss0) / max(1, args.tables),
         open=len(svc.open_tables()),
+        cpu_per_action=cpu / max(1, svc.actions),
     )
     await commands.readline()  # "stop" (or the pipe closed)
     await svc.stop(grace=1.0)
@@ -178,6 +186,7 @@ class Result:
     per_proc: list[float]
     opened: list[float]
     after: list[float]
+    cpu: list[float]
     failover: dict[str, float] | None = None
 
 
@@ -237,6 +246,7 @@ async def configuration(
         per_proc=[d["rate"] for d in done],
         opened=[d["per_table_opened"] for d in done],
         after=[d["per_table_after"] for d in done],
+        cpu=[d["cpu_per_action"] for d in done],
         failover=fo,
     )
 
@@ -301,26 +311,30 @@ async def conduct(args: argparse.Namespace) -> None:
     )
     results: list[Result] = []
     try:
-        with tempfile.TemporaryDirectory(prefix="uno-scale-") as tmp:
-            sqlite = str(Path(tmp) / "scale.sqlite3")
-            results.append(await configuration("SQLite", sqlite, 1, args, False))
-            report(results[-1])
-        for n in counts:
-            schema = f"p{n}"
-            await admin(db_url, f'CREATE SCHEMA "{schema}"')
-            url = with_schema(db_url, schema)
-            # migrated once here: the processes find it done (they would take turns)
-            s = store_for(url)
-            await s.open()
-            await s.close()
-            results.append(await configuration("PostgreSQL", url, n, args, n == args.failover))
-            report(results[-1])
+        for round_no in range(1, args.rounds + 1):
+            if args.rounds > 1:
+                print(f"round {round_no} of {args.rounds}:", flush=True)
+            with tempfile.TemporaryDirectory(prefix="uno-scale-") as tmp:
+                sqlite = str(Path(tmp) / "scale.sqlite3")
+                results.append(await configuration("SQLite", sqlite, 1, args, False))
+                report(results[-1])
+            for n in counts:
+                schema = f"r{round_no}p{n}"
+                await admin(db_url, f'CREATE SCHEMA "{schema}"')
+                url = with_schema(db_url, schema)
+                # migrated once here: the processes find it done (they would take turns)
+                s = store_for(url)
+                await s.open()
+                await s.close()
+                fo = n == args.failover
+                results.append(await configuration("PostgreSQL", url, n, args, fo))
+                report(results[-1])
     finally:
         await admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     summary(results, args)
 
 
-def report(r: Result) -> None:
+def report(r: Result, *, failover: bool = True) -> None:
     each = " + ".join(f"{x:,.0f}" for x in r.per_proc)
     mem = ", ".join(
         f"{a / 1024:.1f}/{b / 1024:.1f}" for a, b in zip(r.opened, r.after, strict=True)
@@ -333,7 +347,7 @@ def report(r: Result) -> None:
         flush=True,
     )
     fo = r.failover
-    if fo is not None:
+    if fo is not None and failover:
         print(
             f"    failover: process 0 SIGKILLed with its {fo['tables']:.0f} tables in play; "
             f"first action on one of them {fo['first']:.1f} s later (goal <= 10 s), "
@@ -344,12 +358,33 @@ def report(r: Result) -> None:
 
 
 def summary(results: list[Result], args: argparse.Namespace) -> None:
-    base = results[0]
-    pg1 = next((r for r in results[1:] if r.procs == 1), None)
-    if pg1 is not None:
-        print(f"one process: PostgreSQL / SQLite = {pg1.rate / base.rate:.2f} (goal >= 0.5)")
-    curve = ", ".join(f"{r.procs}: {r.rate / (pg1 or base).rate:.2f}x" for r in results[1:])
+    """The best round of each configuration (the one least slowed by whatever else the
+    machine was doing), and the ratios between them."""
+    best: dict[tuple[str, int], Result] = {}
+    for r in results:
+        k = (r.label, r.procs)
+        if k not in best or r.rate > best[k].rate:
+            best[k] = r
+    if args.rounds > 1:
+        print(f"best of {args.rounds} rounds:")
+        for r in best.values():
+            report(r, failover=False)
+    base = best[("SQLite", 1)]
+    pg = {n: r for (label, n), r in best.items() if label == "PostgreSQL"}
+    if 1 in pg:
+        print(f"one process: PostgreSQL / SQLite = {pg[1].rate / base.rate:.2f} (goal >= 0.5)")
+    ref = pg.get(1, base)
+    curve = ", ".join(f"{n}: {r.rate / ref.rate:.2f}x" for n, r in sorted(pg.items()))
     print(f"PostgreSQL, processes against one: {curve}")
+    cpu = ", ".join(
+        f"{r.label} x{r.procs} {sum(r.cpu) / len(r.cpu) * 1e6:.0f}" for r in best.values()
+    )
+    print(f"CPU per action in each bot process (us, its own threads; not the server's): {cpu}")
+    fos = [r.failover for r in results if r.failover is not None]
+    if fos:
+        firsts = ", ".join(f"{f['first']:.1f}" for f in fos)
+        alls = ", ".join(f"{f['all']:.1f}" for f in fos)
+        print(f"failover, every round: first {firsts} s; all {alls} s")
 
 
 def main() -> None:
@@ -361,6 +396,9 @@ def main() -> None:
     ap.add_argument("--max-running", type=int, default=64, help="timers handled at once")
     ap.add_argument("--procs", default="1,2,3", help="process counts on PostgreSQL")
     ap.add_argument("--failover", type=int, default=2, help="kill one in this run (0: none)")
+    ap.add_argument(
+        "--rounds", type=int, default=2, help="every configuration this many times, in turn"
+    )
     ap.add_argument("--postgres", default=os.environ.get("UNO_BENCH_POSTGRES", DEFAULT_POSTGRES))
     ap.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--db", default=None, help=argparse.SUPPRESS)

@@ -19,6 +19,9 @@
 ``--db`` runs it all on a PostgreSQL server instead (each part in a schema of its own,
 dropped after): the floor is then single-row commits through asyncpg.
 
+``--compare-metrics N`` adds N runs of part 2 with the metrics counting and N with them
+doing nothing (``NoMetrics``), alternated, and what their calls alone cost an action.
+
 Not part of ``make test``.
 """
 
