@@ -76,20 +76,31 @@ def emit(**fields: Any) -> None:
 
 
 class Worker(TimedService):
-    """The bench's timed service, noting the first action on each table of another
-    process's (taken over after that one died)."""
+    """The bench's timed service; once told ``since``, it notes its first action on each
+    table another process opened (taken over after that one died)."""
 
     def __init__(self, *args: Any, mine: str, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.mine = mine
-        self.orphans: set[str] = set()
+        self.since: float | None = None
+        self.served: set[str] = set()
 
     async def _run(self, key: str, user: str | None, origin: Any, build: Any) -> Any:
         res = await super()._run(key, user, origin, build)
-        if res.events and not key.startswith(self.mine) and key not in self.orphans:
-            self.orphans.add(key)
+        if (
+            res.events
+            and self.since is not None
+            and not key.startswith(self.mine)
+            and key not in self.served
+        ):
+            self.served.add(key)
             emit(orphan=key, at=time.time())
         return res
+
+    def held(self) -> list[str]:
+        """The tables whose deadlines this process has armed: the ones it plays (a process
+        that is behind may have had some taken by another; it may have taken some)."""
+        return [k for k in self.open_tables() if self.timers.armed(k)]
 
 
 async def worker(args: argparse.Namespace) -> None:
@@ -137,7 +148,15 @@ async def worker(args: argparse.Namespace) -> None:
         open=len(svc.open_tables()),
         cpu_per_action=cpu / max(1, svc.actions),
     )
-    await commands.readline()  # "stop" (or the pipe closed)
+    while True:
+        line = (await commands.readline()).strip()
+        if line == b"tables":
+            emit(tables=svc.held())
+        elif line == b"since":
+            svc.since = time.time()
+            emit(since=me)
+        else:  # "stop", or the pipe closed
+            break
     await svc.stop(grace=1.0)
     await store.close()
     emit(stopped=me)
@@ -218,7 +237,7 @@ async def configuration(
         for p in procs:  # all at once: one measured window
             await p.send("go")
         done = [await p.expect("done", args.warmup + args.seconds + 120) for p in procs]
-        fo = await kill_one(procs, shares[0]) if failover else None
+        fo = await kill_one(procs, db) if failover else None
         for p in procs:
             if p.proc.returncode is None:
                 await p.send("stop")
@@ -251,24 +270,32 @@ async def configuration(
     )
 
 
-async def kill_one(procs: list[Proc], tables: int) -> dict[str, float]:
+async def kill_one(procs: list[Proc], db: str) -> dict[str, float]:
     """SIGKILL process 0 while its tables are in play; the seconds until the survivors'
-    first action on one of them, on half of them and on all (within ``FAILOVER_WAIT``)."""
-    victim = procs[0]
-    for p in procs[1:]:  # what came before the kill is not a takeover
-        while not p.lines.empty():
-            p.lines.get_nowait()
+    first action on one of them, on half of them and on all (within ``FAILOVER_WAIT``).
+    Its tables are those it has armed just before (a process behind its load may have had
+    some of its own taken by another already, and taken some of another's)."""
+    victim, survivors = procs[0], procs[1:]
+    await victim.send("tables")
+    held = set((await victim.expect("tables", 60))["tables"])
+    for p in survivors:
+        await p.send("since")
+    for p in survivors:
+        await p.expect("since", 60)
     killed = time.time()
     os.kill(victim.proc.pid, signal.SIGKILL)
     taken: dict[str, float] = {}
+    tables = len(held)
     end = time.monotonic() + FAILOVER_WAIT
     while len(taken) < tables and time.monotonic() < end:
-        for p in procs[1:]:
+        for p in survivors:
             while not p.lines.empty():
                 msg = p.lines.get_nowait()
-                if "orphan" in msg:
+                if msg.get("orphan") in held:
                     taken.setdefault(msg["orphan"], msg["at"] - killed)
         await asyncio.sleep(0.05)
+    if len(taken) < tables:
+        await left_behind(db, sorted(held - set(taken)))
     times = sorted(taken.values())
     return {
         "tables": tables,
@@ -277,6 +304,32 @@ async def kill_one(procs: list[Proc], tables: int) -> dict[str, float]:
         "half": times[len(times) // 2] if len(times) * 2 >= tables else float("nan"),
         "all": times[-1] if len(times) == tables else float("nan"),
     }
+
+
+async def left_behind(db: str, keys: list[str]) -> None:
+    """What the orphaned tables no survivor served hold: their deadlines as stored."""
+    import asyncpg
+
+    conn = await asyncpg.connect(db)
+    try:
+        rows = await conn.fetch(
+            "SELECT t.key, t.status, t.version, d.kind, d.due, d.version AS dv, d.claimed_by, "
+            "d.claim_until FROM tables t LEFT JOIN deadlines d ON d.table_key = t.key "
+            "WHERE t.key = ANY($1::text[]) ORDER BY t.key, d.kind",
+            keys,
+        )
+    finally:
+        await conn.close()
+    now = time.time()
+    print(f"    {len(keys)} orphaned tables not served; their deadlines:", flush=True)
+    for r in rows[:12]:
+        until = r["claim_until"]
+        print(
+            f"      {r['key']} {r['status']} v{r['version']}: {r['kind']} due "
+            f"{(r['due'] or now) - now:+.1f} s v{r['dv']}, claimed by {r['claimed_by']} "
+            f"until {'-' if until is None else f'{until - now:+.1f} s'}",
+            flush=True,
+        )
 
 
 def with_schema(url: str, schema: str) -> str:
