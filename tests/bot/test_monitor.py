@@ -227,7 +227,7 @@ async def test_uno_bot_run_serves_metrics_and_health(tmp_path: Path) -> None:
             await asyncio.sleep(0.1)
         assert status == 200, body
         assert body["store"]["reachable"] is True and body["store"]["kind"] == "sqlite"
-        assert "tg" in body["platforms"]
+        assert body["platforms"] == {"tg": {"connected": True}}
         status, _, text = await get(base + "/metrics")
         assert status == 200
         assert 'uno_process_info{pid="' in text and 'store="sqlite"' in text
