@@ -37,6 +37,7 @@ $(VENV)/.bench: $(STAMP)
 bench: $(VENV)/.bench
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.service
+	$(BIN)/python -m bench.scale  # needs PostgreSQL: UNO_BENCH_POSTGRES
 	$(BIN)/python -m bench.telegram
 	$(BIN)/python -m bench.telegram_cpu
 	$(BIN)/python -m bench.discord

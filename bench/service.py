@@ -19,6 +19,9 @@
 ``--db`` runs it all on a PostgreSQL server instead (each part in a schema of its own,
 dropped after): the floor is then single-row commits through asyncpg.
 
+``--compare-metrics N`` adds N runs of part 2 with the metrics counting and N with them
+doing nothing (``NoMetrics``), alternated, and what their calls alone cost an action.
+
 Not part of ``make test``.
 """
 
@@ -42,6 +45,7 @@ import aiosqlite
 import bot.store
 from bot.cli import settle_gc
 from bot.config import Settings
+from bot.metrics import Metrics
 from bot.model import Deadline, Table
 from bot.port import RecordingPort
 from bot.service import Result, Service
@@ -219,6 +223,22 @@ class TimedService(Service):
         return res
 
 
+class NoMetrics(Metrics):
+    """The reference for what the metrics cost: the same calls, doing nothing."""
+
+    def committed(self, key: str, kinds: Any, seconds: float) -> None:
+        pass
+
+    def refused(self, key: str, code: str) -> None:
+        pass
+
+    def stale(self) -> None:
+        pass
+
+    def fired(self, kind: str, late: float) -> None:
+        pass
+
+
 def settings(**kw: Any) -> Settings:
     base: dict[str, Any] = {"round_pause_seconds": 0.0, "lobby_seconds": 3600, "bot_delay": 0.0}
     base.update(kw)
@@ -249,10 +269,20 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def drive(
-    be: Backend, tables: int, players: int, seconds: float, warmup: float, max_running: int
+    be: Backend,
+    tables: int,
+    players: int,
+    seconds: float,
+    warmup: float,
+    max_running: int,
+    metrics: bool = True,
+    name: str = "service",
 ) -> dict[str, float]:
-    store: Any = await be.store(be.db("service"))
-    svc = TimedService(store, RecordingPort(keep=False), settings(), seed=1, bot_delay=0.0)
+    store: Any = await be.store(be.db(name))
+    off = None if metrics else NoMetrics("bench")
+    svc = TimedService(
+        store, RecordingPort(keep=False), settings(), seed=1, bot_delay=0.0, metrics=off
+    )
     svc.timers.max_running = max_running
     keys = [KEY.format(i) for i in range(tables)]
     # a target no table reaches during the run: every table stays in play
@@ -263,10 +293,10 @@ async def drive(
     await asyncio.sleep(warmup)
     commits0, batches0 = store.commits, store.batches
     svc.measuring = True
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     await asyncio.sleep(seconds)
     svc.measuring = False
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     commits, batches = store.commits - commits0, store.batches - batches0
     open_now = len(svc.open_tables())
     await svc.stop()
@@ -283,6 +313,7 @@ async def drive(
         "per_commit": batches / commits if commits else float("nan"),
         "commits": commits / elapsed,
         "open": open_now,
+        "cpu_per_action": cpu / svc.actions if svc.actions else float("nan"),
     }
 
 
@@ -427,6 +458,8 @@ async def _run(be: Backend, args: argparse.Namespace, sync: str, durable: str) -
         f"service / raw = {r['rate'] / floor:.2f} (goal >= 0.5), "
         f"p99 {'<' if r['p99'] < 50 else '>='} 50 ms"
     )
+    if args.compare_metrics:
+        await compare_metrics(be, args)
     m = await restore(be, args.restore, args.players)
     print(
         f"restore: {args.restore:,} tables in play ({m['armed']:,.0f} deadlines, "
@@ -443,6 +476,51 @@ async def _run(be: Backend, args: argparse.Namespace, sync: str, durable: str) -
     )
 
 
+async def compare_metrics(be: Backend, args: argparse.Namespace) -> None:
+    """The same run with the metrics counting and with them doing nothing, alternated
+    (off, on, off, on ...: the machine's drift falls on both alike)."""
+    runs: dict[bool, list[dict[str, float]]] = {False: [], True: []}
+    for i in range(2 * args.compare_metrics):
+        on = i % 2 == 1
+        runs[on].append(
+            await drive(
+                be,
+                args.tables,
+                args.players,
+                args.seconds,
+                args.warmup,
+                args.max_running,
+                metrics=on,
+                name=f"metrics{i}",
+            )
+        )
+
+    def mean(on: bool, k: str) -> float:
+        return sum(r[k] for r in runs[on]) / len(runs[on])
+
+    print(f"metrics: {args.compare_metrics} runs each, alternated")
+    for on in (False, True):
+        rates = ", ".join(f"{r['rate']:,.0f}" for r in runs[on])
+        print(
+            f"  metrics {'on ' if on else 'off'}: {mean(on, 'rate'):,.0f} actions/s ({rates}), "
+            f"p50 {mean(on, 'p50'):.1f} ms, p99 {mean(on, 'p99'):.1f} ms"
+        )
+    print(f"  on / off = {mean(True, 'rate') / mean(False, 'rate'):.3f}")
+    # what the calls cost, alone: an action's (a bot's move, fired by its deadline)
+    m = Metrics("bench")
+    n = 200_000
+    t0 = time.process_time()
+    for _ in range(n):
+        m.fired("bot", 0.001)
+        m.committed("bench:1", ("Play",), 0.01)
+    per = (time.process_time() - t0) / n
+    cpu = mean(True, "cpu_per_action")
+    print(
+        f"  the metrics' calls of one action alone: {per * 1e6:.2f} us of CPU, against "
+        f"{cpu * 1e6:.0f} us of CPU per action in the runs with them: {per / cpu:.1%}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=1000)
@@ -452,6 +530,13 @@ def main() -> None:
     ap.add_argument("--raw-seconds", type=float, default=3.0)
     ap.add_argument("--restore", type=int, default=10_000)
     ap.add_argument("--max-running", type=int, default=64, help="timers handled at once")
+    ap.add_argument(
+        "--compare-metrics",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N runs each with the metrics on and doing nothing, alternated",
+    )
     ap.add_argument(
         "--db", default=None, help="a PostgreSQL server (postgresql://...) instead of SQLite"
     )

@@ -265,6 +265,7 @@ async def run_platforms(settings: Any) -> None:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     started: list[Any] = []
+    monitor = await _monitor(settings, service, lambda: started)
     try:
         # tables first (before any update can arrive), timers last (after the platforms
         # are up, so what an overdue deadline shows reaches them)
@@ -281,13 +282,35 @@ async def run_platforms(settings: Any) -> None:
             raise SystemExit("no platform adapter could start; see the log above")
         service.timers.start()
         settle_gc()
+        if monitor is not None:
+            monitor.ready()
         await stop.wait()
     finally:
         log.info("shutting down")
-        await _shutdown(service, started, store)
+        if monitor is not None:
+            monitor.stopping()  # unhealthy from now on: a balancer sends nothing more
+        await _shutdown(service, started, store, monitor)
 
 
-async def _shutdown(service: Any, adapters: list[Any], store: Any) -> None:
+async def _monitor(settings: Any, service: Any, started: Any) -> Any:
+    """``/metrics`` and ``/healthz`` on ``UNO_METRICS_PORT``, if set (else ``None``)."""
+    if settings.metrics_port is None:
+        return None
+    from bot.monitor import Monitor
+
+    monitor = Monitor(service, platforms=started)
+    try:
+        await monitor.start(settings.metrics_host, settings.metrics_port)
+    except OSError as e:
+        await service.store.close()
+        raise SystemExit(
+            f"cannot serve metrics on {settings.metrics_host}:{settings.metrics_port} "
+            f"(UNO_METRICS_PORT): {e.strerror or e}"
+        ) from None
+    return monitor
+
+
+async def _shutdown(service: Any, adapters: list[Any], store: Any, monitor: Any = None) -> None:
     """Stop within ``SHUTDOWN_SECONDS`` with everything committed: the timers (whatever
     they are handling commits), then the platforms (each flushing what it has queued
     with the time left), then the store (which commits what is queued)."""
@@ -302,6 +325,9 @@ async def _shutdown(service: Any, adapters: list[Any], store: Any) -> None:
         # the platforms at once: each has the time left, not a share of it
         await asyncio.gather(*(_stop_adapter(a, left(STORE_RESERVE)) for a in adapters))
     finally:
+        if monitor is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(monitor.stop(), max(0.1, left()))
         await store.close()
 
 

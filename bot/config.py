@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     round_pause_seconds: float = Field(default=15.0, ge=0)
     bot_delay: float = Field(default=1.5, ge=0)
     default_preset: str = "official"
+    # operators: Prometheus metrics on /metrics and a health check on /healthz (unset: off)
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str = "0.0.0.0"  # every interface: a scraper in another container
 
     @field_validator("db", mode="before")
     @classmethod
@@ -63,7 +66,9 @@ class Settings(BaseSettings):
             return v.strip()
         return v
 
-    @field_validator("discord_token", "telegram_token", "telegram_webhook_secret", mode="before")
+    @field_validator(
+        "discord_token", "telegram_token", "telegram_webhook_secret", "metrics_port", mode="before"
+    )
     @classmethod
     def _blank_is_none(cls, v: object) -> object:
         return None if isinstance(v, str) and not v.strip() else v

@@ -519,6 +519,9 @@ class PostgresStore(_GroupCommit):
             )
         return Table.from_row(row, tuple(Deadline(k, float(due), int(v)) for k, due, v in dls))
 
+    async def _ping(self) -> None:
+        await self._db.fetchval("SELECT 1")
+
     async def table_rev(self, key: str) -> int | None:
         """The stored revision of table ``key`` (``None``: no such table): one index
         lookup, what a process checks its copy against."""

@@ -45,6 +45,7 @@ import engine
 from bot import ai
 from bot.codec import action_to_dict
 from bot.config import Settings
+from bot.metrics import Metrics
 from bot.model import (
     FINISHED,
     LOBBY,
@@ -168,6 +169,7 @@ class Service:
         mono: Callable[[], float] | None = None,
         seed: int | None = None,
         bot_delay: float | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.port = port
@@ -176,6 +178,8 @@ class Service:
         self.shared = bool(getattr(store, "shared", False))
         # who this process is, in the database's claims and in the log
         self.worker = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.metrics = metrics or Metrics(self.worker, store=getattr(store, "dialect", ""))
+        self.metrics.watch(self)
         self.clock = clock
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
         self._rng = random.Random(seed if seed is not None else secrets.randbits(64))
@@ -192,6 +196,7 @@ class Service:
             claim=self._claim if self.shared else None,
             poll=self.poll_overdue if self.shared else None,
             poll_seconds=POLL_SECONDS,
+            metrics=self.metrics,
         )
 
     # -- life cycle ---------------------------------------------------------------------
@@ -385,8 +390,10 @@ class Service:
         build: Callable[[Table | None], _Step | None],
     ) -> Result:
         """Lock the table, build the change, commit it, show it. Refusals go to ``user``."""
+        called = time.perf_counter()
         if not isinstance(key, str):  # forged input: never a lock, a query or a crash
             log.info("refused no_table for %r at %r: not a table key", user, key)
+            self.metrics.refused("?", "no_table")
             if isinstance(user, str):
                 await self._tell(str(key), user, Notice("no_table"), origin)
             return Result(False, "no_table")
@@ -406,6 +413,7 @@ class Service:
                         if newer:
                             continue
                     log.info("refused %s for %r at %s: %s", r.code, user, key, r.params or "")
+                    self.metrics.refused(key, r.code)
                     if isinstance(user, str):
                         await self._tell(key, user, Notice(r.code, r.params), origin)
                     return Result(False, r.code, self.info(t) if t else None, params=r.params)
@@ -423,8 +431,11 @@ class Service:
                     # another process changed the table since this copy: decide again on
                     # the stored one (nothing of this step was written, nor shown)
                     log.info("table %s changed in another process: deciding again", key)
+                    self.metrics.stale()
                     t, checked = await self._load(key), True
                     continue
+                kinds = (a.action.get("type", "?") for a in step.actions)
+                self.metrics.committed(key, kinds, time.perf_counter() - called)
                 info = self.info(step.table)
                 await self._show(t, step, origin, info)
                 return Result(True, None, info, tuple(step.events))
@@ -831,6 +842,7 @@ class Service:
                 try:
                     await self.store.write(WriteBatch(tables=[nt], expect={key: t.rev}))
                 except Stale:
+                    self.metrics.stale()
                     t = await self._load(key)
                     continue
                 nt.rev = t.rev + 1
@@ -1215,6 +1227,7 @@ class Service:
                     batch = WriteBatch(shown=[mark], expect={key: t.rev})
                     await asyncio.shield(self.store.write(batch))
                 except Stale:
+                    self.metrics.stale()
                     t = await self._load(key)
                     continue
                 self._tables[key] = nt
@@ -1398,6 +1411,7 @@ class Service:
                 self.timers.again(key, d)  # (if it was armed here, and handed out)
         if got:
             log.info("process %s took over %d overdue deadlines", self.worker, len(got))
+            self.metrics.taken_over(len(got))
         return len(got)
 
     def _bot_move(self, step: _Step) -> bool:

@@ -335,6 +335,7 @@ class Store(Protocol):
     async def spend(self, owner: str, key: str, deadline: Deadline) -> None: ...
     async def lease(self, name: str, owner: str, now: float, seconds: float) -> bool: ...
     async def release(self, name: str, owner: str) -> None: ...
+    async def ping(self) -> None: ...
 
 
 def migrations(dialect: str = "sqlite") -> list[tuple[int, str]]:
@@ -494,6 +495,16 @@ class _GroupCommit:
                     fut.set_exception(stale)
 
     async def _commit(self, batches: Sequence[_Rows]) -> list[Stale | None]:
+        raise NotImplementedError
+
+    async def ping(self) -> None:
+        """One round trip to the database, and the writer alive: raises if not (the
+        health check, ``/healthz``; the caller bounds the wait)."""
+        if self._writer is None or self._writer.done() or self._closing:
+            raise RuntimeError("the store is not open")
+        await self._ping()
+
+    async def _ping(self) -> None:
         raise NotImplementedError
 
     # -- one process has nobody to share with ------------------------------------------
@@ -965,6 +976,10 @@ class SqliteStore(_GroupCommit):
             return None
         dls = await self._deadlines([key])
         return Table.from_row(row, tuple(dls.get(key, ())))
+
+    async def _ping(self) -> None:
+        async with self._reader.execute("SELECT 1") as cur:
+            await cur.fetchone()
 
     async def table_rev(self, key: str) -> int | None:
         """The stored revision of table ``key`` (``None``: no such table)."""

@@ -33,6 +33,7 @@ import heapq
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot.model import Deadline
 
@@ -58,8 +59,10 @@ class Timers:
         claim: Claim | None = None,
         poll: Callable[[], Awaitable[object]] | None = None,
         poll_seconds: float = 1.0,
+        metrics: Any = None,
     ) -> None:
         self._fire = fire
+        self.metrics = metrics  # a ``bot.metrics.Metrics``: deadlines fired, how late
         self._claim = claim
         self._poll = poll
         self.poll_seconds = poll_seconds
@@ -125,6 +128,18 @@ class Timers:
 
     def __len__(self) -> int:
         return self._n
+
+    @property
+    def running(self) -> int:
+        """Deadlines being handled now."""
+        return len(self._running)
+
+    def overdue(self) -> int:
+        """Deadlines due and not handed out yet (waiting for a place among the
+        ``max_running``, or for a retry): for the metrics, when scraped."""
+        now = self.mono()
+        popped = self._popped
+        return sum(1 for k, at in self._at.items() if at <= now and k not in popped)
 
     def next_due(self) -> float | None:
         """When (wall time, by the clock as it reads now) the earliest deadline is due."""
@@ -201,6 +216,8 @@ class Timers:
         self._wake.set()
 
     async def _call(self, key: str, d: Deadline) -> None:
+        if self.metrics is not None:
+            self.metrics.fired(d.kind, self.late(key, d))
         try:
             await self._fire(key, d)
         except Exception:

@@ -41,7 +41,7 @@ from discord.http import Route
 from adapters.discord import ids, text, views
 from adapters.discord.commands import CommandTranslator, UnoCommands
 from adapters.discord.outbox import Outbox
-from bot import images, render
+from bot import images, metrics, render
 from bot.config import Settings
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, resolve_lang, translator
 from bot.model import LOBBY, PLAYING
@@ -191,6 +191,7 @@ class UnoClient(discord.Client):
             guild_ready_timeout=guild_ready_timeout,
             # display names go into table texts: none of them may ever ping anyone
             allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=metrics.aiohttp_trace("dc", lambda: _shards(self)),  # counts 429s
         )
         self.adapter = adapter
         self.tree: app_commands.CommandTree[UnoClient] = app_commands.CommandTree(self)
@@ -221,6 +222,13 @@ class UnoClient(discord.Client):
             await self.adapter.on_component(
                 interaction, custom_id, views.select_values(interaction), select=_is_select(data)
             )
+
+
+def _shards(client: discord.Client) -> str:
+    """The shards ``client`` runs, as a metrics label (``"0-1/4"``; ``""``: unsharded)."""
+    one = client.shard_id
+    ids = getattr(client, "shard_ids", None) or ([] if one is None else [one])
+    return metrics.shard_range(ids, client.shard_count)
 
 
 class Adapter:
@@ -319,6 +327,17 @@ class Adapter:
         if self._saved is not None:
             Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved
             self._saved = None
+
+    def connected(self) -> bool | dict[str, bool]:
+        """Whether the gateway is connected (per shard, for a client with shards): for
+        ``/healthz``."""
+        client = self.client
+        if client is None or client.is_closed():
+            return False
+        shards = getattr(client, "shards", None)  # an AutoShardedClient's
+        if isinstance(shards, dict) and shards:
+            return {str(i): not s.is_closed() for i, s in sorted(shards.items())}
+        return client.is_ready() and client.ws is not None and client.ws.open
 
     async def idle(self, timeout: float | None = None) -> None:
         """Wait until no interaction is being handled and nothing waits to be sent."""

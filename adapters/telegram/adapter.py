@@ -72,7 +72,7 @@ from adapters.telegram.codec import chat_of, key_of, player_id, scope_of, user_o
 from adapters.telegram.http import AiohttpRequest
 from adapters.telegram.ordering import PerUser
 from adapters.telegram.outbox import Limits, Outbox, retry_seconds
-from bot import render
+from bot import metrics, render
 from bot.config import Settings
 from bot.i18n import N_, Translator, resolve_lang, translator
 from bot.model import LOBBY, Pending
@@ -250,6 +250,11 @@ class Adapter:
     def bot(self) -> Any:
         assert self.app is not None, "the adapter is not started"
         return self.app.bot
+
+    def connected(self) -> bool:
+        """Up, for ``/healthz``: the application started and running (its updater retries
+        a lost connection by itself)."""
+        return self.app is not None and self.app.running
 
     async def start(self) -> None:
         """Build the application, register commands, and start polling (or the webhook).
@@ -1004,6 +1009,7 @@ async def answer_quietly(
             await send()
             return True
         except RetryAfter as err:
+            metrics.rate_limited("tg")
             if last:
                 log.warning("%s failed: flood control", what)
                 return False

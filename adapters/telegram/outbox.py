@@ -50,6 +50,8 @@ from telegram.error import (
     TimedOut,
 )
 
+from bot import metrics
+
 __all__ = ["Bucket", "Limits", "Outbox", "Window", "retry_seconds"]
 
 log = logging.getLogger(__name__)
@@ -378,6 +380,7 @@ class Outbox:
                 # Telegram refused for flood control: wait as asked, then run it again
                 # (first in the lane, or its newer replacement if one came meanwhile)
                 self.retried += 1
+                metrics.rate_limited("tg")
                 pause = retry_seconds(err) / self.limits.scale
                 log.info("chat %s: 429, retrying in %.1fs", lane.chat_id, pause)
                 await asyncio.sleep(pause)
