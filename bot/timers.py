@@ -313,10 +313,16 @@ class Timers:
             await asyncio.sleep(0)
 
     async def _poll_loop(self) -> None:
+        """Every ``poll_seconds``; at once again while a poll comes back full (it took
+        ``max_running`` deadlines: a dead process left more), so that a survivor takes up
+        all of a dead one's tables in as many rounds as it takes, not one a second."""
         assert self._poll is not None
+        full = False
         while not self._stopping:
-            await asyncio.sleep(self.poll_seconds)
+            await asyncio.sleep(0 if full else self.poll_seconds)
             try:
-                await self._poll()
+                took = await self._poll()
             except Exception:
                 log.exception("looking for overdue deadlines failed; trying again")
+                took = 0
+            full = isinstance(took, int) and took >= self.max_running

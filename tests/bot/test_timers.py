@@ -402,3 +402,20 @@ async def test_the_poll_runs_beside_the_heap_until_stopped() -> None:
     assert n >= 3
     await asyncio.sleep(0.05)
     assert len(polls) == n  # stopped
+
+
+async def test_a_full_poll_is_followed_at_once_by_another() -> None:
+    """A poll that took as many deadlines as may run (a dead process left many) is made
+    again at once, until one comes back short; then once every ``poll_seconds``."""
+    polls: list[float] = []
+
+    async def poll() -> int:
+        polls.append(time.monotonic())
+        return 4 if len(polls) <= 3 else 1
+
+    timers = Timers(Fired(), poll=poll, poll_seconds=0.5, max_running=4)
+    timers.start()
+    await asyncio.sleep(0.7)
+    await timers.stop()
+    assert len(polls) == 4  # three full ones in a row, then the short one
+    assert polls[3] - polls[0] < 0.1
