@@ -6,6 +6,10 @@ cards are text as before."""
 from __future__ import annotations
 
 import contextlib
+import functools
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +20,8 @@ from adapters.telegram import pictures
 from adapters.telegram.stickers import INITIAL, parts, set_name
 from bot import cards
 from bot.cards import Uploads, asset_for, manifest
+from bot.cli import make_stickers
+from bot.config import Settings
 from bot.i18n import translator
 from engine import Card, Play
 from tests.adapters.telegram.conftest import (
@@ -319,3 +325,56 @@ def test_the_sets_hold_what_telegram_allows() -> None:
     for part in (0, 1):
         name = set_name("a_very_long_bot_username_of_32ch", part, version=99)
         assert len(name) <= 64 and "__" not in name and name[0].isalpha()
+
+
+async def test_uno_bot_stickers_makes_the_set_and_the_bot_uses_it(tmp_path: Path) -> None:
+    """``uno-bot stickers``: says what is wrong (the owner never started the bot), makes
+    the set once that is fixed, has nothing to do the second time; the bot started on
+    that database has its stickers at once."""
+    api = FakeBotAPI()
+    await api.start()
+    db = tmp_path / "uno.sqlite3"
+    try:
+        owner = api.user("Olga")
+        settings = Settings(
+            db=db,
+            telegram_token=api.token,
+            telegram_api_url=api.base_url,
+            telegram_owner=owner.id,
+        )
+        lines: list[str] = []
+        assert await make_stickers(settings, lines.append) == 1
+        assert any("send it /start" in line for line in lines) and api.sticker_sets == {}
+        api.calls.clear()  # (Telegram's refusal, as expected)
+        await owner.start_bot()
+        lines.clear()
+        assert await make_stickers(settings, lines.append) == 0
+        assert f"  https://t.me/addstickers/{set_name(api.username, 1)}" in lines
+        assert len(api.sticker_sets) == 2
+        made = sticker_calls(api)
+        lines.clear()
+        assert await make_stickers(settings, lines.append) == 0
+        assert "the card set is ready: 126 stickers, 0 calls made" in lines
+        async with bot_with_owner(api, db, owner) as tg:
+            assert tg.adapter.stickers is not None and len(tg.adapter.stickers) == 126
+        assert sticker_calls(api) == made
+    finally:
+        await api.stop()
+
+
+def test_uno_bot_stickers_names_what_is_missing(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
+    run = functools.partial(
+        subprocess.run,
+        [str(Path(sys.executable).with_name("uno-bot")), "stickers"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    res = run(env={**env, "UNO_DB": str(tmp_path / "x.sqlite3")})
+    assert res.returncode == 1 and "UNO_TELEGRAM_TOKEN" in res.stderr
+    res = run(env={**env, "UNO_DB": str(tmp_path / "x.sqlite3"), "UNO_TELEGRAM_TOKEN": "1:x"})
+    assert res.returncode == 1 and "UNO_TELEGRAM_OWNER" in res.stderr
+    assert "/start" in res.stderr and "Traceback" not in res.stderr
