@@ -25,6 +25,7 @@ import discord
 
 from bot import cards
 from bot.cards import SET_VERSION, Asset, Pictures, Uploads, asset_for, manifest
+from bot.images import Face
 from engine import Card, Color
 
 __all__ = ["EMOJI_MAX", "CardEmojis", "EmojiSets", "emoji_name"]
@@ -56,6 +57,10 @@ class CardEmojis:
     ) -> discord.PartialEmoji:
         """``card``'s emoji (a wild in the colour named, if any; dimmed or not)."""
         return self._emojis[asset_for(card, color, dim=dim).name]
+
+    def back(self) -> discord.PartialEmoji:
+        """The back of a card (the draw pile)."""
+        return self._emojis[Asset(Face(None)).name]
 
     def markup(self, card: Card | str, color: Color | None = None) -> str:
         """``<:uno1_r5:123>``: the emoji in a message's text."""

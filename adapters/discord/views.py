@@ -400,13 +400,20 @@ def _choice_button(
 
 
 def _controls(
-    legal: Sequence[Action], key: str, t: int, v: int, tr: Translator, names: Mapping[str, str]
+    legal: Sequence[Action],
+    key: str,
+    t: int,
+    v: int,
+    tr: Translator,
+    names: Mapping[str, str],
+    art: CardEmojis | None = None,
 ) -> list[UnoButton]:
     label = render.button_label
     out: list[UnoButton] = []
     kinds = {type(a) for a in legal}
-    if Draw in kinds:
-        out.append(_button("draw", t, v, label("draw", tr)))
+    if Draw in kinds:  # with card emojis, the back of a card: the pile
+        back = art.back() if art is not None else None
+        out.append(_button("draw", t, v, label("draw", tr), emoji=back))
     if Pass in kinds:
         out.append(_button("pass", t, v, label("pass", tr)))
     if Accept in kinds:
@@ -452,7 +459,7 @@ def hand_view(
     t, v = channel_of(key), version
     view = discord.ui.View(timeout=None)
     colors = [a for a in legal if isinstance(a, ChooseColor)]
-    controls = _controls(legal, key, t, v, tr, names)
+    controls = _controls(legal, key, t, v, tr, names, art)
     choices = hand_choices(hand, legal)
     rows_left = ROWS - (1 if controls else 0) - (1 if colors else 0)
     row = 0

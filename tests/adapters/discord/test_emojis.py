@@ -136,7 +136,11 @@ async def test_a_wild_s_colours_are_the_wild_in_each(make_world: MakeWorld) -> N
     assert rec.original is not None
     msg = world.fake.messages[rec.original]
     by_id = {e.id: e.name for e in world.fake.app_emojis.values()}
-    buttons = {b["custom_id"].split(":", 4)[-1]: b for b in msg.buttons() if "emoji" in b}
+    buttons = {
+        b["custom_id"].split(":", 4)[-1]: b
+        for b in msg.buttons()
+        if b["custom_id"].split(":")[1] in ("play", "pick")
+    }
     shown = {arg: (by_id[int(b["emoji"]["id"])], b.get("label")) for arg, b in buttons.items()}
     # on a red 9: the red 1 and the wilds can be played; the two green 5s cannot (dimmed)
     assert shown == {
@@ -145,6 +149,9 @@ async def test_a_wild_s_colours_are_the_wild_in_each(make_world: MakeWorld) -> N
         "W4": ("uno1_w4", None),
         "G5": ("uno1_g5_d", "×2"),
     }
+    # and the draw pile is the back of a card
+    draw = next(b for b in msg.buttons() if b["custom_id"].split(":")[1] == "draw")
+    assert by_id[int(draw["emoji"]["id"])] == "uno1_back" and draw["label"] == "Draw"
     await world.press(alice, msg, world.button(msg, "pick", "W"))
     colours = [b for b in msg.buttons() if b["custom_id"].split(":")[1] == "play"]
     assert [(by_id[int(b["emoji"]["id"])], b["label"]) for b in colours] == [
