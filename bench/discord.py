@@ -11,7 +11,10 @@ for the table's lock (and refused). Reported per move (every action committed: p
 bot, timers): the public messages posted, public edits, interaction answers, ephemeral
 edits and follow-ups, the hand pictures uploaded; the time to draw each picture uploaded;
 and the acknowledgement latency of every interaction (from the
-gateway dispatch to the callback reaching Discord), whose budget is 3 s.
+gateway dispatch to the callback reaching Discord), whose budget is 3 s, and the hand
+response latency (from a press of "Show hand" or of a hand's button to the hand shown
+to the player). Then the plain games again with the cards as application emojis
+(``--emoji-games``): the set uploaded before the games, once.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adapters.discord.adapter import HAND_ACTIONS
 from tests.adapters.discord.harness import World
 from tests.fakes.discord_api import Call
 
@@ -45,6 +49,7 @@ class Run:
     moves: int = 0
     calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     acks: list[float] = field(default_factory=list)
+    hands: list[float] = field(default_factory=list)  # press -> the hand shown
     uploads: int = 0  # requests carrying a file (a hand picture)
     image_times: list[float] = field(default_factory=list)
     max_public_per_move: int = 0
@@ -125,16 +130,37 @@ async def _game(world: World, run: Run, contend: bool) -> None:
             run.max_public_per_move = max(run.max_public_per_move, public_since_edit)
         elif kind == "public edit":
             public_since_edit = 0
+    shown_at: dict[int, list[float]] = {}
+    for seen in fake.shown:
+        if seen.audience is not None and "🃏" in seen.content:
+            shown_at.setdefault(seen.message_id, []).append(seen.at)
     for rec in list(fake.interactions.values())[first_interaction:]:
         assert rec.ack_latency is not None, "an interaction was never acknowledged"
         run.acks.append(rec.ack_latency)
+        action = (rec.custom_id or "").split(":")[1:2]
+        if action and (action[0] == "hand" or action[0] in HAND_ACTIONS):
+            at = [
+                t
+                for mid in (rec.original, rec.source_message)
+                if mid is not None
+                for t in shown_at.get(mid, ())
+                if t >= rec.created
+            ]
+            if at:
+                run.hands.append(min(at) - rec.created)
 
 
-async def measure(label: str, games: int, delay: Any, contend: bool, seed: int) -> Run:
+async def measure(
+    label: str, games: int, delay: Any, contend: bool, seed: int, emojis: bool = False
+) -> Run:
     run = Run(label)
     with tempfile.TemporaryDirectory() as tmp:
-        world = World(Path(tmp) / "bench.sqlite3", write_delay=delay, seed=seed)
+        world = World(
+            Path(tmp) / "bench.sqlite3", write_delay=delay, seed=seed, card_emojis=emojis
+        )
         await world.start()
+        if emojis:  # the set uploaded before the games (once, at the first start)
+            assert await world.bot.cards.wait(300) is not None, world.bot.cards.error
         try:
             t0 = time.monotonic()
             for _ in range(games):
@@ -178,12 +204,18 @@ def report(run: Run) -> None:
         f"max {1000 * max(acks or [0]):.1f} ms, mean {1000 * statistics.fmean(acks or [0]):.1f} ms"
     )
     print(f"  within 3 s: {sum(1 for a in acks if a < 3.0)}/{len(acks)}")
+    hands = run.hands
+    print(
+        f"  hand shown after a press, over {len(hands)} presses: "
+        f"p50 {1000 * _pct(hands, 0.5):.1f} ms, p99 {1000 * _pct(hands, 0.99):.1f} ms"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.discord", description=__doc__)
     ap.add_argument("--games", type=int, default=8, help="games on a plain database")
     ap.add_argument("--slow-games", type=int, default=2, help="games on the slow store")
+    ap.add_argument("--emoji-games", type=int, default=8, help="plain games, cards as emojis")
     ap.add_argument("--delay", default="0.5:2.0", help="seconds per write, LOW:HIGH")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
@@ -195,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     async def _all() -> None:
         if args.games:
             report(await measure("plain SQLite", args.games, 0.0, False, args.seed))
+        if args.emoji_games:
+            label = "plain SQLite, cards as emojis"
+            report(await measure(label, args.emoji_games, 0.0, False, args.seed, emojis=True))
         if args.slow_games:
             label = f"slow store ({delay[0]}-{delay[1]} s a write) with contention"
             report(await measure(label, args.slow_games, delay, True, args.seed + 1))

@@ -10,10 +10,13 @@ clock: every figure is in game time.
 Reported per scenario: API calls per turn (new group messages, edits of the table message,
 all calls), the most new group messages and the most sends+edits in any minute, 429s
 received, the reaction time from a player's choice to the table's update (p50/p99), and
-how long after the round's last move its result was posted (p50/max). Each scenario runs
-twice in the same run: with the group pacing of today (``window``: a sliding window of 20
-sends a minute, a second apart, evenly spread once half of it is used) and with the one
-before it (``bucket``: a bucket of 3 tokens refilled at 17 a minute).
+how long after the round's last move its result was posted (p50/max), and how long the
+bot takes to answer a Play query (real milliseconds, p50/p99). Each scenario runs twice in
+the same run: with the group pacing of today (``window``: a sliding window of 20 sends a
+minute, a second apart, evenly spread once half of it is used) and with the one before it
+(``bucket``: a bucket of 3 tokens refilled at 17 a minute). A scenario marked "stickers"
+runs with the card set made (``UNO_TELEGRAM_OWNER``): the hand answers with card stickers,
+and a card chosen posts its sticker (the player's message).
 A turn is a move (a card played, a draw, a pass, a penalty taken, a challenge, a colour, a
 turn timed out) or a deal (the start of each round, which the table must show too); UNO
 calls, catches and new players are extra actions, not turns.
@@ -59,6 +62,7 @@ class Scenario:
     games: int
     storm: float = 0.0  # probability that Telegram answers a send or edit with 429
     think: tuple[float, float] = (0.5, 1.5)  # seconds a person takes to choose
+    stickers: bool = False  # the card set made: the hand as stickers
 
 
 @dataclass
@@ -81,6 +85,7 @@ class Figures:
     moves_per_minute: float = 0.0
     reactions: list[float] = field(default_factory=list)
     news_delays: list[float] = field(default_factory=list)
+    inline: list[float] = field(default_factory=list)  # real seconds to answer a query
     announcements_expected: int = 0
     announcements_seen: int = 0
     final_ok: int = 0
@@ -93,8 +98,8 @@ class Figures:
     def per_turn(self, n: int) -> float:
         return n / self.turns if self.turns else 0.0
 
-    def pct(self, q: float, xs: list[float] | None = None) -> float:
-        xs = sorted(self.reactions if xs is None else xs)
+    def pct(self, q: float, of: list[float] | None = None) -> float:
+        xs = sorted(self.reactions if of is None else of)
         if not xs:
             return float("nan")
         return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
@@ -103,7 +108,10 @@ class Figures:
 class Bench:
     """One fake Telegram, one bot process, several games one after the other."""
 
-    def __init__(self, scale: float, seed: int, target: int, pacing: str = "window") -> None:
+    def __init__(
+        self, scale: float, seed: int, target: int, pacing: str = "window", stickers: bool = False
+    ) -> None:
+        self.stickers = stickers
         self.scale = scale
         self.pacing = pacing
         self.seed = seed
@@ -125,6 +133,7 @@ class Bench:
             bot_delay=1.5 / s,
             round_pause_seconds=15 / s,
             lobby_seconds=600,
+            telegram_owner=self.api.user("Operator", started=True).id if self.stickers else None,
         )
         self.store = SqliteStore(self.settings.db)
         await self.store.open()
@@ -134,6 +143,8 @@ class Bench:
         self.adapter = Adapter(self.settings, self.service, limits=limits, poll_timeout=1.0)
         router.add(self.adapter.prefix, self.adapter)
         await self.adapter.start()
+        if self.stickers:  # the card set made before the games (once, at the first start)
+            assert await self.adapter.cards.wait(300) is not None, self.adapter.cards.error
         await self.service.start()
         return self
 
@@ -172,7 +183,9 @@ class Bench:
         t_start = asyncio.get_running_loop().time()
         await host.click(msg, "Start")
         choices: list[tuple[float, int]] = []
-        await asyncio.gather(*(self._person(u, chat, key, choices, sc.think) for u in people))
+        await asyncio.gather(
+            *(self._person(u, chat, key, choices, sc.think, fig.inline) for u in people)
+        )
         t_end = asyncio.get_running_loop().time()
         assert self.adapter.outbox is not None
         await self.adapter.outbox.flush(120)
@@ -203,6 +216,7 @@ class Bench:
         key: str,
         choices: list[tuple[float, int]],
         think: tuple[float, float],
+        inline: list[float],
     ) -> None:
         """Play whenever it is this person's turn, after thinking a moment."""
         loop = asyncio.get_running_loop()
@@ -219,7 +233,9 @@ class Bench:
             t = self.service._tables.get(key)
             if t is None or t.version != version:
                 continue
+            asked = time.perf_counter()
             answer = await user.inline(str(chat.id), timeout=30)
+            inline.append(time.perf_counter() - asked)
             choice = _pick(answer)
             if choice is None:
                 await asyncio.sleep(0.01)
@@ -334,12 +350,16 @@ async def run(
     scenarios: list[Scenario], scale: float, seed: int, target: int, pacing: str = "window"
 ) -> list[Figures]:
     out = []
-    async with Bench(scale, seed, target, pacing) as bench:
-        for sc in scenarios:
-            fig = Figures(f"{sc.name} [{pacing}]")
-            for n in range(sc.games):
-                await bench.game(sc, n, fig)
-            out.append(fig)
+    for stickers in (False, True):  # a bot process each: with the card set made, or not
+        group = [sc for sc in scenarios if sc.stickers is stickers]
+        if not group:
+            continue
+        async with Bench(scale, seed, target, pacing, stickers) as bench:
+            for sc in group:
+                fig = Figures(f"{sc.name} [{pacing}]")
+                for n in range(sc.games):
+                    await bench.game(sc, n, fig)
+                out.append(fig)
     return out
 
 
@@ -348,17 +368,18 @@ def report(figs: list[Figures], scale: float, wall: float) -> str:
         f"Telegram adapter, fake Bot API with flood control, time x{scale:g} "
         f"(figures in game time; {wall:.0f} s on the clock)",
         "",
-        f"{'scenario':<36}{'games':>6}{'turns':>7}{'new/turn':>10}{'edits/turn':>11}"
+        f"{'scenario':<44}{'games':>6}{'turns':>7}{'new/turn':>10}{'edits/turn':>11}"
         f"{'calls/turn':>11}{'new/min':>9}{'sent/min':>9}{'429s':>6}{'p50 s':>7}{'p99 s':>7}"
-        f"{'news p50':>9}{'max':>6}",
+        f"{'news p50':>9}{'max':>6}{'query p50 ms':>13}{'p99 ms':>7}",
     ]
     for f in figs:
         lines.append(
-            f"{f.name:<36}{f.games:>6}{f.turns:>7}{f.per_turn(f.group_new):>10.3f}"
+            f"{f.name:<44}{f.games:>6}{f.turns:>7}{f.per_turn(f.group_new):>10.3f}"
             f"{f.per_turn(f.group_edits):>11.3f}{f.per_turn(f.calls):>11.2f}"
             f"{f.max_new_per_minute:>9}{f.max_sent_per_minute:>9}{f.refused_429:>6}"
             f"{f.pct(0.5):>7.2f}{f.pct(0.99):>7.2f}"
             f"{f.pct(0.5, f.news_delays):>9.2f}{f.pct(1.0, f.news_delays):>6.2f}"
+            f"{1000 * f.pct(0.5, f.inline):>13.1f}{1000 * f.pct(0.99, f.inline):>7.1f}"
         )
     lines.append("")
     for f in figs:
@@ -410,6 +431,7 @@ def main(argv: list[str] | None = None) -> int:
         Scenario("4 people (3-6 s)", 4, 0, args.games, think=(3.0, 6.0)),
         Scenario("4 people (2-4 s)", 4, 0, args.games, think=(2.0, 4.0)),
         Scenario("429 storm (30%)", 1, 3, args.games, storm=0.3),
+        Scenario("3 people + 1 bot, stickers", 3, 1, args.games, stickers=True),
     ]
     scenarios = [sc for sc in scenarios if args.only in sc.name] or scenarios
     t0 = time.perf_counter()

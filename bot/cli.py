@@ -12,6 +12,7 @@ import contextlib
 import gc
 import logging
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--delay", type=float, default=None, help="seconds before a bot moves")
     p.add_argument("--lang", default=None, help="en, zh_Hans or zh_Hant")
     p.add_argument("--json", action="store_true", help="end with one JSON summary line")
+
+    sub.add_parser(
+        "stickers",
+        help="make (or finish) the card stickers on Telegram, for UNO_TELEGRAM_OWNER",
+    )
 
     s = sub.add_parser("simulate", help="bot strategies against each other (engine only)")
     s.add_argument("--games", type=int, default=200)
@@ -100,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
             return _simulate(args)
         if args.command == "play":
             return _play(args, settings)
+        if args.command == "stickers":
+            return _stickers(settings)
         return _run(settings)
     except StoreError as e:  # one clear line naming the file, not a traceback
         raise SystemExit(str(e)) from None
@@ -196,6 +204,66 @@ def _terminal_db(db: str) -> Path:
             "server: give it a file with --db PATH"
         )
     return sqlite_path(db)
+
+
+def _stickers(settings: Any) -> int:
+    if settings.telegram_token is None:
+        raise SystemExit("uno-bot stickers needs UNO_TELEGRAM_TOKEN (the bot's token)")
+    if settings.telegram_owner is None:
+        raise SystemExit(
+            "uno-bot stickers needs UNO_TELEGRAM_OWNER: your Telegram user id (the sticker "
+            "sets are yours, made by the bot; send the bot /start in a private chat first)"
+        )
+    if not settings.card_images:
+        raise SystemExit("UNO_CARD_IMAGES is false: the cards are text, no stickers are made")
+    return asyncio.run(make_stickers(settings))
+
+
+async def make_stickers(settings: Any, out: Any = print) -> int:
+    """Make or finish this version's card stickers (``adapters.telegram.stickers``), with
+    what is uploaded kept in ``UNO_DB``; 0 once the set is ready, 1 with a line saying why
+    not (run it again: it goes on from there)."""
+    from telegram import Bot
+    from telegram.error import InvalidToken
+
+    from adapters.telegram.stickers import StickerError, StickerSets, Uploader, set_name
+    from bot.cards import Uploads
+    from bot.store import store_for
+
+    store = store_for(settings.db)
+    await store.open()
+    try:
+        bot = Bot(settings.telegram_token.get_secret_value(), base_url=settings.telegram_api_url)
+        try:
+            await bot.initialize()
+        except InvalidToken:
+            raise SystemExit(
+                "Telegram rejected UNO_TELEGRAM_TOKEN (check it with @BotFather)"
+            ) from None
+        try:
+            worker = "uno-bot stickers"
+            if not await store.lease(StickerSets.LEASE, worker, time.time(), 3600.0):
+                out("another uno-bot process is making the stickers now: try again later")
+                return 1
+            try:
+                uploads = await Uploads(store, "tg").load()
+                uploader = Uploader(bot, settings.telegram_owner, bot.username, uploads,
+                                    progress=out)  # fmt: skip
+                pictures = await uploader.run()
+            except StickerError as e:
+                out(f"the stickers are not ready: {e}")
+                out("run uno-bot stickers again to go on from there")
+                return 1
+            finally:
+                await store.release(StickerSets.LEASE, worker)
+        finally:
+            await bot.shutdown()
+        out(f"the card set is ready: {len(pictures)} stickers, {uploader.calls} calls made")
+        for part in range(2):
+            out(f"  https://t.me/addstickers/{set_name(bot.username, part)}")
+        return 0
+    finally:
+        await store.close()
 
 
 def settle_gc() -> None:

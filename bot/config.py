@@ -36,7 +36,8 @@ class Settings(BaseSettings):
     # server ids, comma-separated: register /uno in these servers only (at once, for trying
     # the bot out) instead of globally
     discord_guilds: str = ""
-    # a picture of the cards with each Discord hand (the text and buttons stay as they are)
+    # cards as pictures: Discord's hand picture and card emojis, Telegram's stickers
+    # (these also need telegram_owner); false: text and emoji only
     card_images: bool = True
     telegram_token: SecretStr | None = None
     telegram_api_url: str = "https://api.telegram.org/bot"
@@ -44,6 +45,9 @@ class Settings(BaseSettings):
     telegram_webhook_listen: str = "0.0.0.0"  # a server's listen address
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: SecretStr | None = None
+    # the operator's Telegram user id (who has started the bot privately): the card
+    # stickers are a sticker set of theirs, made by the bot (``uno-bot stickers``)
+    telegram_owner: int | None = Field(default=None, gt=0)
     language: Literal["en", "zh_Hans", "zh_Hant"] = "en"
     log_level: str = "INFO"
     # timers (the per-table ones live in the rules: turn_seconds, uno_window_seconds, ...)
@@ -67,7 +71,12 @@ class Settings(BaseSettings):
         return v
 
     @field_validator(
-        "discord_token", "telegram_token", "telegram_webhook_secret", "metrics_port", mode="before"
+        "discord_token",
+        "telegram_token",
+        "telegram_webhook_secret",
+        "telegram_owner",
+        "metrics_port",
+        mode="before",
     )
     @classmethod
     def _blank_is_none(cls, v: object) -> object:

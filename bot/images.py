@@ -190,9 +190,10 @@ def _master(face: Face, dim: bool, height: int) -> Image.Image:
 
 
 def _png(img: Image.Image) -> bytes:
-    """Deterministic PNG bytes: no timestamps or other metadata, fixed settings."""
+    """Deterministic PNG bytes: no timestamps or other metadata, fixed settings (level 3:
+    a tenth larger than 6, in a sixth of the time; far below every platform's limit)."""
     out = io.BytesIO()
-    img.save(out, format="PNG", optimize=False, compress_level=6)
+    img.save(out, format="PNG", optimize=False, compress_level=3)
     return out.getvalue()
 
 

@@ -42,6 +42,7 @@ from bot.model import OPEN_STATUSES, Deadline, Table
 from bot.store import (
     SPENT,
     ActionRecord,
+    CardAsset,
     SchemaTooNew,
     ScopeMove,
     Stale,
@@ -145,6 +146,12 @@ _UPSERT_USER = """
 INSERT INTO user_settings ("user", lang) VALUES ($1, $2)
 ON CONFLICT ("user") DO UPDATE SET lang = excluded.lang
 """
+
+_UPSERT_ASSET = """
+INSERT INTO card_assets (platform, version, name, ref) VALUES ($1, $2, $3, $4)
+ON CONFLICT (platform, version, name) DO UPDATE SET ref = excluded.ref
+"""
+_DROP_ASSET = "DELETE FROM card_assets WHERE platform = $1 AND version = $2 AND name = $3"
 
 _MOVE_STATS = """
 INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played)
@@ -429,6 +436,12 @@ class PostgresStore(_GroupCommit):
                 await c.executemany(_UPSERT_CHAT, sorted(p.chats, key=lambda r: r[0]))
             if p.users:
                 await c.executemany(_UPSERT_USER, sorted(p.users, key=lambda r: r[0]))
+            if p.assets:
+                put, drop = p.asset_rows()
+                if drop:
+                    await c.executemany(_DROP_ASSET, drop)
+                if put:
+                    await c.executemany(_UPSERT_ASSET, put)
         self.commits += 1
         self.batches += len(batches)
         return p.verdicts
@@ -589,6 +602,15 @@ class PostgresStore(_GroupCommit):
             ActionRecord(r[0], int(r[1]), int(r[2]), r[3], json.loads(r[4]), float(r[5]))
             for r in rows
         ]
+
+    async def card_assets(self, platform: str) -> list[CardAsset]:
+        """What ``platform`` has of the card set, every version (``bot.cards``)."""
+        rows = await self._db.fetch(
+            "SELECT version, name, ref FROM card_assets WHERE platform = $1 "
+            "ORDER BY version, name",
+            platform,
+        )
+        return [CardAsset(platform, int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
     async def schema_version(self) -> int:
         v = await self._db.fetchval("SELECT coalesce(max(version), 0) FROM schema_version")

@@ -1357,8 +1357,8 @@ def _scores(
     return "\n".join(lines)
 
 
-def _top_line(top: Card, color: Color | None, tr: Translator) -> str:
-    card = card_text(top, tr)
+def _top_line(top: Card, color: Color | None, tr: Translator, picture: str | None = None) -> str:
+    card = card_text(top, tr) if picture is None else f"{picture} {card_text(top, tr)}"
     if color is None:
         return tr.gettext("Top card: {card} (colour to be named)", card=card)
     if top.is_wild or color is not top.color:
@@ -1421,10 +1421,17 @@ def seat_lines(info: TableInfo, tr: Translator) -> list[str]:
     return [_player_line(info, v, p, tr) for p in v.players]
 
 
-def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> str:
+def table_text(
+    info: TableInfo,
+    tr: Translator,
+    recent: Sequence[str] = (),
+    *,
+    top_picture: str | None = None,
+) -> str:
     """The public table message: the lobby, the game in play, or its end.
 
-    Made from the public view only, so it never shows a hand."""
+    Made from the public view only, so it never shows a hand. ``top_picture``: the top
+    card's picture in the platform's markup (a Discord emoji), put before its name."""
     names = info.names
     v = info.view
     lines: list[str] = []
@@ -1516,7 +1523,7 @@ def table_text(info: TableInfo, tr: Translator, recent: Sequence[str] = ()) -> s
         )
     else:
         lines.append(tr.gettext("🎴 UNO — round {round}", round=v.round))
-        lines.append(_top_line(v.top, v.color, tr))
+        lines.append(_top_line(v.top, v.color, tr, top_picture))
         lines.append(
             tr.ngettext(
                 "Direction: {direction} · draw pile: {n} card",

@@ -49,6 +49,7 @@ from bot.model import OPEN_STATUSES, Deadline, Table
 __all__ = [
     "DIALECTS",
     "ActionRecord",
+    "CardAsset",
     "SchemaTooNew",
     "ScopeMove",
     "ShownMark",
@@ -154,6 +155,19 @@ class ShownMark:
     deadlines: tuple[Deadline, ...] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class CardAsset:
+    """A picture of the card set as a platform has it (``bot.cards``): on ``platform``
+    (``tg``, ``dc``), of drawings ``version``, picture ``name`` (``r5``, ``r5_d``) is
+    ``ref`` (a sticker's file id, an emoji's id). In a ``WriteBatch``, ``ref`` ``None``
+    forgets it."""
+
+    platform: str
+    version: int
+    name: str
+    ref: str | None
+
+
 @dataclass(slots=True)
 class WriteBatch:
     """What one service step writes, all in one transaction.
@@ -173,6 +187,7 @@ class WriteBatch:
     moves: list[ScopeMove] = field(default_factory=list)
     shown: list[ShownMark] = field(default_factory=list)
     expect: dict[str, int] = field(default_factory=dict)
+    card_assets: list[CardAsset] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -188,6 +203,7 @@ class _Rows:
     shown: list[tuple[str, int]] = field(default_factory=list)  # (key, version)
     deadlines: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
     expect: dict[str, int] = field(default_factory=dict)
+    assets: list[CardAsset] = field(default_factory=list)
 
     @classmethod
     def of(cls, b: WriteBatch) -> _Rows:
@@ -226,6 +242,7 @@ class _Rows:
                 if m.deadlines is not None
             },
             expect=dict(b.expect),
+            assets=list(b.card_assets),
         )
 
     def keys(self) -> set[str]:
@@ -254,6 +271,15 @@ class _Plan:
     chats: list[tuple[Any, ...]] = field(default_factory=list)
     users: list[tuple[Any, ...]] = field(default_factory=list)
     revs: dict[str, int] = field(default_factory=dict)  # every key's, once applied (0: none)
+    # card pictures: (platform, version, name) -> ref, the latest batch's (None: forgotten)
+    assets: dict[tuple[str, int, str], str | None] = field(default_factory=dict)
+
+    def asset_rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """The card pictures to write ``(platform, version, name, ref)`` and to forget
+        ``(platform, version, name)``."""
+        put = [(*k, ref) for k, ref in self.assets.items() if ref is not None]
+        drop = [k for k, ref in self.assets.items() if ref is None]
+        return put, drop
 
 
 def _plan(batches: Sequence[_Rows], revs: dict[str, int]) -> _Plan:
@@ -292,6 +318,8 @@ def _plan(batches: Sequence[_Rows], revs: dict[str, int]) -> _Plan:
         p.stats.extend(b.stats)
         p.chats.extend(b.chats)
         p.users.extend(b.users)
+        for a in b.assets:
+            p.assets[(a.platform, a.version, a.name)] = a.ref
     # every statement writes a row's final revision: their order does not matter
     for k, row in p.tables.items():
         row["rev"] = cur[k]
@@ -336,6 +364,7 @@ class Store(Protocol):
     async def lease(self, name: str, owner: str, now: float, seconds: float) -> bool: ...
     async def release(self, name: str, owner: str) -> None: ...
     async def ping(self) -> None: ...
+    async def card_assets(self, platform: str) -> list[CardAsset]: ...
 
 
 def migrations(dialect: str = "sqlite") -> list[tuple[int, str]]:
@@ -605,6 +634,12 @@ _UPSERT_USER = (
     'INSERT INTO user_settings ("user", lang) VALUES (?, ?) '
     'ON CONFLICT ("user") DO UPDATE SET lang=excluded.lang'
 )
+
+_UPSERT_ASSET = (
+    "INSERT INTO card_assets (platform, version, name, ref) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (platform, version, name) DO UPDATE SET ref=excluded.ref"
+)
+_DROP_ASSET = "DELETE FROM card_assets WHERE platform = ? AND version = ? AND name = ?"
 
 _MOVE_CHAT = """
 INSERT INTO chat_settings (scope, preset, overrides, lang)
@@ -890,6 +925,12 @@ class SqliteStore(_GroupCommit):
                 await w.executemany(_UPSERT_CHAT, p.chats)
             if p.users:
                 await w.executemany(_UPSERT_USER, p.users)
+            if p.assets:
+                put, drop = p.asset_rows()
+                if drop:
+                    await w.executemany(_DROP_ASSET, drop)
+                if put:
+                    await w.executemany(_UPSERT_ASSET, put)
             await w.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(Exception):
@@ -1057,6 +1098,15 @@ class SqliteStore(_GroupCommit):
             ActionRecord(r[0], int(r[1]), int(r[2]), r[3], json.loads(r[4]), float(r[5]))
             for r in rows
         ]
+
+    async def card_assets(self, platform: str) -> list[CardAsset]:
+        """What ``platform`` has of the card set, every version (``bot.cards``)."""
+        async with self._reader.execute(
+            "SELECT version, name, ref FROM card_assets WHERE platform = ? ORDER BY version, name",
+            (platform,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [CardAsset(platform, int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
     async def schema_version(self) -> int:
         async with self._reader.execute("PRAGMA user_version") as cur:

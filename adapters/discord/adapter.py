@@ -40,6 +40,7 @@ from discord.http import Route
 
 from adapters.discord import ids, text, views
 from adapters.discord.commands import CommandTranslator, UnoCommands
+from adapters.discord.emojis import CardEmojis, EmojiSets
 from adapters.discord.outbox import Outbox
 from bot import images, metrics, render
 from bot.config import Settings
@@ -244,9 +245,16 @@ class Adapter:
         hand_ttl: float = HAND_TTL,
         sync_commands: bool = True,
         guild_ready_timeout: float = 2.0,
+        card_emojis: bool = True,
     ) -> None:
         self.settings = settings
         self.service = service
+        # the cards as application emojis (``UNO_CARD_IMAGES``): checked or made at start
+        self.cards = EmojiSets(
+            getattr(service, "store", None),
+            enabled=settings.card_images and card_emojis,
+            worker=getattr(service, "worker", "discord"),
+        )
         self.hand_ttl = hand_ttl
         self._sync = sync_commands
         self._guild_ready_timeout = guild_ready_timeout
@@ -299,6 +307,7 @@ class Adapter:
                 if self._runner in done:
                     self._runner.result()  # raises what stopped the connection
                 raise TimeoutError("Discord did not get ready in time")
+            await self.cards.start(client)
         except BaseException:
             await self.stop()
             raise
@@ -310,6 +319,7 @@ class Adapter:
         and changes nothing: its work could be cut off halfway, its answer lost with the
         connection."""
         self.closing = True
+        await self.cards.stop()
         with contextlib.suppress(Exception):
             await self.idle(timeout=flush)
         for s in self._sessions.values():
@@ -418,6 +428,11 @@ class Adapter:
         if interaction.guild_id is not None and interaction.guild_locale is not None:
             self._guild_locale[interaction.guild_id] = interaction.guild_locale.value
 
+    @property
+    def emojis(self) -> CardEmojis | None:
+        """The cards as emojis, once the set is complete (else the cards are text)."""
+        return self.cards.emojis
+
     # -- the port -----------------------------------------------------------------------------
 
     def names(self, table: TableInfo) -> dict[str, str]:
@@ -502,7 +517,9 @@ class Adapter:
         names = md_names(names, notices)
         # the lobby's news included, until the game is dealt (old news then)
         recent = render.recent_lines(info, tr, names, this_status=True)
-        content = render.table_text(md_info(info), tr, recent)
+        art, v = self.emojis, info.view
+        top = art.markup(v.top, v.color) if art is not None and v is not None else None
+        content = render.table_text(md_info(info), tr, recent, top_picture=top)
         if info.status == PLAYING and info.deadline is not None:
             v = info.view
             if v is not None and v.phase in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE):
@@ -791,11 +808,13 @@ class Adapter:
                 (c for c in views.hand_choices(hand.hand or (), legal) if c.key == s.picking), None
             )
             if choice is not None and choice.needs() is not None:
-                prompt, view = views.picker_view(s.key, info.version, choice, tr, names)
+                prompt, view = views.picker_view(
+                    s.key, info.version, choice, tr, names, self.emojis
+                )
                 return _cut(body + "\n\n" + prompt), view, shown
             s.picking = None
         view, s.page, _ = views.hand_view(
-            s.key, info.version, hand.hand or (), legal, tr, names, page=s.page
+            s.key, info.version, hand.hand or (), legal, tr, names, page=s.page, art=self.emojis
         )
         return _cut(body), view, shown
 

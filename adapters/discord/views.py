@@ -40,6 +40,7 @@ from engine import (
 
 if TYPE_CHECKING:
     from adapters.discord.adapter import UnoClient
+    from adapters.discord.emojis import CardEmojis
 
 __all__ = [
     "CARD_ROWS",
@@ -91,15 +92,20 @@ class UnoButton(
     def __init__(
         self,
         custom_id: str,
-        label: str,
+        label: str | None,
         *,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
         row: int | None = None,
+        emoji: discord.PartialEmoji | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=_cut(label), style=style, custom_id=custom_id, disabled=disabled
+                label=_cut(label) if label else None,
+                style=style,
+                custom_id=custom_id,
+                disabled=disabled,
+                emoji=emoji,
             ),
             row=row,
         )
@@ -228,16 +234,18 @@ def _button(
     action: str,
     table: int,
     version: int,
-    label: str,
+    label: str | None,
     *,
     arg: str = "",
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     disabled: bool = False,
     row: int | None = None,
+    emoji: discord.PartialEmoji | None = None,
 ) -> UnoButton:
     return UnoButton(
-        _id(action, table, version, arg), label, style=style, disabled=disabled, row=row
-    )
+        _id(action, table, version, arg), label, style=style, disabled=disabled, row=row,
+        emoji=emoji,
+    )  # fmt: skip
 
 
 def channel_of(key: str) -> int:
@@ -326,6 +334,20 @@ class Choice:
         label = " + ".join(render.card_text(c, tr) for c in self.cards)
         return f"{label} ×{self.count}" if self.count > 1 else label
 
+    def pictured(
+        self, art: CardEmojis | None, *, dim: bool = False
+    ) -> tuple[str | None, discord.PartialEmoji | None]:
+        """A button's label and emoji: with card emojis, the first card's emoji and the
+        rest as text (``×2`` for two alike), else the text alone."""
+        if art is None:
+            return self.short(), None
+        label = "+".join(render.card_short(c) for c in self.cards[1:])
+        if label:
+            label = "+" + label
+        if self.count > 1:
+            label += f" ×{self.count}"
+        return label.strip() or None, art.emoji(self.cards[0], dim=dim)
+
     def needs(self) -> str | None:
         """``color`` or ``target`` when one more choice follows, else ``None``."""
         if len(self.plays) < 2:
@@ -354,28 +376,44 @@ def hand_choices(hand: Sequence[Card], legal: Sequence[Action]) -> list[Choice]:
 
 
 def _choice_button(
-    ch: Choice, key: str, t: int, v: int, *, row: int | None = None
+    ch: Choice,
+    key: str,
+    t: int,
+    v: int,
+    *,
+    row: int | None = None,
+    art: CardEmojis | None = None,
+    dim: bool = False,
 ) -> UnoButton | None:
+    """``dim``: the player has a move to make, and this card is not part of it."""
     style = discord.ButtonStyle.primary if ch.playable else discord.ButtonStyle.secondary
+    label, emoji = ch.pictured(art, dim=dim and not ch.playable)
     if len(ch.plays) == 1:
         arg = ids.encode_play(ch.plays[0], key)
         if arg is not None and len(_id("play", t, v, "")) + len(arg) + 1 <= ids.MAX_CUSTOM_ID:
-            return _button("play", t, v, ch.short(), arg=arg, style=style, row=row)
+            return _button("play", t, v, label, arg=arg, style=style, row=row, emoji=emoji)
     if len(_id("pick", t, v, ch.key)) > ids.MAX_CUSTOM_ID:
         return None
     if not ch.playable:
-        return _button("pick", t, v, ch.short(), arg=ch.key, disabled=True, row=row)
-    return _button("pick", t, v, ch.short(), arg=ch.key, style=style, row=row)
+        return _button("pick", t, v, label, arg=ch.key, disabled=True, row=row, emoji=emoji)
+    return _button("pick", t, v, label, arg=ch.key, style=style, row=row, emoji=emoji)
 
 
 def _controls(
-    legal: Sequence[Action], key: str, t: int, v: int, tr: Translator, names: Mapping[str, str]
+    legal: Sequence[Action],
+    key: str,
+    t: int,
+    v: int,
+    tr: Translator,
+    names: Mapping[str, str],
+    art: CardEmojis | None = None,
 ) -> list[UnoButton]:
     label = render.button_label
     out: list[UnoButton] = []
     kinds = {type(a) for a in legal}
-    if Draw in kinds:
-        out.append(_button("draw", t, v, label("draw", tr)))
+    if Draw in kinds:  # with card emojis, the back of a card: the pile
+        back = art.back() if art is not None else None
+        out.append(_button("draw", t, v, label("draw", tr), emoji=back))
     if Pass in kinds:
         out.append(_button("pass", t, v, label("pass", tr)))
     if Accept in kinds:
@@ -410,15 +448,18 @@ def hand_view(
     names: Mapping[str, str],
     *,
     page: int = 0,
+    art: CardEmojis | None = None,
 ) -> tuple[discord.ui.View, int, int]:
     """The hand's components: ``(view, page, pages)``.
 
     Cards are buttons (unplayable ones disabled); when they do not all fit in the rows left
-    by the controls, the rest of the playable ones go in a select menu paged at 25."""
+    by the controls, the rest of the playable ones go in a select menu paged at 25. With
+    card emojis (``art``), each card is its picture, dimmed when the player has a move to
+    make and the card is not part of it."""
     t, v = channel_of(key), version
     view = discord.ui.View(timeout=None)
     colors = [a for a in legal if isinstance(a, ChooseColor)]
-    controls = _controls(legal, key, t, v, tr, names)
+    controls = _controls(legal, key, t, v, tr, names, art)
     choices = hand_choices(hand, legal)
     rows_left = ROWS - (1 if controls else 0) - (1 if colors else 0)
     row = 0
@@ -438,8 +479,9 @@ def hand_view(
         card_rows = ROWS - row - 2
         shown = choices[: card_rows * PER_ROW]
         rest = [c for c in choices[len(shown) :] if c.playable]
+    moving = any(isinstance(a, Play | Draw) for a in legal)
     for i, ch in enumerate(shown):
-        b = _choice_button(ch, key, t, v, row=row + i // PER_ROW)
+        b = _choice_button(ch, key, t, v, row=row + i // PER_ROW, art=art, dim=moving)
         if b is not None:
             view.add_item(b)
     row += (len(shown) + PER_ROW - 1) // PER_ROW
@@ -457,9 +499,10 @@ def hand_view(
                 desc = tr.gettext(text.THEN_TARGET)
             options.append(
                 discord.SelectOption(
-                    label=_cut(ch.long(tr), OPTION_MAX), value=ch.key, description=desc
+                    label=_cut(ch.long(tr), OPTION_MAX), value=ch.key, description=desc,
+                    emoji=art.emoji(ch.cards[0]) if art is not None else None,
                 )
-            )
+            )  # fmt: skip
         placeholder = tr.gettext(text.MORE_CARDS, page=page + 1, pages=page_count)
         view.add_item(
             UnoSelect(_id("cards", t, v, str(page)), options, placeholder=placeholder, row=row)
@@ -481,9 +524,15 @@ def hand_view(
 
 
 def picker_view(
-    key: str, version: int, choice: Choice, tr: Translator, names: Mapping[str, str]
+    key: str,
+    version: int,
+    choice: Choice,
+    tr: Translator,
+    names: Mapping[str, str],
+    art: CardEmojis | None = None,
 ) -> tuple[str, discord.ui.View]:
-    """After choosing a card that still needs a colour or a player: one button each."""
+    """After choosing a card that still needs a colour or a player: one button each (with
+    card emojis, a wild's colours are the wild in each)."""
     t, v = channel_of(key), version
     view = discord.ui.View(timeout=None)
     need = choice.needs()
@@ -499,13 +548,19 @@ def picker_view(
         arg = ids.encode_play(p, key)
         if arg is None or n >= (ROWS - 1) * PER_ROW:
             continue
-        if need == "color" and p.color is not None:
+        emoji = None
+        if need == "color" and p.color is not None and art is not None:
+            label, style = render.color_name(p.color, tr), _COLOR_STYLE[p.color]
+            emoji = art.emoji(p.card, p.color)
+        elif need == "color" and p.color is not None:
             label, style = render.color_text(p.color, tr), _COLOR_STYLE[p.color]
         elif need == "target" and p.target is not None:
             label, style = names.get(p.target, p.target), discord.ButtonStyle.primary
         else:
             label, style = render.action_label(p, tr, names), discord.ButtonStyle.primary
-        view.add_item(_button("play", t, v, label, arg=arg, style=style, row=n // PER_ROW))
+        view.add_item(
+            _button("play", t, v, label, arg=arg, style=style, row=n // PER_ROW, emoji=emoji)
+        )
         n += 1
     view.add_item(_button("back", t, v, tr.gettext(text.BACK), row=ROWS - 1))
     return prompt, view

@@ -8,13 +8,16 @@
 - ``views``: the table message, private hands, inline results, the settings menu;
 - ``codec``: compact ``callback_data`` and result ids (64 bytes, versioned, stateless;
   players named by user id or bot seat number, never by seat index);
-- ``outbox``: per-chat pacing under Telegram's flood limits, coalesced edits, 429s.
+- ``outbox``: per-chat pacing under Telegram's flood limits, coalesced edits, 429s;
+- ``stickers``: the card set as the bot's sticker sets for ``UNO_TELEGRAM_OWNER`` (made
+  once, resumed after a failure), and ``pictures``: the hand in inline mode as stickers.
 
 With @BotFather: enable inline mode (``/setinline``) and inline feedback
 (``/setinlinefeedback``, 100%): a card chosen from inline results reaches the bot as a
 ``chosen_inline_result`` only with feedback on. A chosen result posts a neutral 🎴 (the
-table message shows the move); the bot sees that message even in privacy mode, and replies
-to it with a refusal when the player's private chat is closed.
+table message shows the move), or with the card stickers made a playable card's sticker;
+the bot sees that message even in privacy mode, and replies to it with a refusal when the
+player's private chat is closed.
 """
 
 import os

@@ -72,7 +72,9 @@ from adapters.telegram.codec import chat_of, key_of, player_id, scope_of, user_o
 from adapters.telegram.http import AiohttpRequest
 from adapters.telegram.ordering import PerUser
 from adapters.telegram.outbox import Limits, Outbox, retry_seconds
+from adapters.telegram.stickers import StickerSets
 from bot import metrics, render
+from bot.cards import Pictures
 from bot.config import Settings
 from bot.i18n import N_, Translator, resolve_lang, translator
 from bot.model import LOBBY, Pending
@@ -243,6 +245,18 @@ class Adapter:
         from adapters.telegram.handlers import Handlers
 
         self.handlers = Handlers(self)
+        # the card stickers (``UNO_TELEGRAM_OWNER``): read or made at start
+        self.cards = StickerSets(
+            getattr(service, "store", None),
+            settings.telegram_owner,
+            enabled=settings.card_images,
+            worker=getattr(service, "worker", "telegram"),
+        )
+
+    @property
+    def stickers(self) -> Pictures | None:
+        """The card set as stickers, once made (else the cards are text)."""
+        return self.cards.pictures
 
     # -- life cycle -----------------------------------------------------------------------
 
@@ -290,6 +304,7 @@ class Adapter:
         await app.initialize()
         await self._remember_moves()
         self.username = app.bot.username
+        await self.cards.start(app.bot, self.username)
         await self._set_commands()
         await self._catch_up()
         await app.start()
@@ -320,6 +335,8 @@ class Adapter:
         app, outbox = self.app, self.outbox
         self.app = self.outbox = None
         self.username = None
+        with contextlib.suppress(Exception):
+            await self.cards.stop()
         for handle in self._expiring.values():
             handle.cancel()
         self._expiring.clear()
@@ -345,6 +362,7 @@ class Adapter:
         app = self.app
         if app is None:
             return
+        await self.cards.stop()
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         if app.running:

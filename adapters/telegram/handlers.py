@@ -14,7 +14,7 @@ message, so failures are logged by update id and kind only.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,7 @@ from telegram.ext import (
     filters,
 )
 
-from adapters.telegram import views
+from adapters.telegram import pictures, views
 from adapters.telegram.adapter import INTERACTIVE, Origin, Posted, answer_quietly, notice_text
 from adapters.telegram.codec import (
     Data,
@@ -714,7 +714,11 @@ class Handlers:
         else:
             view = await self.svc.hand(key, pid)
             legal = await self.svc.legal(key, pid)
-            found, button = views.inline_answer(info, view, legal, tr, self.a.username)
+            found: Sequence[Any]
+            if self.a.stickers is not None:  # the card set is made: cards as stickers
+                found, button = pictures.inline_answer(info, view, legal, tr, self.a.stickers)
+            else:
+                found, button = views.inline_answer(info, view, legal, tr, self.a.username)
             results.extend(found)
         await answer_quietly(
             "answerInlineQuery",

@@ -5,7 +5,8 @@ message is made from ``TableInfo`` (the public view) only, so no group message c
 hand; a hand is rendered only for its owner (private chat, personal inline results). What
 choosing an inline result posts to the group is the same neutral :data:`POSTED` for every
 result: a choice may be refused (stale, not playable), and its card must not show before
-the table message does.
+the table message does. (With the card stickers made, ``pictures`` answers the Play query
+instead, and a playable card posts its sticker.)
 """
 
 from __future__ import annotations

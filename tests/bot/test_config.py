@@ -158,3 +158,18 @@ def test_tokens_never_show_in_validation_errors(monkeypatch: pytest.MonkeyPatch)
         Settings(discord_token=[DISCORD])  # type: ignore[arg-type]
     assert "discord_token" in str(err.value)
     _no_secret(str(err.value))
+
+
+def test_the_telegram_owner_and_card_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = Settings()
+    assert s.telegram_owner is None and s.card_images is True
+    monkeypatch.setenv("UNO_TELEGRAM_OWNER", "123456789")
+    monkeypatch.setenv("UNO_CARD_IMAGES", "false")
+    s = load_settings()
+    assert s.telegram_owner == 123456789 and s.card_images is False
+    monkeypatch.setenv("UNO_TELEGRAM_OWNER", " ")
+    assert load_settings().telegram_owner is None
+    for bad in ("@olga", "-5", "0"):
+        monkeypatch.setenv("UNO_TELEGRAM_OWNER", bad)
+        with pytest.raises(ValidationError):
+            load_settings()

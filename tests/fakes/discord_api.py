@@ -19,6 +19,8 @@ fake.press(user, message, label="Join")``.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import itertools
 import json
@@ -33,7 +35,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-__all__ = ["Attachment", "FakeDiscord", "Interaction", "Message", "Shown"]
+__all__ = ["AppEmoji", "Attachment", "FakeDiscord", "Interaction", "Message", "Shown"]
 
 DISCORD_EPOCH = 1420070400000
 EPHEMERAL = 1 << 6
@@ -176,6 +178,23 @@ class Attachment:
         if size is not None:
             out["width"], out["height"] = size
         return out
+
+
+@dataclass(eq=False)
+class AppEmoji:
+    """One of the application's emojis."""
+
+    id: int
+    name: str
+    data: bytes
+    animated: bool = False
+
+
+def _int_or(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return -1
 
 
 def _image_size(data: bytes) -> tuple[int, int] | None:
@@ -515,6 +534,7 @@ class FakeDiscord:
         self.port = 0
         self.last_activity = time.monotonic()
         self.callback_delay = 0.0  # seconds added before answering an interaction callback
+        self.app_emojis: dict[int, AppEmoji] = {}  # the application's emojis, by id
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -597,6 +617,13 @@ class FakeDiscord:
         r.add_patch(api + "/channels/{cid}/messages/{mid}", self._channel_edit)
         r.add_delete(api + "/channels/{cid}/messages/{mid}", self._channel_delete)
         r.add_get(api + "/channels/{cid}", self._get_channel)
+        # the application's own emojis (the card set)
+        emojis = api + "/applications/{app}/emojis"
+        r.add_get(emojis, self._list_emojis)
+        r.add_post(emojis, self._create_emoji)
+        r.add_get(emojis + "/{eid}", self._get_emoji)
+        r.add_patch(emojis + "/{eid}", self._edit_emoji)
+        r.add_delete(emojis + "/{eid}", self._delete_emoji)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -787,6 +814,127 @@ class FakeDiscord:
                 "approximate_guild_count": len(self.guilds),
             }
         )
+
+    # -- application emojis ----------------------------------------------------------------
+    #
+    # What Discord documents (List, Get, Create, Modify and Delete Application Emoji): the
+    # name is 2-32 of [A-Za-z0-9_] and unique in the application, the image a data URI
+    # (PNG, JPEG, GIF, WebP, AVIF) of at most 256 KiB, 2,000 emojis an application; a list
+    # is ``{"items": [...]}``. Any server the bot is in shows them, in messages and on
+    # components (where an emoji must be one that exists).
+
+    def _app(self, request: web.Request) -> None:
+        self._bot_auth(request)
+        if request.match_info["app"] != str(self.app_id):
+            raise ApiError(404, 10002, "Unknown Application")
+
+    def _app_emoji(self, request: web.Request) -> AppEmoji:
+        self._app(request)
+        found = self.app_emojis.get(_int_or(request.match_info["eid"]))
+        if found is None:
+            raise ApiError(404, 10014, "Unknown Emoji")
+        return found
+
+    def _emoji_name(self, name: Any, *, other_than: int | None = None) -> str:
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_]{2,32}", name):
+            raise ApiError(
+                400, 50035, "Invalid Form Body",
+                {"name": {"_errors": [{"code": "STRING_TYPE_REGEX",
+                                       "message": "Must be 2-32 of A-Z, a-z, 0-9 and _"}]}},
+            )  # fmt: skip
+        for e in self.app_emojis.values():
+            if e.name.lower() == name.lower() and e.id != other_than:
+                raise ApiError(
+                    400, 50035, "Invalid Form Body",
+                    {"name": {"_errors": [{"code": "APPLICATION_EMOJI_NAME_ALREADY_TAKEN",
+                                           "message": "Emoji name already taken"}]}},
+                )  # fmt: skip
+        return name
+
+    def _emoji_payload(self, e: AppEmoji) -> dict[str, Any]:
+        return {
+            "id": str(e.id),
+            "name": e.name,
+            "roles": [],
+            "user": self.owner.payload(),
+            "require_colons": True,
+            "managed": False,
+            "animated": e.animated,
+            "available": True,
+        }
+
+    async def _list_emojis(self, request: web.Request) -> web.Response:
+        self._app(request)
+        return _json({"items": [self._emoji_payload(e) for e in self.app_emojis.values()]})
+
+    async def _get_emoji(self, request: web.Request) -> web.Response:
+        return _json(self._emoji_payload(self._app_emoji(request)))
+
+    async def _create_emoji(self, request: web.Request) -> web.Response:
+        self._app(request)
+        body = request[JSON] if isinstance(request[JSON], dict) else {}
+        name = self._emoji_name(body.get("name"))
+        m = re.fullmatch(
+            r"data:image/(png|jpeg|gif|webp|avif);base64,([A-Za-z0-9+/=]+)", str(body.get("image"))
+        )
+        try:
+            data = base64.b64decode(m.group(2), validate=True) if m else b""
+        except binascii.Error:
+            data = b""
+        if not data or (m is not None and m.group(1) == "png" and _image_size(data) is None):
+            raise ApiError(
+                400, 50035, "Invalid Form Body",
+                {"image": {"_errors": [{"code": "IMAGE_INVALID",
+                                        "message": "Invalid image data"}]}},
+            )  # fmt: skip
+        if len(data) > 256 * 1024:
+            raise ApiError(400, 50138, "Failed to resize asset below the maximum size: 262144")
+        if len(self.app_emojis) >= 2000:
+            raise ApiError(400, 30008, "Maximum number of emojis reached (2000)")
+        assert m is not None
+        e = AppEmoji(self.snowflake(), name, data, m.group(1) == "gif")
+        self.app_emojis[e.id] = e
+        return _json(self._emoji_payload(e), status=201)
+
+    async def _edit_emoji(self, request: web.Request) -> web.Response:
+        e = self._app_emoji(request)
+        body = request[JSON] if isinstance(request[JSON], dict) else {}
+        if "name" in body:
+            e.name = self._emoji_name(body["name"], other_than=e.id)
+        return _json(self._emoji_payload(e))
+
+    async def _delete_emoji(self, request: web.Request) -> web.Response:
+        e = self._app_emoji(request)
+        del self.app_emojis[e.id]
+        return web.Response(status=204)
+
+    def _check_emojis(self, data: dict[str, Any]) -> list[str]:
+        """Discord refuses a component showing a custom emoji that does not exist (or is
+        not the application's: this fake's guilds have none), and a button with neither
+        a label nor an emoji."""
+        problems: list[str] = []
+
+        def check(emoji: Any) -> None:
+            if emoji is None:
+                return
+            eid = emoji.get("id") if isinstance(emoji, dict) else None
+            if eid is None:
+                if not isinstance(emoji, dict) or not emoji.get("name"):
+                    problems.append(f"invalid emoji {emoji!r}")
+                return
+            if _int_or(eid) not in self.app_emojis:
+                problems.append(f"invalid emoji {emoji!r}: no such emoji")
+
+        for row in data.get("components") or ():
+            for c in row.get("components") or () if isinstance(row, dict) else ():
+                if c.get("type") == 2:
+                    if not c.get("label") and not c.get("emoji"):
+                        problems.append("a button without a label or an emoji")
+                    check(c.get("emoji"))
+                elif c.get("type") == 3:
+                    for o in c.get("options") or ():
+                        check(o.get("emoji"))
+        return problems
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         self._bot_auth(request)
@@ -1268,7 +1416,7 @@ class FakeDiscord:
         type_: int = 0,
         files: dict[int, Upload] | None = None,
     ) -> Message:
-        problems = check_message(data)
+        problems = check_message(data) + self._check_emojis(data)
         if problems:
             raise ApiError(400, 50035, "Invalid Form Body", problems)
         flags = int(data.get("flags") or 0) & EPHEMERAL
@@ -1345,7 +1493,7 @@ class FakeDiscord:
         via: str,
         files: dict[int, Upload] | None = None,
     ) -> Message:
-        problems = check_message(data)
+        problems = check_message(data) + self._check_emojis(data)
         if problems:
             raise ApiError(400, 50035, "Invalid Form Body", problems)
         attachments = self._attachments(

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import itertools
 import json
 import math
@@ -44,6 +45,8 @@ __all__ = [
     "FakeBotAPI",
     "FakeChat",
     "FakeMessage",
+    "FakeSticker",
+    "FakeStickerSet",
     "FakeUser",
     "InlineAnswer",
     "Result",
@@ -63,6 +66,7 @@ _STRINGS = frozenset(
         "description",
         "short_description",
         "name",
+        "title",
     }
 )
 _COMMAND = re.compile(r"^/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]+)?")
@@ -154,6 +158,7 @@ class FakeMessage:
     reply_to: FakeMessage | None = None
     deleted: bool = False
     chat_bot: dict[str, Any] | None = None  # the bot, for ``via_bot``
+    sticker: dict[str, Any] | None = None  # a sticker message (no text)
 
     @property
     def from_bot(self) -> bool:
@@ -169,6 +174,9 @@ class FakeMessage:
         }
         if self.entities:
             out["entities"] = self.entities
+        if self.sticker is not None:
+            del out["text"]
+            out["sticker"] = self.sticker
         if self.via_bot:
             out["via_bot"] = self.chat_bot  # set by the server for messages via the bot
         if self.markup is not None:
@@ -222,7 +230,8 @@ class Result:
     id: str
     title: str
     description: str | None
-    text: str  # what choosing it posts
+    text: str  # what choosing it posts ("" for a sticker result posting its sticker)
+    sticker: str | None = None  # a sticker result: the sticker's file id
 
     @property
     def code(self) -> str:
@@ -369,6 +378,8 @@ class FakeUser:
         assert result in answer.results, "only a shown result can be chosen"
         msg = self.api.post(chat, self.to_json(), result.text, thread=thread, via_bot=True)
         msg.chat_bot = self.api.bot_user()
+        if result.sticker is not None and not result.text:
+            msg.sticker = self.api.sticker_json(result.sticker)
         self.api.push({"message": msg.to_json()})
         self.api.push(
             {
@@ -420,6 +431,8 @@ class FakeBotAPI:
         self.callbacks: dict[str, CallbackAnswer] = {}
         self.inline_answers: dict[str, InlineAnswer] = {}
         self.commands: dict[str | None, list[dict[str, Any]]] = {}
+        self.sticker_sets: dict[str, FakeStickerSet] = {}  # by name, lower case
+        self.stickers: dict[str, FakeSticker] = {}  # by file id
         self.admins: dict[int, dict[int, str]] = {}
         self.webhook: dict[str, Any] | None = None
         self.group_limit: tuple[int, float] | None = None  # (sends+edits, per seconds)
@@ -983,6 +996,9 @@ class FakeBotAPI:
         for r in raw:
             content = r.get("input_message_content") or {}
             text = content.get("message_text", "")
+            if r.get("type") == "sticker":  # InlineQueryResultCachedSticker
+                results.append(self._sticker_result(r, text))
+                continue
             if not r.get("title") or not text:
                 raise ApiError(400, "Bad Request: RESULT_INVALID")
             results.append(Result(str(r["id"]), r["title"], r.get("description"), text))
@@ -1034,6 +1050,165 @@ class FakeBotAPI:
             raise ApiError(400, "Bad Request: chat not found")
         return {**chat.to_json(), "accent_color_id": 0, "max_reaction_count": 11}
 
+    # -- sticker sets (the bot's own card set) -----------------------------------------------
+    #
+    # What the Bot API documents (createNewStickerSet, addStickerToSet, getStickerSet,
+    # deleteStickerSet, InputSticker): a set's name is 1-64 letters, digits and
+    # underscores, begins with a letter, has no two underscores in a row and ends in
+    # ``_by_<bot username>`` (case-insensitive); its owner is a user who has started the
+    # bot; a set is created with 1-50 stickers and holds at most 120 (static); a static
+    # sticker is a PNG or WEBP with one side exactly 512 px and the other at most 512, of
+    # at most 512 KB, with 1-20 emoji. Stickers keep the order they were added in.
+
+    def sticker_json(self, file_id: str) -> dict[str, Any]:
+        """A sticker as a Message (or StickerSet) carries it."""
+        st = self.stickers[file_id]
+        return {
+            "file_id": st.file_id,
+            "file_unique_id": st.unique_id,
+            "type": "regular",
+            "width": st.width,
+            "height": st.height,
+            "is_animated": False,
+            "is_video": False,
+            "emoji": st.emoji[0],
+            "set_name": st.set_name,
+            "file_size": len(st.data),
+        }
+
+    def _sticker_set(self, name: Any) -> FakeStickerSet:
+        found = self.sticker_sets.get(str(name or "").lower())
+        if found is None:
+            raise ApiError(400, "Bad Request: STICKERSET_INVALID")
+        return found
+
+    def _new_sticker(self, p: dict[str, Any], raw: Any, set_name: str) -> FakeSticker:
+        """An InputSticker of a request: checked as Telegram checks a static sticker."""
+        if not isinstance(raw, dict) or raw.get("format") != "static":
+            raise ApiError(400, "Bad Request: STICKER_FORMAT_INVALID")
+        emoji = raw.get("emoji_list")
+        if (
+            not isinstance(emoji, list)
+            or not 1 <= len(emoji) <= 20
+            or not all(isinstance(e, str) and 1 <= len(e) <= 8 and not e.isascii() for e in emoji)
+        ):
+            raise ApiError(400, "Bad Request: STICKER_EMOJI_INVALID")
+        ref = raw.get("sticker")
+        if isinstance(ref, str) and ref.startswith("attach://"):
+            data = p.get(ref[len("attach://") :])
+        elif isinstance(ref, str) and ref in self.stickers:
+            data = self.stickers[ref].data
+        else:
+            data = None
+        if not isinstance(data, bytes):
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        if len(data) > 512 * 1024:
+            raise ApiError(400, "Bad Request: file is too big")
+        try:
+            from PIL import Image
+
+            with Image.open(io.BytesIO(data)) as img:
+                fmt, (w, h) = img.format, img.size
+        except Exception as err:
+            raise ApiError(400, "Bad Request: STICKER_FILE_INVALID") from err
+        if fmt not in ("PNG", "WEBP"):
+            raise ApiError(400, "Bad Request: STICKER_FILE_INVALID")
+        if max(w, h) != 512:
+            raise ApiError(400, "Bad Request: STICKER_PNG_DIMENSIONS")
+        n = next(self._ids)
+        return FakeSticker(
+            f"CAACAgIAAx{n:06d}{set_name[:8]}", f"AgAD{n:06d}", set_name, w, h, emoji, data
+        )
+
+    async def m_createNewStickerSet(self, p: dict[str, Any]) -> Any:
+        owner = self.users.get(int(p.get("user_id") or 0))
+        if owner is None or not owner.started:
+            raise ApiError(400, "Bad Request: PEER_ID_INVALID")
+        name = str(p.get("name") or "")
+        suffix = f"_by_{self.username}".lower()
+        if (
+            not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,63}", name)
+            or "__" in name
+            or not name.lower().endswith(suffix)
+            or len(name) == len(suffix)
+        ):
+            raise ApiError(400, "Bad Request: invalid sticker set name is specified")
+        if name.lower() in self.sticker_sets:
+            raise ApiError(400, "Bad Request: sticker set name is already occupied")
+        title = p.get("title")
+        if not isinstance(title, str) or not 1 <= len(title) <= 64:
+            raise ApiError(400, "Bad Request: invalid sticker set title is specified")
+        if p.get("sticker_type") not in (None, "regular"):
+            raise ApiError(400, "Bad Request: STICKER_TYPE_INVALID")
+        raw = p.get("stickers")
+        if not isinstance(raw, list) or not raw:
+            raise ApiError(400, "Bad Request: sticker list is empty")
+        if len(raw) > 50:
+            raise ApiError(400, "Bad Request: STICKERS_TOO_MUCH")
+        made = [self._new_sticker(p, r, name) for r in raw]
+        st = FakeStickerSet(name, title, owner.id)
+        for sticker in made:
+            self.stickers[sticker.file_id] = sticker
+            st.stickers.append(sticker.file_id)
+        self.sticker_sets[name.lower()] = st
+        return True
+
+    async def m_addStickerToSet(self, p: dict[str, Any]) -> Any:
+        st = self._sticker_set(p.get("name"))
+        if int(p.get("user_id") or 0) != st.owner:
+            raise ApiError(400, "Bad Request: USER_ID_INVALID")
+        if len(st.stickers) >= 120:
+            raise ApiError(400, "Bad Request: STICKERS_TOO_MUCH")
+        sticker = self._new_sticker(p, p.get("sticker"), st.name)
+        self.stickers[sticker.file_id] = sticker
+        st.stickers.append(sticker.file_id)
+        return True
+
+    async def m_getStickerSet(self, p: dict[str, Any]) -> Any:
+        st = self._sticker_set(p.get("name"))
+        return {
+            "name": st.name,
+            "title": st.title,
+            "sticker_type": "regular",
+            "stickers": [self.sticker_json(f) for f in st.stickers],
+        }
+
+    async def m_deleteStickerSet(self, p: dict[str, Any]) -> Any:
+        st = self._sticker_set(p.get("name"))
+        del self.sticker_sets[st.name.lower()]
+        for f in st.stickers:
+            self.stickers.pop(f, None)
+        return True
+
+    def _sticker_result(self, r: dict[str, Any], text: str) -> Result:
+        """An InlineQueryResultCachedSticker: a sticker the bot has (from its sets); it
+        posts the sticker, or ``input_message_content`` instead."""
+        file_id = r.get("sticker_file_id")
+        if not isinstance(file_id, str) or file_id not in self.stickers:
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        if r.get("input_message_content") is not None and not text:
+            raise ApiError(400, "Bad Request: MESSAGE_EMPTY")
+        return Result(str(r["id"]), "", None, text, sticker=file_id)
+
+
+@dataclass
+class FakeSticker:
+    file_id: str
+    unique_id: str
+    set_name: str
+    width: int
+    height: int
+    emoji: list[str]
+    data: bytes
+
+
+@dataclass
+class FakeStickerSet:
+    name: str
+    title: str
+    owner: int  # the user who owns it
+    stickers: list[str] = field(default_factory=list)  # file ids, in the set's order
+
 
 async def _params(request: web.Request) -> dict[str, Any]:
     """The parameters of a Bot API call: query string, JSON body or form fields (PTB sends
@@ -1048,6 +1223,8 @@ async def _params(request: web.Request) -> dict[str, Any]:
     elif ctype in ("application/x-www-form-urlencoded", "multipart/form-data"):
         form = await request.post()
         raw.update({k: v for k, v in form.items() if isinstance(v, str)})
+        # uploaded files (``attach://<name>`` in a parameter names them): their bytes
+        raw.update({k: v.file.read() for k, v in form.items() if isinstance(v, web.FileField)})
     out: dict[str, Any] = {}
     for k, v in raw.items():
         if k in _STRINGS or not isinstance(v, str):

@@ -80,10 +80,12 @@ class World:
         lobby_seconds: int = 600,
         guild_commands: bool = False,
         card_images: bool = True,
+        card_emojis: bool = False,
     ) -> None:
         self.db = db
         self.guild_commands = guild_commands
         self.card_images = card_images
+        self.card_emojis = card_emojis  # the cards as emojis (the hand picture is apart)
         self.fake = FakeDiscord(token_ttl=token_ttl)
         self.guild: Guild = self.fake.add_guild("UNO Club", locale=guild_locale)
         self.channel: Channel = self.fake.add_channel(self.guild, "uno")
@@ -139,7 +141,11 @@ class World:
         settings = self.settings
         self.service = Service(self.store, router, settings, bot_delay=0, seed=self.seed)
         self.adapter = Adapter(
-            settings, self.service, hand_ttl=self.hand_ttl, guild_ready_timeout=0.05
+            settings,
+            self.service,
+            hand_ttl=self.hand_ttl,
+            guild_ready_timeout=0.05,
+            card_emojis=self.card_emojis,
         )
         router.add(self.adapter.prefix, self.adapter)
         await self.adapter.start()

@@ -1,0 +1,313 @@
+"""The card set as the bot's own Telegram sticker sets (``uno-bot stickers``, and
+``uno-bot run`` when they are not made yet).
+
+A sticker set belongs to a user: the operator (``UNO_TELEGRAM_OWNER``, who has started the
+bot privately; Telegram refuses a set for anyone else). The bot makes it and may change it.
+A regular set holds at most 120 stickers and the set has 126 pictures (``bot.cards``), so
+there are two sets per version of the drawings: the cards as they are
+(``uno_cards_v1_by_<bot>``, one a player may add and send) and dimmed, for cards that
+cannot be played now (``uno_cards_v1_dim_by_<bot>``). A new ``SET_VERSION`` makes new
+sets, then deletes the old ones.
+
+Each step is kept as it is made: a set is created with its first 50 stickers (Telegram's
+most), read back (``getStickerSet``: the stickers' file ids, in the order added) and
+recorded in the database, then the rest are added one by one and read back at the end.
+An upload that failed part-way (Telegram's limits, the network, a restart) goes on from
+what the set holds: nothing is uploaded twice. A 429 is waited out; anything else stops
+the upload, to be resumed by the next start or ``uno-bot stickers``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+from telegram import InputSticker
+from telegram.error import BadRequest, RetryAfter
+
+from adapters.telegram.outbox import retry_seconds
+from bot import cards, render
+from bot.cards import SET_VERSION, Asset, Pictures, Uploads, manifest
+
+__all__ = [
+    "INITIAL",
+    "SET_MAX",
+    "StickerError",
+    "StickerSets",
+    "Uploader",
+    "parts",
+    "set_name",
+]
+
+log = logging.getLogger(__name__)
+
+INITIAL = 50  # stickers a set is created with, at most
+SET_MAX = 120  # stickers in a regular set, at most
+# each part of the set: (what its name adds, its title)
+_PARTS = (("", "UNO cards"), ("_dim", "UNO cards (not playable now)"))
+MAX_WAIT = 300.0  # seconds a 429 is waited out, at most
+TIMEOUT = 60.0  # seconds for one upload (50 stickers of up to 50 KB)
+
+T = TypeVar("T")
+
+
+class StickerError(RuntimeError):
+    """The sticker sets could not be made or completed now (the message says why)."""
+
+
+def parts() -> list[list[Asset]]:
+    """The pictures of each sticker set: the playable faces, then the dimmed ones."""
+    m = manifest()
+    out = [[a for a in m if not a.dim], [a for a in m if a.dim]]
+    assert all(len(p) <= SET_MAX for p in out) and len(out) == len(_PARTS)
+    return out
+
+
+def set_name(username: str, part: int, version: int = SET_VERSION) -> str:
+    """``uno_cards_v1_by_<bot>``, ``uno_cards_v1_dim_by_<bot>``: a set's name must end in
+    ``_by_<bot username>``."""
+    return f"uno_cards_v{version}{_PARTS[part][0]}_by_{username}"
+
+
+def emoji_of(asset: Asset) -> list[str]:
+    """The emoji a sticker answers to: its colour (the colour named, for a wild)."""
+    face = asset.face
+    if face.card is None:
+        return ["🎴"]
+    color = face.card.color or face.color
+    return [render.COLOR_EMOJI[color] if color is not None else render.WILD_MARK]
+
+
+class Uploader:
+    """Makes (or completes) the sticker sets of this version for ``owner`` with ``bot``
+    (python-telegram-bot's ``Bot``), recording each step in ``uploads``."""
+
+    def __init__(
+        self,
+        bot: Any,
+        owner: int,
+        username: str,
+        uploads: Uploads,
+        *,
+        progress: Callable[[str], None] | None = None,
+    ) -> None:
+        self.bot = bot
+        self.owner = owner
+        self.username = username
+        self.uploads = uploads
+        self.progress = progress or (lambda line: log.info("stickers: %s", line))
+        self.calls = 0  # API calls made
+
+    async def run(self) -> Pictures:
+        """Every picture of this version uploaded and recorded (what was already is not
+        uploaded again); older versions' sets deleted. Raises ``StickerError``."""
+        try:
+            for part, assets in enumerate(parts()):
+                if self.uploads.missing(assets):
+                    await self._part(part, assets)
+            await self._drop_old()
+        except StickerError:
+            raise
+        except Exception as err:  # one line: what Telegram said, or the network
+            raise StickerError(f"{type(err).__name__}: {err}") from err
+        pictures = self.uploads.pictures()
+        if pictures is None:  # a set shorter than it should be after all that
+            raise StickerError("the sticker sets are incomplete")
+        return pictures
+
+    async def _part(self, part: int, assets: Sequence[Asset]) -> None:
+        name = set_name(self.username, part)
+        started = any(a.name in self.uploads.refs() for a in assets)
+        have: list[str] | None = await self._get(name) if started else None
+        if have is None:
+            first = list(assets[:INITIAL])
+            stickers = [await self._sticker(a) for a in first]
+            self.progress(f"creating {name} ({len(first)} of {len(assets)} stickers)")
+            try:
+                await self._call(
+                    lambda: self.bot.create_new_sticker_set(
+                        self.owner, name, _PARTS[part][1], stickers,
+                        read_timeout=TIMEOUT, write_timeout=TIMEOUT,
+                    )
+                )  # fmt: skip
+            except BadRequest as err:
+                if "occupied" not in err.message.lower():
+                    raise StickerError(_explain(err)) from err
+                # made before, by a run that stopped before recording it
+            have = await self._get(name)
+            if have is None:
+                raise StickerError(f"{name} was made, but cannot be read back")
+        await self._keep(assets, have)
+        for i in range(len(have), len(assets)):
+            sticker = await self._sticker(assets[i])
+            try:
+                add = functools.partial(
+                    self.bot.add_sticker_to_set, self.owner, name, sticker,
+                    read_timeout=TIMEOUT, write_timeout=TIMEOUT,
+                )  # fmt: skip
+                await self._call(add)
+            except BadRequest as err:
+                raise StickerError(_explain(err)) from err
+            if (i + 1) % 10 == 0 or i + 1 == len(assets):
+                self.progress(f"{name}: {i + 1} of {len(assets)} stickers")
+        if len(have) < len(assets):
+            have = await self._get(name)
+            if have is None:
+                raise StickerError(f"{name} cannot be read back")
+            await self._keep(assets, have)
+
+    async def _keep(self, assets: Sequence[Asset], have: Sequence[str]) -> None:
+        """Record the file ids of the stickers the set holds (in the order they were
+        added: the order of ``assets``)."""
+        if len(have) > len(assets):
+            log.warning("stickers: a set holds %d stickers, not %d", len(have), len(assets))
+        known = self.uploads.refs()
+        new = {a.name: f for a, f in zip(assets, have, strict=False) if known.get(a.name) != f}
+        await self.uploads.record(new)
+
+    async def _get(self, name: str) -> list[str] | None:
+        """The file ids of set ``name``'s stickers, in order; ``None``: no such set."""
+        try:
+            st = await self._call(lambda: self.bot.get_sticker_set(name))
+        except BadRequest as err:
+            if "stickerset_invalid" in err.message.lower():
+                return None
+            raise StickerError(_explain(err)) from err
+        return [s.file_id for s in st.stickers]
+
+    async def _sticker(self, asset: Asset) -> InputSticker:
+        data = await asyncio.to_thread(cards.render, asset, "sticker")
+        return InputSticker(data, emoji_of(asset), "static")
+
+    async def _drop_old(self) -> None:
+        """Delete the sets of older versions of the drawings (and forget their stickers)."""
+        for version in self.uploads.old_versions():
+            names = set(self.uploads.refs(version))
+            for part in range(len(_PARTS)):
+                if not any(n.endswith(cards.DIM) == bool(part) for n in names):
+                    continue
+                name = set_name(self.username, part, version)
+                try:
+                    await self._call(functools.partial(self.bot.delete_sticker_set, name))
+                    self.progress(f"deleted {name} (version {version})")
+                except BadRequest as err:  # deleted by hand already, or not the bot's
+                    log.info("stickers: %s not deleted: %s", name, err.message)
+            await self.uploads.forget(names, version)
+
+    async def _call(self, call: Callable[[], Awaitable[T]]) -> T:
+        """One Bot API call; a 429 (nothing done) is waited out and the call made again."""
+        waited = 0.0
+        while True:
+            self.calls += 1
+            try:
+                return await call()
+            except RetryAfter as err:
+                wait = retry_seconds(err)
+                if waited + wait > MAX_WAIT:
+                    raise StickerError(f"Telegram asks to wait {wait:.0f} s more") from err
+                self.progress(f"Telegram asks to wait {wait:.0f} s")
+                waited += wait
+                await asyncio.sleep(wait)
+
+
+def _explain(err: BadRequest) -> str:
+    said = err.message.lower()
+    if "peer_id_invalid" in said or "user_id_invalid" in said:
+        return (
+            f"{err.message}: UNO_TELEGRAM_OWNER must be your own user id, and you must have "
+            "started the bot in a private chat (send it /start)"
+        )
+    return err.message
+
+
+class StickerSets:
+    """The adapter's card stickers: read from the database at start (a set made before
+    costs no call), else made in the background while the cards are text, retried after a
+    failure (every ``retry`` seconds, doubling up to six hours). Several processes on one
+    database take turns (a lease): one uploads, the others wait for its record.
+    :attr:`pictures` is the set once complete."""
+
+    LEASE = "tg-stickers"
+
+    def __init__(
+        self,
+        store: Any,
+        owner: int | None,
+        *,
+        enabled: bool = True,
+        worker: str = "telegram",
+        retry: float = 600.0,
+    ) -> None:
+        self.store = store
+        self.owner = owner
+        self.enabled = enabled and owner is not None and store is not None
+        self.worker = worker
+        self.retry = retry
+        self.pictures: Pictures | None = None
+        self.error: str | None = None  # why the last upload stopped
+        self.uploader: Uploader | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._done = asyncio.Event()
+
+    async def start(self, bot: Any, username: str | None) -> None:
+        """Use the set if it is made; else start making it (in the background)."""
+        if not self.enabled or self.owner is None or not username:
+            self._done.set()
+            return
+        uploads = await Uploads(self.store, "tg").load()
+        self.pictures = uploads.pictures()
+        if self.pictures is not None and not uploads.old_versions():
+            self._done.set()
+            return
+        self._task = asyncio.create_task(self._make(bot, username, uploads), name="uno-stickers")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def wait(self, timeout: float | None = None) -> Pictures | None:
+        """Until the upload started at :meth:`start` is done or has failed once."""
+        await asyncio.wait_for(self._done.wait(), timeout)
+        return self.pictures
+
+    async def _make(self, bot: Any, username: str, uploads: Uploads) -> None:
+        assert self.owner is not None
+        delay = self.retry
+        while True:
+            if await self.store.lease(self.LEASE, self.worker, time.time(), 3600.0):
+                try:
+                    await uploads.load()  # another process may have done some of it
+                    self.uploader = Uploader(bot, self.owner, username, uploads)
+                    self.pictures = await self.uploader.run()
+                    self.error = None
+                    log.info("stickers: the card set is ready (%d stickers)", len(self.pictures))
+                    return
+                except StickerError as err:
+                    self.error = str(err)
+                    log.warning(
+                        "stickers: the card set could not be made (%s); cards are shown as "
+                        "text until it is: trying again in %.0f s", err, delay,
+                    )  # fmt: skip
+                finally:
+                    with contextlib.suppress(Exception):
+                        await self.store.release(self.LEASE, self.worker)
+                    self._done.set()
+            else:  # another process makes it: wait for its record
+                await uploads.load()
+                pictures = uploads.pictures()
+                if pictures is not None:
+                    self.pictures = pictures
+                    self._done.set()
+                    return
+                await asyncio.sleep(30.0)
+                continue
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 6 * 3600.0)

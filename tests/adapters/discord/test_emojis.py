@@ -1,0 +1,306 @@
+"""Cards as emojis (issue 13): the bot uploads the card set as its application emojis once,
+keeps their ids in the database, and shows each card on a hand's buttons and select
+options, and the top card in the table message, as its emoji; with the upload failing or
+``UNO_CARD_IMAGES=false``, the cards are text as before."""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from adapters.discord.emojis import emoji_name
+from bot import cards
+from bot.cards import SET_VERSION, Uploads, manifest
+from bot.images import card_set
+from engine import Color
+from tests.adapters.discord.harness import World
+from tests.adapters.discord.test_game import assert_no_public_hand
+from tests.adapters.discord.test_play import DECK_FILLER
+from tests.fakes.discord_api import ApiError, AppEmoji
+
+MakeWorld = Callable[..., Awaitable[World]]
+_MARKUP = re.compile(r"<:(uno\d+_[a-z0-9_]+):(\d+)>")
+_CARD_TEXT = re.compile(r"[🟥🟨🟩🟦🌈]")
+
+
+async def emoji_world(make_world: MakeWorld, **kw: Any) -> World:
+    world = await make_world(card_emojis=True, **kw)
+    await world.bot.cards.wait(30)
+    return world
+
+
+def emoji_calls(world: World, method: str) -> int:
+    return len(world.fake.calls_to(r"/applications/\d+/emojis", method))
+
+
+def card_of(custom_id: str) -> tuple[str, str | None]:
+    """The first card a hand's button plays or picks, and the colour it names."""
+    arg = custom_id.split(":")[4]
+    first = arg.split("+")[0]
+    m = re.fullmatch(r"([A-Z0-9]{1,3})(?:~([RYGB]))?.*", first)
+    assert m is not None, custom_id
+    return m.group(1), m.group(2)
+
+
+def check_cards(world: World, components: list[dict[str, Any]]) -> int:
+    """Every card on these components (buttons and select options) is its emoji, the
+    emoji of that card (a wild with its colour), and no card is text; the number seen."""
+    by_id = {e.id: e.name for e in world.fake.app_emojis.values()}
+    seen = 0
+    for row in components:
+        for c in row.get("components", ()):
+            cid = str(c.get("custom_id", ""))
+            action = cid.split(":")[1] if cid.count(":") >= 3 else ""
+            if c.get("type") == 2 and action in ("play", "pick"):
+                code, color = card_of(cid)
+                emoji = c.get("emoji")
+                assert emoji is not None, c
+                name = by_id[int(emoji["id"])]
+                face = code.lower() + (color.lower() if color and code in ("W", "W4") else "")
+                assert name in (emoji_name(face), emoji_name(face + "_d")), (name, cid)
+                assert not _CARD_TEXT.search(c.get("label") or ""), c  # the picture says it
+                if name.endswith("_d"):  # dimmed: never one that can be pressed
+                    assert c.get("disabled"), c
+                elif not c.get("disabled"):  # one to press: in colour
+                    assert not name.endswith("_d"), c
+                seen += 1
+            elif c.get("type") == 3 and action == "cards":
+                for o in c.get("options", ()):
+                    assert o.get("emoji") and int(o["emoji"]["id"]) in by_id, o
+                    seen += 1
+    return seen
+
+
+async def test_the_set_is_uploaded_once_and_every_card_shown_is_its_emoji(
+    make_world: MakeWorld,
+) -> None:
+    world = await emoji_world(make_world)
+    fake = world.fake
+    emojis = world.bot.emojis
+    assert emojis is not None and len(emojis) == 126
+    # the application's emojis: the set, each the picture drawn for it
+    by_name = {e.name: e for e in fake.app_emojis.values()}
+    assert set(by_name) == {emoji_name(a) for a in manifest()}
+    for a in manifest():
+        assert by_name[emoji_name(a)].data == cards.render(a, "emoji")
+    assert emoji_calls(world, "POST") == 126 and emoji_calls(world, "GET") == 1
+    # kept in the database
+    kept = (await Uploads(world.store, "dc").load()).refs()
+    assert kept == {a.name: str(by_name[emoji_name(a)].id) for a in manifest()}
+
+    alice, bob, _ = world.users
+    await world.slash(alice, "new")
+    table = await world.table_message()
+    await world.press(bob, table, world.button(table, "join"))
+    await world.press(alice, table, world.button(table, "addbot"))
+    await world.svc.configure(world.key(), f"dc:{alice.id}", overrides={"target": 0})
+    await world.press(alice, table, world.button(table, "start"))
+    final = await world.play_game({f"dc:{u.id}": u for u in world.users})
+    assert final.status == "finished"
+
+    # every card on every hand message any player saw is a picture
+    cards_seen = 0
+    for seen in fake.shown:
+        if seen.audience is not None and seen.components:
+            cards_seen += check_cards(world, seen.components)
+    assert cards_seen > 20
+    # the table message shows the top card as its emoji, in every turn's edit
+    tops = [c for c, _ in table.history if "Top card:" in c and "wins the game" not in c]
+    assert tops
+    for content in tops:
+        line = next(x for x in content.splitlines() if x.startswith("Top card:"))
+        m = _MARKUP.search(line)
+        assert m is not None, line
+        assert by_name[m.group(1)].id == int(m.group(2)) and not m.group(1).endswith("_d")
+    assert_no_public_hand(world)
+    assert fake.errors == []
+    assert emoji_calls(world, "POST") == 126  # nothing uploaded during the game
+
+
+async def test_a_wild_s_colours_are_the_wild_in_each(make_world: MakeWorld) -> None:
+    world = await emoji_world(make_world)
+    alice, bob, carol = world.users
+    await world.load_scenario(
+        {alice: ["R1", "W", "W4", "G5", "G5"], bob: ["B1", "B2"], carol: ["Y1", "Y2"]},
+        ["R9"],
+        DECK_FILLER,
+    )
+    await world.bot.cards.wait(30)
+    rec = await world.slash(alice, "hand")
+    assert rec.original is not None
+    msg = world.fake.messages[rec.original]
+    by_id = {e.id: e.name for e in world.fake.app_emojis.values()}
+    buttons = {
+        b["custom_id"].split(":", 4)[-1]: b
+        for b in msg.buttons()
+        if b["custom_id"].split(":")[1] in ("play", "pick")
+    }
+    shown = {arg: (by_id[int(b["emoji"]["id"])], b.get("label")) for arg, b in buttons.items()}
+    # on a red 9: the red 1 and the wilds can be played; the two green 5s cannot (dimmed)
+    assert shown == {
+        "R1": ("uno1_r1", None),
+        "W": ("uno1_w", None),
+        "W4": ("uno1_w4", None),
+        "G5": ("uno1_g5_d", "×2"),
+    }
+    # and the draw pile is the back of a card
+    draw = next(b for b in msg.buttons() if b["custom_id"].split(":")[1] == "draw")
+    assert by_id[int(draw["emoji"]["id"])] == "uno1_back" and draw["label"] == "Draw"
+    await world.press(alice, msg, world.button(msg, "pick", "W"))
+    colours = [b for b in msg.buttons() if b["custom_id"].split(":")[1] == "play"]
+    assert [(by_id[int(b["emoji"]["id"])], b["label"]) for b in colours] == [
+        ("uno1_wr", "Red"),
+        ("uno1_wy", "Yellow"),
+        ("uno1_wg", "Green"),
+        ("uno1_wb", "Blue"),
+    ]
+    await world.press(alice, msg, colours[2]["custom_id"])
+    table = await world.table_message()
+    assert f"Top card: <:uno1_wg:{world.bot.emojis.emoji('W', Color.GREEN).id}> 🌈 Wild" in (  # type: ignore[union-attr]
+        table.content
+    )
+    assert world.fake.errors == []
+
+
+async def test_restarts_upload_nothing_and_an_upload_cut_short_goes_on(
+    tmp_path: Path,
+) -> None:
+    """Discord fails the 40th upload (a 503): the cards are text; the next start uploads
+    the 87 left. Two more starts upload nothing; an emoji deleted by hand (in the Developer
+    Portal) is uploaded again at the next start, alone."""
+    world = World(tmp_path / "uno.sqlite3", card_emojis=True)
+    fake = world.fake
+    create = fake._create_emoji
+    made = 0
+
+    async def flaky(request: Any) -> Any:
+        nonlocal made
+        made += 1
+        if made == 40:
+            raise ApiError(503, 0, "503: Service Unavailable")
+        return await create(request)
+
+    fake._create_emoji = flaky  # type: ignore[method-assign]
+    await world.start()
+    try:
+        assert await world.bot.cards.wait(30) is None
+        assert world.bot.emojis is None and "503" in str(world.bot.cards.error)
+        assert len(fake.app_emojis) == 39
+        # the cards are text meanwhile
+        alice, bob, _ = world.users
+        await world.slash(alice, "new")
+        table = await world.table_message()
+        await world.press(bob, table, world.button(table, "join"))
+        await world.press(alice, table, world.button(table, "start"))
+        assert "Top card: " in table.content and "<:" not in table.content
+        hand = await world.show_hand(alice)
+        assert hand.buttons() and all("emoji" not in b for b in hand.buttons())
+        await world.restart()
+        assert await world.bot.cards.wait(30) is not None
+        # each of the 126 uploaded once (and the one refused)
+        assert made == 127 and len({e.name for e in fake.app_emojis.values()}) == 126
+        await world.act(alice if (await world.info()).view.current == f"dc:{alice.id}" else bob)  # type: ignore[union-attr]
+        assert "<:uno1_" in table.content
+        posts = emoji_calls(world, "POST")
+        for _ in range(2):
+            await world.restart()
+            assert world.bot.emojis is not None  # at once, from the database
+            assert await world.bot.cards.wait(30) is not None
+        assert emoji_calls(world, "POST") == posts
+        # one deleted by hand: uploaded again, alone
+        gone = next(e for e in fake.app_emojis.values() if e.name == "uno1_r5")
+        del fake.app_emojis[gone.id]
+        await world.restart()
+        emojis = await world.bot.cards.wait(30)
+        assert emojis is not None and emoji_calls(world, "POST") == posts + 1
+        assert emojis.emoji("R5").id != gone.id
+        assert fake.errors and all("503" in e for e in fake.errors)
+    finally:
+        await world.close()
+
+
+async def test_old_versions_are_deleted_once_this_one_is_made(make_world: MakeWorld) -> None:
+    world = await make_world(card_emojis=True)
+    fake = world.fake
+    await world.bot.cards.wait(30)
+    # an older version's emojis on the application, and recorded
+    other = SET_VERSION + 1  # any version but this one
+    old = {}
+    for a in manifest()[:3]:
+        e = AppEmoji(fake.snowflake(), emoji_name(a, other), b"\x89PNG")
+        fake.app_emojis[e.id] = e
+        old[a.name] = str(e.id)
+    await Uploads(world.store, "dc").record(old, version=other)
+    await world.restart()
+    await world.bot.cards.wait(30)
+    assert {e.name for e in fake.app_emojis.values()} == {emoji_name(a) for a in manifest()}
+    assert (await Uploads(world.store, "dc").load()).old_versions() == []
+
+
+@pytest.mark.parametrize("images", [True, False])
+async def test_with_pictures_off_the_cards_are_text(make_world: MakeWorld, images: bool) -> None:
+    world = await make_world(card_emojis=not images, card_images=images)
+    assert await world.bot.cards.wait(30) is None
+    assert world.fake.app_emojis == {} and emoji_calls(world, "POST") == 0
+    alice, bob, carol = world.users
+    await world.load_scenario(
+        {alice: ["R1", "W", "G5"], bob: ["B1"], carol: ["Y1"]}, ["R9"], DECK_FILLER
+    )
+    rec = await world.slash(alice, "hand")
+    assert rec.original is not None
+    msg = world.fake.messages[rec.original]
+    assert [b.get("label") for b in msg.buttons()][:3] == ["🟥1", "🟩5", "🌈"]
+    assert all("emoji" not in b for b in msg.buttons())
+    await world.act(alice)
+    table = await world.table_message()
+    assert "Top card: 🟥 1" in table.content and "<:" not in table.content
+
+
+async def test_the_fake_refuses_what_discord_refuses(make_world: MakeWorld) -> None:
+    """The application emoji routes check names, images, sizes and the count as Discord
+    does, and a component cannot show an emoji that does not exist."""
+    world = await make_world()
+    fake = world.fake
+    http = world.bot.client.http  # type: ignore[union-attr]
+    app = fake.app_id
+    png = cards.render(manifest()[0], "emoji")
+    uri = "data:image/png;base64," + base64.b64encode(png).decode()
+    made = await http.create_application_emoji(app, "uno_ok", uri)
+    assert made["name"] == "uno_ok"
+    bad = [
+        ("x", uri),  # too short
+        ("has space", uri),
+        ("a" * 33, uri),
+        ("UNO_OK", uri),  # taken (names are unique, whatever their case)
+        ("fine", "not a data uri"),
+        ("fine", "data:image/png;base64," + base64.b64encode(b"not a png").decode()),
+        ("big", "data:image/png;base64," + base64.b64encode(png + b"\0" * 262144).decode()),
+    ]
+    for name, image in bad:
+        with pytest.raises(discord.HTTPException):
+            await http.create_application_emoji(app, name, image)
+    for i in range(2000 - len(fake.app_emojis)):
+        fake.app_emojis[-i - 1] = AppEmoji(-i - 1, f"e{i}", png)
+    with pytest.raises(discord.HTTPException) as full:
+        await http.create_application_emoji(app, "one_more", uri)
+    assert full.value.code == 30008
+    listed = await http.get_application_emojis(app)
+    assert len(listed["items"]) == 2000
+    await http.delete_application_emoji(app, made["id"])
+    with pytest.raises(discord.NotFound):
+        await http.delete_application_emoji(app, made["id"])
+    # a message cannot show an emoji that is not there, nor a button with nothing on it
+    assert fake._check_emojis(
+        {"components": [{"type": 1, "components": [
+            {"type": 2, "style": 1, "custom_id": "a", "emoji": {"id": "1", "name": "x"}},
+            {"type": 2, "style": 1, "custom_id": "b"},
+        ]}]}
+    ) == ["invalid emoji {'id': '1', 'name': 'x'}: no such emoji",
+          "a button without a label or an emoji"]  # fmt: skip
+    assert len(card_set()) == 63

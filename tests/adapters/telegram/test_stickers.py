@@ -1,0 +1,380 @@
+"""Cards as stickers (issue 13): the bot makes its card set as its own sticker sets for the
+operator (``UNO_TELEGRAM_OWNER``), keeps their file ids in the database, and answers the
+Play query with the cards as stickers; without an owner, or if the set cannot be made, the
+cards are text as before."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.telegram import pictures
+from adapters.telegram.stickers import INITIAL, parts, set_name
+from bot import cards
+from bot.cards import Uploads, asset_for, manifest
+from bot.cli import make_stickers
+from bot.config import Settings
+from bot.i18n import translator
+from engine import Card, Play
+from tests.adapters.telegram.conftest import (
+    Harness,
+    assert_no_hand_in_group,
+    human_turn,
+    key,
+    moved,
+    open_table,
+    scenario_table,
+)
+from tests.fakes.telegram_api import ApiError, FakeBotAPI, FakeUser, InlineAnswer, Result
+
+EN = translator("en")
+STICKER_CALLS = ("createNewStickerSet", "addStickerToSet", "getStickerSet", "deleteStickerSet")
+
+
+def sticker_calls(api: FakeBotAPI, *, ok: bool | None = None) -> dict[str, int]:
+    out = dict.fromkeys(STICKER_CALLS, 0)
+    for c in api.calls:
+        if c.method in out and (ok is None or c.ok == ok):
+            out[c.method] += 1
+    return out
+
+
+@contextlib.asynccontextmanager
+async def bot_with_owner(
+    api: FakeBotAPI, db: Path, owner: FakeUser, **overrides: Any
+) -> AsyncIterator[Harness]:
+    tg = Harness(api, db, overrides={"telegram_owner": owner.id, **overrides})
+    await tg.start()
+    try:
+        yield tg
+    finally:
+        await tg.stop()
+
+
+def names_of(tg: Harness) -> dict[str, str]:
+    """Sticker file id -> the picture it is (``r5``, ``r5_d``)."""
+    pics = tg.adapter.stickers
+    assert pics is not None
+    return {ref: name for name, ref in pics.refs.items()}
+
+
+def check_answer(tg: Harness, answer: InlineAnswer, hand: list[Card], legal: list[Any]) -> None:
+    """Every card of the hand is a sticker, and nothing else names one: the playable ones in
+    colour (a wild in each colour it may name), the others dimmed, once each; text results
+    are the moves and the plays a sticker cannot say (with UNO, a swap, several cards)."""
+    by_file = names_of(tg)
+    plays = [a for a in legal if isinstance(a, Play)]
+    can = {a.card for a in plays}
+    want = {asset_for(a.card, a.color).name for a in plays if pictures.pictured(a)}
+    want |= {asset_for(c, dim=True).name for c in hand if c not in can}
+    stickers = [r for r in answer.results if r.sticker is not None]
+    shown = [by_file[r.sticker] for r in stickers if r.sticker is not None]
+    assert sorted(shown) == sorted(want), (shown, want)
+    # in colour first, dimmed after, then text
+    dims = [n.endswith("_d") for n in shown]
+    assert dims == sorted(dims)
+    assert answer.results[: len(stickers)] == stickers
+    for r in stickers:
+        if r.code.startswith("-"):  # dimmed: a neutral text, never the card
+            assert r.text == "🎴"
+        else:
+            assert r.text == "" and r.code.startswith("p")
+    for r in answer.results[len(stickers) :]:
+        assert r.sticker is None
+        if r.code.startswith("p"):  # a play only text can say
+            assert r.code.endswith("!") or "@" in r.code or "+" in r.code, r.code
+
+
+def picture_pick(answer: InlineAnswer) -> Result:
+    """A card sticker if one can be played, else a move (take, draw, pass)."""
+    for r in answer.results:
+        if r.sticker is not None and r.code.startswith("p"):
+            return r
+    for code in ("k", "a", "d", "s"):
+        for r in answer.results:
+            if r.code.startswith(code):
+                return r
+    raise AssertionError([r.id for r in answer.results])
+
+
+async def test_a_whole_game_with_every_card_a_sticker(api: FakeBotAPI, tmp_path: Path) -> None:
+    owner = api.user("Olga", started=True)
+    async with bot_with_owner(api, tmp_path / "uno.sqlite3", owner) as tg:
+        pics = await tg.adapter.cards.wait(30)
+        assert pics is not None and len(pics) == 126
+        # two sets of the operator's, made by the bot: the cards, and dimmed
+        made = {st.name: st for st in api.sticker_sets.values()}
+        assert set(made) == {set_name(api.username, 0), set_name(api.username, 1)}
+        assert set(made) == {"uno_cards_v1_by_uno_test_bot", "uno_cards_v1_dim_by_uno_test_bot"}
+        for part, assets in enumerate(parts()):
+            st = made[set_name(api.username, part)]
+            assert st.owner == owner.id and len(st.stickers) == 63
+            # in the manifest's order, each the picture drawn for it
+            for asset, file_id in zip(assets, st.stickers, strict=True):
+                assert pics.of(asset) == file_id
+                assert api.stickers[file_id].data == cards.render(asset, "sticker")
+
+        g = api.group("Friends")
+        alice, bob = api.user("Alice"), api.user("Bob")
+        people = [alice, bob]
+        await open_table(tg, g, alice, [bob], bots=1, hand_size=5, target=0)
+        turns = 0
+        for _ in range(400):
+            user = await tg.wait_turn(g, people)
+            if user is None:
+                break
+            view = await tg.service.hand(key(g), user.pid)
+            legal = await tg.service.legal(key(g), user.pid)
+            assert view is not None and view.hand is not None
+            hand = list(view.hand)
+
+            def choose(ans: InlineAnswer, hand: list[Card] = hand, legal: Any = legal) -> Any:
+                check_answer(tg, ans, hand, legal)
+                return picture_pick(ans)
+
+            await human_turn(tg, g, user, chooser=choose)
+            turns += 1
+        else:
+            raise AssertionError("the game did not end")
+        await tg.settle()
+        assert turns > 3
+        t = await tg.store.get_table(key(g))
+        assert t is not None and t.status == "finished"
+        # what the bot sent the group is as before: its table message and the winner
+        group = api.bot_messages(g)
+        assert len(group) == 2 and "wins the game" in group[1].text
+        # each card played from the menu is a sticker in the group, the player's message
+        posted = [m for m in api.user_messages(g) if m.via_bot and m.sticker is not None]
+        assert posted and all(not m.text for m in posted)
+        by_file = names_of(tg)
+        assert all(not by_file[m.sticker["file_id"]].endswith("_d") for m in posted if m.sticker)
+        assert_no_hand_in_group(api, g)
+        for u in people:
+            assert api.alerts(u) == []
+
+
+async def test_the_set_is_made_once_across_two_restarts(api: FakeBotAPI, tmp_path: Path) -> None:
+    owner = api.user("Olga", started=True)
+    db = tmp_path / "uno.sqlite3"
+    async with bot_with_owner(api, db, owner) as tg:
+        assert await tg.adapter.cards.wait(30) is not None
+        first = sticker_calls(api)
+        # two sets created with 50 stickers each, the other 13 of each added one by one,
+        # each set read back after its creation and once complete
+        assert first == {
+            "createNewStickerSet": 2,
+            "addStickerToSet": 2 * (63 - INITIAL),
+            "getStickerSet": 4,
+            "deleteStickerSet": 0,
+        }
+        refs = dict(tg.adapter.stickers.refs)  # type: ignore[union-attr]
+        for _ in range(2):
+            await tg.restart()
+            # ready at once, from the database, without a call
+            assert tg.adapter.stickers is not None
+            assert tg.adapter.stickers.refs == refs
+            assert sticker_calls(api) == first
+        # and a fresh look at the database finds all of it
+        assert (await Uploads(tg.store, "tg").load()).complete()
+
+
+async def test_an_upload_that_failed_part_way_goes_on_from_there(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """The network fails on the 5th sticker added to the first set: the cards are text
+    meanwhile; the next start goes on from the 55th. Then a crash right after the second
+    set was created (before it was read back): the next start finds it made."""
+    owner = api.user("Olga", started=True)
+    db = tmp_path / "uno.sqlite3"
+    added = api.m_addStickerToSet
+    made = api.m_createNewStickerSet
+    adds = 0
+
+    async def flaky_add(p: dict[str, Any]) -> Any:
+        nonlocal adds
+        adds += 1
+        if adds == 5:
+            raise ApiError(502, "Bad Gateway")
+        return await added(p)
+
+    async def create_then_fail(p: dict[str, Any]) -> Any:
+        await made(p)
+        if "dim" in str(p.get("name")):
+            raise ApiError(500, "Internal Server Error")
+        return True
+
+    api.m_addStickerToSet = flaky_add  # type: ignore[method-assign]
+    async with bot_with_owner(api, db, owner) as tg:
+        assert await tg.adapter.cards.wait(30) is None
+        assert tg.adapter.stickers is None and "Bad Gateway" in str(tg.adapter.cards.error)
+        st = api.sticker_sets[set_name(api.username, 0).lower()]
+        assert len(st.stickers) == INITIAL + 4
+        # meanwhile, the cards are text, as without stickers
+        g = api.group()
+        alice, bob = api.user("Alice"), api.user("Bob")
+        await scenario_table(tg, g, {alice: ["R5", "G7"], bob: ["B1", "B2"]}, "R1")
+        api.m_createNewStickerSet = create_then_fail  # type: ignore[method-assign]
+    async with bot_with_owner(api, db, owner) as tg:
+        assert await tg.adapter.cards.wait(30) is None  # the second set: made, then failed
+        assert len(st.stickers) == 63
+        api.m_createNewStickerSet = made  # type: ignore[method-assign]
+        ans = await alice.inline(str(g.id))
+        assert ans.results and all(r.sticker is None for r in ans.results)
+    async with bot_with_owner(api, db, owner) as tg:
+        assert await tg.adapter.cards.wait(30) is not None
+        ans = await alice.inline(str(g.id))
+        assert any(r.sticker is not None for r in ans.results)
+    # every sticker uploaded once: the sets hold the set, in order, nothing twice
+    ok = sticker_calls(api, ok=True)
+    assert ok["addStickerToSet"] == 2 * (63 - INITIAL)
+    assert ok["createNewStickerSet"] == 1  # the second set's creation "failed" (it was made)
+    for part, assets in enumerate(parts()):
+        found = api.sticker_sets[set_name(api.username, part).lower()]
+        assert [api.stickers[f].data for f in found.stickers] == [
+            cards.render(a, "sticker") for a in assets
+        ]
+    refused = [c for c in api.calls if c.method == "createNewStickerSet" and not c.ok]
+    assert any(c.error and "occupied" in c.error.description for c in refused)
+
+
+async def test_a_dimmed_card_posts_nothing_of_the_hand_and_changes_nothing(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    owner = api.user("Olga", started=True)
+    async with bot_with_owner(api, tmp_path / "uno.sqlite3", owner) as tg:
+        assert await tg.adapter.cards.wait(30) is not None
+        g = api.group()
+        alice, bob = api.user("Alice", started=True), api.user("Bob")
+        await scenario_table(tg, g, {alice: ["R5", "G7", "W"], bob: ["B1", "B2"]}, "R1")
+        ans = await alice.inline(str(g.id))
+        legal = await tg.service.legal(key(g), alice.pid)
+        check_answer(tg, ans, [Card.parse(c) for c in ("R5", "G7", "W")], legal)
+        by_file = names_of(tg)
+        shown = [by_file[r.sticker] for r in ans.results if r.sticker]
+        assert shown == ["r5", "wr", "wy", "wg", "wb", "g7_d"]
+        before = (await tg.info(g)).version
+        dim = next(r for r in ans.results if r.code == "-G7")
+        posted = await alice.choose(ans, dim, g)
+        assert posted.sticker is None and posted.text == "🎴"
+        await tg.until(lambda: api.dms(alice))
+        assert any("That card does not match" in t for t in api.dms(alice))
+        assert (await tg.info(g)).version == before
+        # a playable one: its sticker, in the group, as Alice's message; the table follows
+        ans = await alice.inline(str(g.id))
+        green = next(r for r in ans.results if r.sticker and by_file[r.sticker] == "wg")
+        posted = await alice.choose(ans, green, g)
+        assert posted.sticker is not None and posted.sticker["file_id"] == green.sticker
+        assert posted.sender["id"] == alice.id and posted.via_bot
+        await tg.until(moved(tg, g, before))
+        info = await tg.info(g)
+        assert info.view is not None and info.view.top == "W" and info.view.color == "G"
+
+
+async def test_with_an_owner_who_never_started_the_bot_the_cards_stay_text(
+    tmp_path: Path,
+) -> None:
+    api = FakeBotAPI()
+    await api.start()
+    try:
+        owner = api.user("Olga")  # never opened the private chat: Telegram refuses the set
+        async with bot_with_owner(api, tmp_path / "uno.sqlite3", owner) as tg:
+            assert await tg.adapter.cards.wait(30) is None
+            assert "/start" in str(tg.adapter.cards.error)
+            assert api.sticker_sets == {}
+            g = api.group()
+            alice, bob = api.user("Alice"), api.user("Bob")
+            await scenario_table(tg, g, {alice: ["R5", "G7", "W"], bob: ["B1", "B2"]}, "R1")
+            ans = await alice.inline(str(g.id))
+            assert [r.title for r in ans.results] == [
+                "🟥 5", "🌈 Wild → 🟥 Red", "🌈 Wild → 🟨 Yellow", "🌈 Wild → 🟩 Green",
+                "🌈 Wild → 🟦 Blue", "▶️ Draw a card", "✖ 🟩 7",
+            ]  # fmt: skip
+            assert all(r.sticker is None and r.text == "🎴" for r in ans.results)
+            before = (await tg.info(g)).version
+            await alice.choose(ans, ans.results[0], g)  # and the game goes on
+            await tg.until(moved(tg, g, before))
+    finally:
+        await api.stop()
+
+
+@pytest.mark.parametrize("images", [True, False])
+async def test_with_pictures_off_nothing_is_uploaded(
+    api: FakeBotAPI, tmp_path: Path, images: bool
+) -> None:
+    owner = api.user("Olga", started=True)
+    overrides = {} if images else {"card_images": False}
+    async with bot_with_owner(api, tmp_path / "uno.sqlite3", owner, **overrides) as tg:
+        pics = await tg.adapter.cards.wait(30)
+        assert (pics is not None) is images
+        assert bool(api.sticker_sets) is images
+        assert (tg.adapter.stickers is not None) is images
+
+
+def test_the_sets_hold_what_telegram_allows() -> None:
+    ps = parts()
+    assert [len(p) for p in ps] == [63, 63] and all(len(p) <= 120 for p in ps)
+    assert [a for p in ps for a in p] == manifest()
+    for part in (0, 1):
+        name = set_name("a_very_long_bot_username_of_32ch", part, version=99)
+        assert len(name) <= 64 and "__" not in name and name[0].isalpha()
+
+
+async def test_uno_bot_stickers_makes_the_set_and_the_bot_uses_it(tmp_path: Path) -> None:
+    """``uno-bot stickers``: says what is wrong (the owner never started the bot), makes
+    the set once that is fixed, has nothing to do the second time; the bot started on
+    that database has its stickers at once."""
+    api = FakeBotAPI()
+    await api.start()
+    db = tmp_path / "uno.sqlite3"
+    try:
+        owner = api.user("Olga")
+        settings = Settings(
+            db=db,
+            telegram_token=api.token,
+            telegram_api_url=api.base_url,
+            telegram_owner=owner.id,
+        )
+        lines: list[str] = []
+        assert await make_stickers(settings, lines.append) == 1
+        assert any("send it /start" in line for line in lines) and api.sticker_sets == {}
+        api.calls.clear()  # (Telegram's refusal, as expected)
+        await owner.start_bot()
+        lines.clear()
+        assert await make_stickers(settings, lines.append) == 0
+        assert f"  https://t.me/addstickers/{set_name(api.username, 1)}" in lines
+        assert len(api.sticker_sets) == 2
+        made = sticker_calls(api)
+        lines.clear()
+        assert await make_stickers(settings, lines.append) == 0
+        assert "the card set is ready: 126 stickers, 0 calls made" in lines
+        async with bot_with_owner(api, db, owner) as tg:
+            assert tg.adapter.stickers is not None and len(tg.adapter.stickers) == 126
+        assert sticker_calls(api) == made
+    finally:
+        await api.stop()
+
+
+def test_uno_bot_stickers_names_what_is_missing(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
+    run = functools.partial(
+        subprocess.run,
+        [str(Path(sys.executable).with_name("uno-bot")), "stickers"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    res = run(env={**env, "UNO_DB": str(tmp_path / "x.sqlite3")})
+    assert res.returncode == 1 and "UNO_TELEGRAM_TOKEN" in res.stderr
+    res = run(env={**env, "UNO_DB": str(tmp_path / "x.sqlite3"), "UNO_TELEGRAM_TOKEN": "1:x"})
+    assert res.returncode == 1 and "UNO_TELEGRAM_OWNER" in res.stderr
+    assert "/start" in res.stderr and "Traceback" not in res.stderr
