@@ -33,6 +33,18 @@ A group upgraded to a supergroup gets a new chat id: told by a service message o
 send that fails with ``ChatMigrated``, the adapter moves the chat's tables to the new id
 (:meth:`Service.move_scope`) and sends each open table afresh in the new chat; the buttons
 and inline results still naming the old chat follow it there.
+
+Several processes on one database (a shared store, PostgreSQL): the token's one update
+stream is polled by the process holding the polling lease (``_elect``), or, with a webhook,
+every process serves it and may get any update. Then nothing a process remembers is the
+only copy of what another needs: a table is drawn as stored when its edit runs, its
+message is the one the table's data names (``tg_msg``), a new one is sent by the process
+that claims it in the table's data (``tg_sending``), the announcements likewise
+(``tg_saying``; ``tg_said``: made up to that version), an edit that landed after another
+process's newer one is drawn again, and private hand messages are the ones the data names
+(``dm<user>``). Sends to a group are also reserved in the database (``Store.pace``): the
+group's budget is shared. Every ``SWEEP_SECONDS`` each process shows the tables a dead
+one left unshown (:meth:`_catch_up`).
 """
 
 from __future__ import annotations

@@ -261,7 +261,7 @@ class Player:
                     continue
             else:
                 return
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.1)
         raise AssertionError(f"table {run.key} did not finish")
 
     async def _lobby(self, t: Table | None) -> None:
@@ -278,9 +278,9 @@ class Player:
                 else:
                     await u.send(run.chat, "/join")
         bots = sum(s.bot is not None for s in t.seats) if t is not None else 0
-        if bots == 0 and self._due("bot"):
+        if bots == 0 and self._due("bot", every=5.0):  # (slow to come, not to be doubled)
             await run.host.send(run.chat, "/addbot")
-        if len(seated) == 4 and msg is not None and self._due("start"):
+        if len(seated) >= 4 and msg is not None and self._due("start"):
             await run.host.press(msg, render.button_label("start", EN))
 
     async def _move(self, user: FakeUser, version: int) -> None:
@@ -300,7 +300,7 @@ class Player:
             t = await self.w.store.get_table(self.run.key)
             if t is None or t.version > version:
                 return
-            await asyncio.sleep(0.03)
+            await asyncio.sleep(0.05)
 
 
 async def open_tables(w: World, n: int, rng: random.Random, hand_size: int) -> list[Run]:
@@ -384,15 +384,24 @@ async def games_with_a_process_killed(
             await w.up(p)
         runs = await open_tables(w, tables, rng, hand_size)
         players = [Player(w, r, rng) for r in runs]
-        games = [asyncio.create_task(p.play(timeout=150)) for p in players]
+        games = [asyncio.create_task(p.play(timeout=150 + 4 * tables)) for p in players]
 
         # mid-game: every table has moved a few times, none is over
-        end = time.monotonic() + 60
+        end = time.monotonic() + 60 + 2 * tables
         while True:
             logs = [await w.store.actions(r.key) for r in runs]
             if min(len(log) for log in logs) >= 4:
                 break
-            assert time.monotonic() < end, [len(log) for log in logs]
+            if time.monotonic() > end:
+                slow = [(r.key, await w.store.get_table(r.key)) for r, log in
+                        zip(runs, logs, strict=True) if len(log) < 4]  # fmt: skip
+                raise AssertionError([
+                    (k, t and (t.status, len(t.seats), t.version, t.shown, sorted(t.meta),
+                               t.game and (t.game.current, t.game.phase.name),
+                               [(d.kind, round(d.due - time.time(), 1), d.version)
+                                for d in t.deadlines]))
+                    for k, t in slow
+                ])  # fmt: skip
             await asyncio.sleep(0.05)
         victim = rng.choice(first)
         victim.kill()
