@@ -465,7 +465,7 @@ def report(processes: int, tables: int, found: dict[str, Any], seconds: float) -
     )
 
 
-@pytest.mark.parametrize(("processes", "tables"), [(2, 3), (3, 4)])
+@pytest.mark.parametrize(("processes", "tables"), [(2, 3), (3, 3)])
 async def test_games_across_webhook_processes_survive_a_kill(
     api: FakeBotAPI, postgres_url: str, tmp_path: Path, processes: int, tables: int
 ) -> None:
