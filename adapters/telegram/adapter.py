@@ -490,18 +490,20 @@ class Adapter:
         while True:
             await asyncio.sleep(SWEEP_SECONDS / self.limits.scale)
             try:
-                await self._catch_up()
+                await self._catch_up(restarted=False)
             except asyncio.CancelledError:
                 raise
             except Exception as err:
                 log.warning("telegram: looking for tables not shown failed: %s", err)
 
-    async def _catch_up(self) -> None:
+    async def _catch_up(self, *, restarted: bool = True) -> None:
         """After a crash: show again every table whose last version the chat never saw
         (a move committed and answered, then the process died before its paced edit went
         out), with the announcements it never got; the turn that edit shows counts from
         now (``Service.shown``). Replies to commands that change nothing (``/rules``...)
-        are not kept: the table message says a command may be sent again."""
+        are not kept: the table message says a command may be sent again (when this
+        process was ``restarted``; the sweep of a shared store, which may find a table a
+        live process is slow to show, shows it without that line)."""
         if self.shared:
             # other processes are alive: only what has waited long enough is a dead one's
             found = await self.service.behind(self.prefix, idle=SWEEP_IDLE / self.limits.scale)
@@ -513,14 +515,16 @@ class Adapter:
         for info in behind:
             if info.status in OPEN:
                 slot = self._slot(info)
-                slot.resumed = info.version
+                if restarted:
+                    slot.resumed = info.version
                 await self.show_table(info, [])
             else:
                 await self.closed(info)  # its last edit, without buttons
                 slot = self._slots[info.key]
             self._queue_news(slot)
         if behind:
-            log.info("telegram: %d tables shown again after a restart", len(behind))
+            why = "after a restart" if restarted else "left unshown"
+            log.info("telegram: %d tables shown again %s", len(behind), why)
 
     async def _set_commands(self) -> None:
         for lang, code in (("en", None), ("zh_Hans", "zh")):
