@@ -15,6 +15,7 @@ from typing import Any
 
 import asyncpg
 import pytest
+from aiohttp import ClientSession
 
 import adapters.telegram.adapter as tg_adapter
 from adapters.telegram import Adapter, Limits
@@ -260,3 +261,23 @@ async def test_a_poller_that_loses_its_lease_stops_polling(
     finally:
         for p in procs:
             await p.stop()
+
+
+async def test_the_fake_ends_a_getupdates_overtaken_by_another_with_409(api: FakeBotAPI) -> None:
+    """As Telegram does: one update stream per token, so a long poll still waiting when
+    another comes is ended with 409 Conflict (what shows two pollers at once)."""
+    async with ClientSession() as http:
+
+        async def poll(via: str, timeout: int) -> tuple[int, dict[str, Any]]:
+            url = f"{api.base_url_for(via)}{api.token}/getUpdates"
+            async with http.post(url, json={"timeout": timeout}) as resp:
+                return resp.status, await resp.json()
+
+        first = asyncio.create_task(poll("a", 5))
+        await api.wait_for(lambda: api.polls, 2)
+        status, body = await poll("b", 0)
+        assert status == 200 and body["result"] == []
+        status, body = await first
+        assert status == 409 and "terminated by other getUpdates request" in body["description"]
+    assert api.conflicts == 1
+    assert [(p.via, p.outcome) for p in api.polls] == [("a", "conflict"), ("b", "ok")]
