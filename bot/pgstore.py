@@ -14,7 +14,8 @@ Deadlines are rows: a due one is fired by the process that claims it (``claim``:
 ``UPDATE ... FOR UPDATE SKIP LOCKED``, held until ``claim_until``), so no two fire the same;
 one overdue that nobody holds (its process died) is claimed by any other
 (``claim_overdue``). A deadline that fired and changed nothing is ``spend``-t: it stays
-claimed until its table arms another.
+claimed until its table arms another. Sends every process makes to one place (a Telegram
+group) are paced here (``pace``: a reservation in one statement per send).
 
 Migrations are the SQLite ones, with ``NNNN_name.postgresql.sql`` where the SQL differs;
 their count is kept in ``schema_version``, each applied in its own transaction under a
@@ -217,6 +218,15 @@ INSERT INTO leases (name, holder, until) VALUES ($1, $2, $3)
 ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until
 WHERE leases.holder = excluded.holder OR leases.until < $4
 RETURNING holder
+"""
+
+
+# a flow's next send reserved (see ``bot.store.gcra``): its theoretical arrival time moves
+# one interval on from itself, or from now if that is later; what comes back is the new one
+_PACE = """
+INSERT INTO pacing AS p (name, tat) VALUES ($1, $2::float8 + $3::float8)
+ON CONFLICT (name) DO UPDATE SET tat = GREATEST(p.tat, $2::float8) + $3::float8
+RETURNING tat
 """
 
 
@@ -504,6 +514,16 @@ class PostgresStore(_GroupCommit):
     async def release(self, name: str, owner: str) -> None:
         await self._db.execute("DELETE FROM leases WHERE name = $1 AND holder = $2", name, owner)
 
+    async def pace(
+        self, name: str, now: float, interval: float, burst: int, spare: int = 0
+    ) -> float:
+        """Reserve the next send of flow ``name``, whichever process sends (at most
+        ``burst`` at once, one every ``interval`` seconds on average: ``bot.store.gcra``),
+        in one statement; returns the seconds from ``now`` to wait before sending."""
+        tat = float(await self._db.fetchval(_PACE, name, now, interval))
+        tau = max(0, burst - 1 - spare) * interval
+        return max(0.0, tat - interval - tau - now)
+
     # -- reading ------------------------------------------------------------------------
 
     async def load_open_tables(self) -> list[Table]:
@@ -549,6 +569,20 @@ class PostgresStore(_GroupCommit):
             "AND updated >= $2 AND left(key, $3) = $4",
             list(OPEN_STATUSES),
             since,
+            len(prefix) + 1,
+            prefix + ":",
+        )
+        return [Table.from_row(r) for r in rows]
+
+    async def tables_unshown(self, prefix: str, since: float, until: float) -> list[Table]:
+        """Tables of platform ``prefix``, open or closed, last changed between ``since``
+        and ``until``, whose last version was never reported shown (see
+        ``SqliteStore.tables_unshown``)."""
+        rows = await self._db.fetch(
+            "SELECT * FROM tables WHERE shown < version AND updated >= $1 AND updated <= $2 "
+            "AND left(key, $3) = $4",
+            since,
+            until,
             len(prefix) + 1,
             prefix + ":",
         )

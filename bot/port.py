@@ -82,6 +82,9 @@ class TableInfo:
     # first; those that are news of their own for the port are its to show again)
     shown: int = 0
     pending: tuple[Pending, ...] = ()
+    # when the table was opened (unix time): which table this is, as versions go on from
+    # one table to the next at a chat
+    created: float = 0.0
 
     @property
     def names(self) -> dict[str, str]:

@@ -344,6 +344,7 @@ class Service:
             recent=t.recent,
             shown=t.shown,
             pending=tuple(p for p in t.pending if p.version > t.shown),
+            created=t.created,
         )
 
     async def table(self, key: str) -> TableInfo | None:
@@ -833,12 +834,31 @@ class Service:
         """Adapter data kept with the table (message ids...). Not a game change (the
         version stays), but a write of the row on the revision it read: another process's
         data, or change, is never overwritten."""
+        await self.change_meta(key, lambda _: meta)
+
+    async def change_meta(
+        self, key: str, decide: Callable[[TableInfo], dict[str, Any] | None]
+    ) -> TableInfo | None:
+        """Change adapter data kept with the table as ``decide`` says on seeing the table
+        as stored: the entries it returns are set (``None`` removes one), nothing if it
+        returns nothing. A compare-and-set among processes: written on the revision read,
+        and decided again on the stored table if another process wrote it meanwhile (so
+        that one process may claim a message only one may send). Returns the table as
+        stored then (``None``: no table at ``key``)."""
         async with self._lock(key):
             t = await self._get(key)
             for _ in range(STALE_TRIES):
                 if t is None:
-                    return
-                nt = t.evolve(meta={**t.meta, **meta})
+                    return None
+                changes = decide(self.info(t))
+                if not changes:
+                    if self.shared:  # decided on the stored table, not on an old copy
+                        newer, t = await self._newer(key, t)
+                        if newer:
+                            continue
+                    return self.info(t) if t is not None else None
+                meta = {**t.meta, **changes}
+                nt = t.evolve(meta={k: v for k, v in meta.items() if v is not None})
                 try:
                     await self.store.write(WriteBatch(tables=[nt], expect={key: t.rev}))
                 except Stale:
@@ -848,7 +868,7 @@ class Service:
                 nt.rev = t.rev + 1
                 if nt.status in (LOBBY, PLAYING):
                     self._tables[key] = nt
-                return
+                return self.info(nt)
             raise RuntimeError(f"table {key} kept changing: its data not kept")
 
     async def move_scope(
@@ -1251,19 +1271,28 @@ class Service:
             return g.rules.uno_window_seconds
         return None
 
-    async def behind(self, prefix: str) -> list[TableInfo]:
+    async def behind(self, prefix: str, *, idle: float = 0.0) -> list[TableInfo]:
         """The tables of platform ``prefix`` whose last version was never reported shown:
         open ones, and ones that closed in the last day (a crash came between the commit
         and the message). The adapter shows them again, with their ``pending``
-        announcements."""
+        announcements. ``idle``: only those not changed for that many seconds; on a
+        shared store they are looked for in the database (any process's tables: what a
+        process that died left unshown), the others being shown by the live processes."""
         start = prefix + ":"
+        now = self.clock()
+        if self.shared:
+            found = await self.store.tables_unshown(prefix, now - BEHIND_SECONDS, now - idle)
+            return [self.info(t) for t in found]
         out = [
             self.info(t)
             for k, t in self._tables.items()
-            if k.startswith(start) and t.status in OPEN_STATUSES and t.shown < t.version
+            if k.startswith(start)
+            and t.status in OPEN_STATUSES
+            and t.shown < t.version
+            and t.updated <= now - idle
         ]
-        for t in await self.store.tables_behind(prefix, self.clock() - BEHIND_SECONDS):
-            if t.key not in self._tables:  # (an open table there now is newer)
+        for t in await self.store.tables_behind(prefix, now - BEHIND_SECONDS):
+            if t.key not in self._tables and t.updated <= now - idle:  # (an open one is newer)
                 out.append(self.info(t))
         return out
 

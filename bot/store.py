@@ -60,6 +60,7 @@ __all__ = [
     "Store",
     "StoreError",
     "WriteBatch",
+    "gcra",
     "is_server_url",
     "migrations",
     "store_for",
@@ -334,8 +335,11 @@ class Store(Protocol):
 
     ``shared``: other processes may write the same database, so a copy of a table held in
     memory may be older than the stored one (``table_rev`` tells), and a due deadline is
-    fired only by the process that claims it (``claim``, ``claim_overdue``, ``spend``).
-    A store that is not shared has one process: every claim is its own."""
+    fired only by the process that claims it (``claim``, ``claim_overdue``, ``spend``);
+    a flow of sends every process makes (a Telegram group's messages) is paced in the
+    database (``pace``), and a role one process at a time takes (a poller) is a ``lease``.
+    A store that is not shared has one process: every claim and lease is its own, and it
+    paces in memory."""
 
     shared: bool
 
@@ -365,6 +369,27 @@ class Store(Protocol):
     async def release(self, name: str, owner: str) -> None: ...
     async def ping(self) -> None: ...
     async def card_assets(self, platform: str) -> list[CardAsset]: ...
+    async def pace(
+        self, name: str, now: float, interval: float, burst: int, spare: int = 0
+    ) -> float: ...
+    async def tables_unshown(self, prefix: str, since: float, until: float) -> list[Table]: ...
+
+
+def gcra(
+    tat: float | None, now: float, interval: float, burst: int, spare: int = 0
+) -> tuple[float, float]:
+    """One send of a flow paced by GCRA (the generic cell rate algorithm: a token bucket of
+    ``burst`` tokens refilled one every ``interval`` seconds, kept as one number, the
+    flow's theoretical arrival time ``tat``; ``None``: a flow never used). The send is
+    reserved now, for the moment it may go: returns the seconds to wait for it and the
+    new ``tat``. ``spare``: the send leaves that many tokens of the burst for others (a
+    send nobody waits for keeps the last token for one somebody does).
+
+    However sends are reserved (and some sent later than others reserved after them), no
+    ``W`` seconds ever see more than ``burst + W / interval`` of them go."""
+    base = now if tat is None else max(tat, now)
+    tau = max(0, burst - 1 - spare) * interval
+    return max(0.0, base - tau - now), base + interval
 
 
 def migrations(dialect: str = "sqlite") -> list[tuple[int, str]]:
@@ -444,6 +469,7 @@ class _GroupCommit:
         self._closing = False
         self.commits = 0  # transactions committed (for benchmarks)
         self.batches = 0  # batches written
+        self._flows: dict[str, float] = {}  # ``pace``: each flow's theoretical arrival time
 
     def _start_writer(self) -> None:
         self._wake = asyncio.Event()
@@ -564,8 +590,23 @@ class _GroupCommit:
     async def release(self, name: str, owner: str) -> None:
         """Give up the lease ``name`` if ``owner`` holds it."""
 
+    async def pace(
+        self, name: str, now: float, interval: float, burst: int, spare: int = 0
+    ) -> float:
+        """Reserve the next send of flow ``name`` (at most ``burst`` at once, one every
+        ``interval`` seconds on average: see ``gcra``) at ``now``; returns the seconds to
+        wait before sending. Not shared: this process is the only sender, the flows are
+        kept in memory."""
+        flows = self._flows
+        wait, flows[name] = gcra(flows.get(name), now, interval, burst, spare)
+        if len(flows) > _FLOWS_MAX:  # forget the flows whose bucket is full again
+            for k in [k for k, tat in flows.items() if tat < now]:
+                del flows[k]
+        return wait
+
 
 _KNOWN_MAX = 100_000  # revisions a SQLite store keeps in memory at most
+_FLOWS_MAX = 10_000  # paced flows kept in memory before the idle ones are forgotten
 
 _PRAGMAS: tuple[str, ...] = (
     "PRAGMA journal_mode=WAL",
@@ -1037,6 +1078,18 @@ class SqliteStore(_GroupCommit):
             f"SELECT * FROM tables WHERE status NOT IN ({marks}) AND shown < version "
             "AND updated >= ? AND substr(key, 1, ?) = ?",
             (*OPEN_STATUSES, since, len(prefix) + 1, prefix + ":"),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [Table.from_row(r) for r in rows]
+
+    async def tables_unshown(self, prefix: str, since: float, until: float) -> list[Table]:
+        """Tables of platform ``prefix``, open or closed, last changed between ``since``
+        and ``until``, whose last version was never reported shown (their deadlines left
+        out): what a process that died kept from being shown, on a shared database."""
+        async with self._reader.execute(
+            "SELECT * FROM tables WHERE shown < version AND updated >= ? AND updated <= ? "
+            "AND substr(key, 1, ?) = ?",
+            (since, until, len(prefix) + 1, prefix + ":"),
         ) as cur:
             rows = await cur.fetchall()
         return [Table.from_row(r) for r in rows]

@@ -33,6 +33,18 @@ A group upgraded to a supergroup gets a new chat id: told by a service message o
 send that fails with ``ChatMigrated``, the adapter moves the chat's tables to the new id
 (:meth:`Service.move_scope`) and sends each open table afresh in the new chat; the buttons
 and inline results still naming the old chat follow it there.
+
+Several processes on one database (a shared store, PostgreSQL): the token's one update
+stream is polled by the process holding the polling lease (``_elect``), or, with a webhook,
+every process serves it and may get any update. Then nothing a process remembers is the
+only copy of what another needs: a table is drawn as stored when its edit runs, its
+message is the one the table's data names (``tg_msg``), a new one is sent by the process
+that claims it in the table's data (``tg_sending``), the announcements likewise
+(``tg_saying``; ``tg_said``: made up to that version), an edit that landed after another
+process's newer one is drawn again, and private hand messages are the ones the data names
+(``dm<user>``). Sends to a group are also reserved in the database (``Store.pace``): the
+group's budget is shared. Every ``SWEEP_SECONDS`` each process shows the tables a dead
+one left unshown (:meth:`_catch_up`).
 """
 
 from __future__ import annotations
@@ -41,11 +53,12 @@ import asyncio
 import contextlib
 import datetime as dtm
 import logging
+import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 from urllib.parse import urlparse
 
 from telegram import (
@@ -117,6 +130,26 @@ RESUMED = N_(
 # refusals that would tell the group something about a hand: private chat only
 _HAND_REFUSALS = frozenset({"wild_draw_four_illegal", "must_play"})
 _SECRET = _HAND_REFUSALS | {"info.revealed"}  # notices never shown in the group
+
+# Several processes on one database (a shared store). A token has one update stream: with
+# polling, one process polls, elected by a lease in the database that it renews every
+# POLL_RENEW seconds for POLL_LEASE; it stops polling once it could not renew for
+# POLL_LEASE - POLL_RENEW (before anybody else may take the lease), and a standby tries
+# for it every STANDBY_SECONDS: it polls within POLL_LEASE + STANDBY_SECONDS (7 s) of the
+# poller's death.
+POLL_LEASE = 6.0
+POLL_RENEW = 2.0
+STANDBY_SECONDS = 1.0
+# a send only one process may make (a table's new message, its announcements) is claimed
+# in the table's data for CLAIM_SECONDS; one that finds another's claim looks again after
+# CLAIM_RETRY (divided by the limits' scale)
+CLAIM_SECONDS = 10.0
+CLAIM_RETRY = 1.0
+# every SWEEP_SECONDS each process looks for tables whose last version nobody showed though
+# they have not changed for SWEEP_IDLE seconds (what a process that died left unshown), and
+# shows them (both divided by the limits' scale: they follow the pacing)
+SWEEP_SECONDS = 5.0
+SWEEP_IDLE = 20.0
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -191,12 +224,19 @@ class _Slot:
     announced: int = 0
     reported: int = 0
     resumed: int | None = None
+    # which table it is (``TableInfo.created``: a new table at the chat is another slot)
+    created: float = 0.0
+    # on a shared store: an edit of this process's landed after a newer one (it drew the
+    # table before another process's change): draw it again even if shown since
+    redraw: bool = False
 
 
 class Adapter:
     """Telegram front end; ``prefix`` ``tg`` routes ``tg:...`` tables here."""
 
     prefix = "tg"
+    # the pacing when none is given (a test running `uno-bot run` faster sets it scaled)
+    default_limits: ClassVar[Limits] = Limits()
 
     def __init__(
         self,
@@ -213,7 +253,14 @@ class Adapter:
             raise ValueError("UNO_TELEGRAM_TOKEN is not set")
         self.settings = settings
         self.service = service
-        self.limits = limits or Limits()
+        self.limits = limits or self.default_limits
+        # several processes share the database: nothing here is the only copy of what
+        # another one needs (the table's data is; see ``_send_table_shared``)
+        self.shared = bool(getattr(service, "shared", False))
+        self._election: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        self._polling_lease: str | None = None
+        self._swept: Lru[str, int] = Lru(MEMORY)  # tables shown again by the sweep: version
         self.poll_timeout = poll_timeout
         self.admin_ttl = admin_ttl
         self.refusal_ttl = refusal_ttl
@@ -300,7 +347,8 @@ class Adapter:
         )
         self.handlers.install(app)
         self.app = app
-        self.outbox = Outbox(self.limits, on_migrated=self.migrate)
+        pace = self._pace if self.shared else None
+        self.outbox = Outbox(self.limits, on_migrated=self.migrate, pace=pace)
         await app.initialize()
         await self._remember_moves()
         self.username = app.bot.username
@@ -308,6 +356,8 @@ class Adapter:
         await self._set_commands()
         await self._catch_up()
         await app.start()
+        if self.shared:
+            self._sweeper = asyncio.create_task(self._sweep(), name="tg-sweep")
         updater = app.updater
         assert updater is not None
         if s.telegram_webhook_url:
@@ -321,13 +371,75 @@ class Adapter:
                 secret_token=secret.get_secret_value() if secret is not None else None,
                 allowed_updates=UPDATES,
             )
+        elif self.shared:
+            # one poller among the processes: whoever holds the lease
+            self._polling_lease = f"telegram-poll:{app.bot.id}"
+            self._election = asyncio.create_task(self._elect(), name="tg-election")
         else:
-            await updater.start_polling(
-                poll_interval=0.0,
-                timeout=dtm.timedelta(seconds=self.poll_timeout),
-                allowed_updates=UPDATES,
-            )
+            await self._start_polling()
         log.info("telegram: @%s is up", self.username)
+
+    async def _start_polling(self) -> None:
+        assert self.app is not None and self.app.updater is not None
+        await self.app.updater.start_polling(
+            poll_interval=0.0,
+            timeout=dtm.timedelta(seconds=self.poll_timeout),
+            allowed_updates=UPDATES,
+        )
+
+    @property
+    def polling(self) -> bool:
+        """Whether this process polls Telegram for updates now."""
+        updater = self.app.updater if self.app is not None else None
+        return updater is not None and updater.running and not self.settings.telegram_webhook_url
+
+    async def _elect(self) -> None:
+        """Poll while this process holds the polling lease (several processes, one update
+        stream): take it when free, renew it, stop polling once it could not be renewed
+        in time (the database out of reach) or was lost."""
+        name = self._polling_lease
+        assert name is not None
+        store, owner = self.service.store, self.service.worker
+        loop = asyncio.get_running_loop()
+        held: float | None = None  # when the lease was last granted (loop time)
+        while True:
+            granted: bool | None
+            try:
+                granted = await asyncio.wait_for(
+                    store.lease(name, owner, time.time(), POLL_LEASE), POLL_RENEW
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # (TimeoutError too) held until it runs out here
+                log.warning("telegram: the polling lease could not be renewed: %s", err)
+                granted = None
+            now = loop.time()
+            if granted:
+                held = now
+            elif granted is False:
+                held = None
+            holding = held is not None and now - held < POLL_LEASE - POLL_RENEW
+            try:
+                if holding and not self.polling:
+                    log.info("telegram: process %s polls for updates", owner)
+                    await self._start_polling()
+                elif not holding and self.polling:
+                    log.info("telegram: process %s no longer holds the polling lease", owner)
+                    await self.app.updater.stop()  # type: ignore[union-attr]
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # (Telegram out of reach: tried again next round)
+                log.warning("telegram: starting or stopping polling failed: %s", err)
+            await asyncio.sleep(POLL_RENEW if holding else STANDBY_SECONDS)
+
+    async def _pace(self, chat: int, urgent: bool) -> float:
+        """The seconds before the next send to group ``chat`` may go, reserved among every
+        process (``Store.pace``): at most ``group_per_minute`` a minute, whoever sends."""
+        lim = self.limits
+        spare = 0 if urgent else lim.group_reserve
+        return await self.service.store.pace(
+            f"tg:{chat}", time.time(), 1.0 / lim.group_rate, lim.group_burst, spare
+        )
 
     async def _abort(self) -> None:
         """Undo a start that failed half-way: whatever runs is stopped, whatever is open
@@ -337,6 +449,7 @@ class Adapter:
         self.username = None
         with contextlib.suppress(Exception):
             await self.cards.stop()
+        await self._end_tasks()
         for handle in self._expiring.values():
             handle.cancel()
         self._expiring.clear()
@@ -363,8 +476,10 @@ class Adapter:
         if app is None:
             return
         await self.cards.stop()
+        await self._end_tasks()
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
+        await self._release_polling()
         if app.running:
             await app.stop()
         self._stopping = True
@@ -378,24 +493,66 @@ class Adapter:
         self.app = None
         self._stopping = False
 
-    async def _catch_up(self) -> None:
+    async def _end_tasks(self) -> None:
+        tasks = [t for t in (self._election, self._sweeper) if t is not None]
+        self._election = self._sweeper = None
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+
+    async def _release_polling(self) -> None:
+        """Give the polling lease up (once polling stopped): a standby polls at once."""
+        name, self._polling_lease = self._polling_lease, None
+        if name is None:
+            return
+        try:
+            await self.service.store.release(name, self.service.worker)
+        except Exception as err:  # it runs out by itself
+            log.warning("telegram: the polling lease could not be released: %s", err)
+
+    async def _sweep(self) -> None:
+        """On a shared store, every ``SWEEP_SECONDS``: show the tables whose last version
+        nobody showed (see ``_catch_up``)."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS / self.limits.scale)
+            try:
+                await self._catch_up(restarted=False)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                log.warning("telegram: looking for tables not shown failed: %s", err)
+
+    async def _catch_up(self, *, restarted: bool = True) -> None:
         """After a crash: show again every table whose last version the chat never saw
         (a move committed and answered, then the process died before its paced edit went
         out), with the announcements it never got; the turn that edit shows counts from
         now (``Service.shown``). Replies to commands that change nothing (``/rules``...)
-        are not kept: the table message says a command may be sent again."""
-        behind = await self.service.behind(self.prefix)
+        are not kept: the table message says a command may be sent again (when this
+        process was ``restarted``; the sweep of a shared store, which may find a table a
+        live process is slow to show, shows it without that line)."""
+        if self.shared:
+            # other processes are alive: only what has waited long enough is a dead one's
+            found = await self.service.behind(self.prefix, idle=SWEEP_IDLE / self.limits.scale)
+            behind = [i for i in found if (self._swept.get(i.key) or 0) < i.version]
+            for info in behind:
+                self._swept[info.key] = info.version
+        else:
+            behind = await self.service.behind(self.prefix)
         for info in behind:
             if info.status in OPEN:
                 slot = self._slot(info)
-                slot.resumed = info.version
+                if restarted:
+                    slot.resumed = info.version
                 await self.show_table(info, [])
             else:
                 await self.closed(info)  # its last edit, without buttons
                 slot = self._slots[info.key]
             self._queue_news(slot)
         if behind:
-            log.info("telegram: %d tables shown again after a restart", len(behind))
+            why = "after a restart" if restarted else "left unshown"
+            log.info("telegram: %d tables shown again %s", len(behind), why)
 
     async def _set_commands(self) -> None:
         for lang, code in (("en", None), ("zh_Hans", "zh")):
@@ -416,7 +573,8 @@ class Adapter:
             self.usernames[user.username.lower()] = user.id
 
     async def user_lang(self, uid: int) -> str:
-        if uid not in self._user_lang:
+        # (on a shared store another process may have saved a new one: asked every time)
+        if self.shared or uid not in self._user_lang:
             self._user_lang[uid] = await self.service.user_lang(player_id(uid))
         return resolve_lang(self._user_lang[uid], self._tg_lang.get(uid))
 
@@ -427,7 +585,7 @@ class Adapter:
         self._user_lang[uid] = lang
 
     async def chat_lang(self, chat: int) -> str:
-        if chat not in self._chat_lang:
+        if self.shared or chat not in self._chat_lang:
             self._chat_lang[chat] = await self.service.chat_lang(scope_of(chat))
         return resolve_lang(self._chat_lang[chat])
 
@@ -520,12 +678,18 @@ class Adapter:
 
     def _slot(self, info: TableInfo) -> _Slot:
         slot = self._slots.get(info.key)
-        if slot is None or slot.final:
+        if slot is None or slot.final or slot.created != info.created:
             chat, thread = chat_of(info.key)
             self._slot_no += 1
             msg = info.meta.get("tg_msg")
             slot = _Slot(
-                info.key, chat, thread, self._slot_no, info, msg if isinstance(msg, int) else None
+                info.key,
+                chat,
+                thread,
+                self._slot_no,
+                info,
+                msg if isinstance(msg, int) else None,
+                created=info.created,
             )
             # what the service knows was shown: its announcements up to there are made
             slot.displayed = slot.announced = slot.reported = info.shown
@@ -533,16 +697,37 @@ class Adapter:
             for name, value in info.meta.items():  # private hands, after a restart
                 if name.startswith("dm") and name[2:].isdigit() and isinstance(value, int):
                     self._dm.setdefault((info.key, int(name[2:])), value)
+        if self.shared:
+            self._learn(slot, info)
         return slot
+
+    def _learn(self, slot: _Slot, info: TableInfo) -> None:
+        """On a shared store: what the table's data says, another process may have written
+        it (the table message, the announcements made, the private hand messages)."""
+        if info.created != slot.created:
+            return
+        meta = info.meta
+        msg = meta.get("tg_msg")
+        if isinstance(msg, int) and not isinstance(msg, bool):
+            slot.msg_id = msg
+        slot.announced = max(slot.announced, _said(info))
+        for name, value in meta.items():
+            if name.startswith("dm") and name[2:].isdigit() and isinstance(value, int):
+                self._dm[(info.key, int(name[2:]))] = value
 
     async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
         """Queue one coalesced edit of the table message."""
         slot = self._slot(table)
-        slot.info = table  # its recent lines included (kept with the table)
+        if not self.shared or table.version >= slot.info.version:
+            slot.info = table  # its recent lines included (kept with the table)
         self._queue_table(slot)
         # private hands show whose turn it is and carry the version: refresh them all
         for key, uid in [k for k in self._dm if k[0] == table.key]:
             self.queue_hand(key, uid)
+        if self.shared and self._unannounced(slot):
+            # announcements another process made, or died before making: claimed, so
+            # they are made once
+            self._queue_news(slot)
 
     def _queue_table(self, slot: _Slot) -> None:
         if self.outbox is None:
@@ -557,7 +742,10 @@ class Adapter:
         # one at a time: after a chat moved, its old lane and its new one may both hold
         # this table's edit, and only one may send the new table message
         async with slot.sending:
-            await self._send_table_now(slot)
+            if self.shared:
+                await self._send_table_shared(slot)
+            else:
+                await self._send_table_now(slot)
 
     async def _send_table_now(self, slot: _Slot) -> None:
         info = slot.info
@@ -586,6 +774,172 @@ class Adapter:
 
     async def _displayed(self, slot: _Slot, info: TableInfo) -> None:
         slot.displayed = max(slot.displayed, info.version)
+        await self._report(slot)
+
+    # -- several processes on one database -------------------------------------------------
+
+    async def _send_table_shared(self, slot: _Slot) -> None:
+        """The table message when other processes show the same tables: any of them may
+        have changed the table since this edit was queued, sent its message, or edited
+        it. So the table is drawn as stored now; its message is the one its data names
+        (``tg_msg``), and a new one is sent by one process only (claimed in the table's
+        data); and an edit that lands after another process's newer one is drawn again:
+        the message ends on the newest version, whoever edited last."""
+        info = await self._newest(slot)
+        if info is None:
+            return  # another table at the chat now: this one's last edit is not ours
+        if info.shown >= info.version and not slot.redraw:
+            slot.displayed = max(slot.displayed, info.shown)
+            return  # on screen already (another process showed it)
+        slot.redraw = False
+        tr = translator(info.lang)
+        recent = render.recent_lines(info, tr)
+        if slot.resumed == info.version:
+            recent.append(tr.gettext(RESUMED))
+        text, markup = views.table_message(info, tr, recent, self.username)
+        mid = slot.msg_id
+        if mid is not None:
+            try:
+                # whatever this process last sent there, another may have edited it since
+                await self.edit_text(slot.chat, mid, text, markup, force=True)
+            except BadRequest as err:
+                if not _gone(err):
+                    raise
+                log.info("table message of %s is gone (%s): sending it again", slot.key, err)
+                created = slot.created
+                await self.service.change_meta(
+                    slot.key,
+                    lambda i: (
+                        {"tg_msg": None}
+                        if i.created == created and i.meta.get("tg_msg") == mid
+                        else None
+                    ),
+                )
+                slot.msg_id = None
+            else:
+                await self._displayed(slot, info)
+                await self._recheck(slot, info)
+                return
+        granted, stored = await self._claim(slot, "tg_sending", _has_message)
+        if not granted:
+            if stored is not None and stored.created == slot.created and _has_message(stored):
+                self._learn(slot, stored)
+                self._queue_table(slot)  # sent by another process meanwhile: edit it
+            elif stored is not None and stored.created == slot.created:
+                self._later(self._queue_table, slot)  # another process is sending it
+            return
+        msg = await self.bot.send_message(
+            slot.chat, text, reply_markup=markup, message_thread_id=slot.thread
+        )
+        self._sent(slot.chat, msg.message_id, text, markup)
+        slot.msg_id = mid = msg.message_id
+        created = slot.created
+        await self.service.change_meta(
+            slot.key,
+            lambda i: {"tg_msg": mid, "tg_sending": None} if i.created == created else None,
+        )
+        await self._displayed(slot, info)
+        await self._recheck(slot, info)
+
+    async def _newest(self, slot: _Slot) -> TableInfo | None:
+        """Slot's table as stored now (``None``: another table took its chat, and this
+        process did not close this one: another did, and showed it closed)."""
+        info = await self.service.table(slot.key)
+        if info is None or info.created != slot.created:
+            return slot.info if slot.final else None
+        if info.version >= slot.info.version:
+            slot.info = info
+        self._learn(slot, info)
+        return slot.info
+
+    async def _recheck(self, slot: _Slot, drawn: TableInfo) -> None:
+        """After an edit: a newer version stored meanwhile (another process's change, whose
+        own edit may have landed first) is drawn again."""
+        info = await self.service.table(slot.key)
+        if info is not None and info.created == slot.created and info.version > drawn.version:
+            slot.redraw = True
+            self._queue_table(slot)
+
+    async def _claim(
+        self, slot: _Slot, name: str, done: Callable[[TableInfo], bool]
+    ) -> tuple[bool, TableInfo | None]:
+        """Claim, in the table's data (entry ``name``), a send only one process may make,
+        unless ``done`` says it is made: granted unless another process's claim holds
+        (for ``CLAIM_SECONDS``: one that died is taken over then). Returns whether it was
+        granted, and the table as stored."""
+        me = self.service.worker
+        granted = False
+
+        def decide(info: TableInfo) -> dict[str, Any] | None:
+            nonlocal granted
+            granted = False
+            if info.created != slot.created or done(info):
+                return None
+            held = info.meta.get(name)
+            now = time.time()
+            if (
+                isinstance(held, list)
+                and len(held) == 2
+                and held[0] != me
+                and isinstance(held[1], int | float)
+                and held[1] > now
+            ):
+                return None
+            granted = True
+            return {name: [me, now + CLAIM_SECONDS]}
+
+        stored = await self.service.change_meta(slot.key, decide)
+        return granted, stored
+
+    def _later(self, queue: Callable[[_Slot], None], slot: _Slot) -> None:
+        """``queue(slot)`` again in a moment (another process holds what it needs)."""
+        loop = asyncio.get_running_loop()
+        loop.call_later(CLAIM_RETRY / self.limits.scale, queue, slot)
+
+    async def _send_news_shared(self, slot: _Slot) -> None:
+        """The announcements not made yet, when other processes show the same tables: made
+        by the process that claims them (``tg_saying``), noted made in the table's data
+        (``tg_said``: the version they were made up to), so that each is made once."""
+        info = await self._newest(slot)
+        if info is None:
+            return
+        news = self._unannounced(slot)
+        if not news:
+            return
+        top = max(p.version for p in news)
+        granted, stored = await self._claim(slot, "tg_saying", lambda i: _said(i) >= top)
+        if not granted:
+            if stored is None or stored.created != slot.created:
+                if not slot.final:
+                    return  # (another table at the chat: this one was another's to close)
+                # this process closed it and another table came at once: no claim to make
+            elif _said(stored) >= top:  # made by another process
+                self._learn(slot, stored)
+                await self._report(slot)
+                return
+            else:
+                self._later(self._queue_news, slot)  # being made by another process
+                return
+        elif stored is not None and stored.version >= slot.info.version:
+            slot.info = stored  # (newer announcements may have come meanwhile)
+        news = self._unannounced(slot)
+        if not news:
+            return
+        top = max(p.version for p in news)
+        tr = translator(slot.info.lang)
+        names = slot.info.names
+        body = "\n".join(notice_text(Notice(p.code, p.params), tr, names) for p in news)
+        await self.bot.send_message(slot.chat, body, message_thread_id=slot.thread)
+        slot.announced = max(slot.announced, top)
+        created = slot.created
+        await self.service.change_meta(
+            slot.key,
+            lambda i: (
+                {"tg_said": max(_said(i), top), "tg_saying": None}
+                if i.created == created
+                else None
+            ),
+        )
         await self._report(slot)
 
     async def show_hand(
@@ -657,13 +1011,22 @@ class Adapter:
                 self._private.pop((key, uid), None)
             return None
         mid = None if new else self._dm.get((key, uid))
+        if self.shared and not new:
+            stored = info.meta.get(f"dm{uid}")  # (another process may have sent a new one)
+            if isinstance(stored, int) and not isinstance(stored, bool):
+                mid = self._dm[(key, uid)] = stored
         if mid is not None:
             try:
-                await self.edit_text(uid, mid, text, markup)
+                await self.edit_text(uid, mid, text, markup, force=self.shared)
             except BadRequest as err:
                 if not _gone(err):
                     raise
                 mid = None
+            else:
+                if self.shared:  # a newer version meanwhile: another process's edit of it
+                    now = await self.service.table(key)  # may have landed before this one
+                    if now is not None and now.version > info.version:
+                        self.queue_hand(key, uid)
         if mid is None:
             msg = await self.bot.send_message(uid, text, reply_markup=markup)
             mid = int(msg.message_id)
@@ -703,6 +1066,9 @@ class Adapter:
             return
 
         async def job() -> None:
+            if self.shared:
+                await self._send_news_shared(slot)
+                return
             news = self._unannounced(slot)
             if not news:
                 return
@@ -934,13 +1300,20 @@ class Adapter:
         self.outbox.put(chat, ("menu", mid), job, urgent=True)
 
     async def edit_text(
-        self, chat: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+        self,
+        chat: int,
+        message_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        *,
+        force: bool = False,
     ) -> bool:
         """Edit a message of the bot's to ``text`` and ``markup``, unless that is what it
         shows already (as far as this process knows: what it last sent there), which
-        Telegram would refuse as "message is not modified". False if nothing was sent."""
+        Telegram would refuse as "message is not modified". False if nothing was sent.
+        ``force``: sent whatever this process last sent (other processes edit it too)."""
         shown = _content(text, markup)
-        if self._contents.get((chat, message_id)) == shown:
+        if not force and self._contents.get((chat, message_id)) == shown:
             return False
         try:
             await self.bot.edit_message_text(
@@ -1044,6 +1417,21 @@ async def answer_quietly(
             log.warning("%s failed: %s", what, err)
             return False
     return False
+
+
+def _said(info: TableInfo) -> int:
+    """The version a table's announcements were made up to (in its data, on a shared store;
+    those up to the version shown are made too)."""
+    said = info.meta.get("tg_said")
+    if isinstance(said, int) and not isinstance(said, bool):
+        return max(info.shown, said)
+    return info.shown
+
+
+def _has_message(info: TableInfo) -> bool:
+    """The table's message was sent (its id is in the table's data)."""
+    msg = info.meta.get("tg_msg")
+    return isinstance(msg, int) and not isinstance(msg, bool)
 
 
 def _content(text: str, markup: Any) -> tuple[str, str | None]:

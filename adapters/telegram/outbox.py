@@ -18,6 +18,9 @@ private chat and 30 a second in all, and answers ``429 retry_after`` past that. 
   after their own move), so bot seats never leave them staring at an old table;
 - ``RetryAfter`` pauses the lane for the time Telegram asks and runs the item again:
   nothing is dropped for flood control;
+- several processes sending to one group (a shared database) share its budget: with
+  ``pace``, each send to a group is also reserved there, among every process
+  (``Store.pace``), once this process's own bucket lets it go;
 - a chat that refuses the bot (blocked, kicked) drops its lane quietly;
 - a group upgraded to a supergroup (``ChatMigrated``: Telegram gave it a new id) calls
   ``on_migrated(old, new)`` (the adapter moves the chat's tables), then the failed item
@@ -58,6 +61,8 @@ log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
 Migrated = Callable[[int, int], Awaitable[None]]
+# (group chat, whether a person waits for the send) -> seconds to wait before sending it
+Pace = Callable[[int, bool], Awaitable[float]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,9 +246,11 @@ class Outbox:
         clock: Callable[[], float] | None = None,
         *,
         on_migrated: Migrated | None = None,
+        pace: Pace | None = None,
     ) -> None:
         self.limits = limits
         self.on_migrated = on_migrated
+        self.pace = pace
         self.clock = clock or asyncio.get_running_loop().time
         self._lanes: dict[int, _Lane] = {}
         self._buckets: dict[int, Pacer] = {}
@@ -350,15 +357,28 @@ class Outbox:
         return 1.0 + self.limits.group_reserve
 
     async def _token(self, lane: _Lane) -> None:
-        """Wait for a token (and the reserve, for an item nobody waits for)."""
+        """Wait for a token (and the reserve, for an item nobody waits for); with ``pace``,
+        then for a group's send reserved among every process."""
         while True:
             wait = max(lane.bucket.wait_time(self._need(lane)), self._global.wait_time())
             if wait <= 0 or not lane.items:  # (emptied meanwhile: nothing to wait for)
-                return
+                break
             lane.poke.clear()
             # woken early when an item becomes urgent
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(lane.poke.wait(), wait)
+        if self.pace is None or lane.chat_id >= 0 or not lane.items:
+            return
+        urgent = next(iter(lane.items)) in lane.urgent
+        try:
+            wait = await self.pace(lane.chat_id, urgent)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # the database out of reach: this process's bucket alone
+            log.warning("chat %s: the shared pacing failed: %s", lane.chat_id, err)
+            return
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     async def _attempt(self, lane: _Lane, key: Hashable, job: Job) -> bool:
         """Run one job, retrying per the limits. True if it ran (or failed for good)."""

@@ -170,6 +170,41 @@ async def test_adapter_data_from_two_processes_is_all_kept(procs: list[Proc]) ->
     assert seen is not None and seen.meta == {"tg_msg": 1, "dc_msg": 2}
 
 
+async def test_a_claim_in_the_tables_data_is_granted_to_one_process(procs: list[Proc]) -> None:
+    """``change_meta`` is a compare-and-set on the table as stored: ten claims at once
+    from each of three processes (each with an old copy of the table), one granted."""
+    (a, store, _), *_ = procs
+    await two_humans(a)
+    for svc, _, _ in procs:
+        await svc.table(KEY)  # every one has a copy
+    await a.set_meta(KEY, tg_msg=5)  # the others' copies are old now
+    granted: list[str] = []
+
+    def claim(who: str) -> Any:
+        def decide(info: Any) -> dict[str, Any] | None:
+            if "sending" in info.meta or info.meta.get("tg_msg") != 5:
+                return None
+            granted.append(who)
+            return {"sending": who}
+
+        return decide
+
+    results = await asyncio.gather(
+        *(svc.change_meta(KEY, claim(f"{i}.{n}")) for n in range(10) for i, (svc, _, _) in
+          enumerate(procs))
+    )  # fmt: skip
+    stored = await store.get_table(KEY)
+    assert stored is not None
+    winner = stored.meta["sending"]
+    # a decision written is the last one its process made: the winner's, once
+    assert granted.count(winner) >= 1 and all(r is not None for r in results)
+    assert all(r.meta["sending"] == winner for r in results if r is not None)
+    # every process now reads the claim; an entry set to None goes
+    await procs[2][0].change_meta(KEY, lambda info: {"sending": None})
+    seen = await a.table(KEY)
+    assert seen is not None and seen.meta == {"tg_msg": 5}
+
+
 async def test_a_table_shown_in_one_process_is_shown_for_all(
     procs: list[Proc], clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:

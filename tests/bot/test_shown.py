@@ -119,6 +119,32 @@ async def test_announcements_wait_with_the_table_until_shown(db: Path | str) -> 
         await close_service(svc, store)
 
 
+async def test_only_a_table_left_alone_for_idle_seconds_is_behind(db: Path | str) -> None:
+    """On a shared database the other processes show their tables: what waits unshown for
+    ``idle`` seconds without a change is a dead one's (any process's: on PostgreSQL a
+    service that never loaded the table finds it in the database)."""
+    clock = Clock()
+    svc, store, _ = await open_service(db, clock)
+    try:
+        version = await _exposing(svc, store, clock)
+        assert await svc.behind("tg", idle=5) == []
+        clock.advance(5)
+        assert [i.version for i in await svc.behind("tg", idle=5)] == [version]
+        if svc.shared:
+            other, other_store, _ = await open_service(db, clock, seed=9)
+            try:
+                assert KEY in other.open_tables()
+                other._tables.clear()  # as if it had started before the table was opened
+                behind = await other.behind("tg", idle=5)
+                assert [(i.key, i.version) for i in behind] == [(KEY, version)]
+            finally:
+                await close_service(other, other_store)
+        await svc.shown(KEY, version)
+        assert await svc.behind("tg", idle=5) == []
+    finally:
+        await close_service(svc, store)
+
+
 async def test_an_open_table_not_shown_is_behind(db: Path | str) -> None:
     clock = Clock()
     svc, store, _ = await open_service(db, clock)

@@ -14,6 +14,16 @@ private messages, inline results.
 Flood control can be enforced (``group_limit``: at most N sends or edits per window per
 group, else 429 with the real ``retry_after``) and 429s scripted (``fail``, ``storm``).
 
+Several bot processes on one token: each may call through a base URL of its own
+(``base_url_for(tag)``, ``/<tag>/bot<token>/...``), so that every call is recorded with
+the process that made it (``Call.via``). One update stream per token, as on Telegram: a
+``getUpdates`` arriving while another waits ends the waiting one with 409 "Conflict:
+terminated by other getUpdates request" (``polls`` records every one, ``conflicts`` counts
+those ended so while their caller still waited). A webhook (``setWebhook``) behind a load
+balancer: with ``backends`` set, each update goes to one of them chosen at random, and to
+another when that one does not answer (a process that died); an update is kept until a
+backend took it (200), as Telegram keeps undelivered updates.
+
 A basic group (``basic_group``) can be upgraded to a supergroup (``migrate``): it gets a new
 id, and from then on every call naming the old id answers 400 with
 ``parameters.migrate_to_chat_id``, as the real Bot API does; the two service messages
@@ -36,7 +46,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import ClientSession, web
+from aiohttp import ClientError, ClientSession, ClientTimeout, web
 
 __all__ = [
     "ApiError",
@@ -49,8 +59,14 @@ __all__ = [
     "FakeStickerSet",
     "FakeUser",
     "InlineAnswer",
+    "Poll",
     "Result",
 ]
+
+CONFLICT = (
+    "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
+    "is running"
+)
 
 # parameters that stay strings even when they look like JSON
 _STRINGS = frozenset(
@@ -109,7 +125,8 @@ class ApiError(Exception):
 
 @dataclass
 class Call:
-    """One request the bot made, its answer, and when (loop time)."""
+    """One request the bot made, its answer, and when (loop time); ``via``: the base URL's
+    tag it came through (which process, see ``base_url_for``)."""
 
     method: str
     params: dict[str, Any]
@@ -117,6 +134,18 @@ class Call:
     ok: bool = True
     result: Any = None
     error: ApiError | None = None
+    via: str | None = None
+
+
+@dataclass
+class Poll:
+    """One ``getUpdates``: through which tag, from when to when, how it ended (``ok``,
+    ``conflict``: ended by a newer one, ``gone``: its caller had gone meanwhile)."""
+
+    via: str | None
+    start: float
+    end: float = math.inf
+    outcome: str = ""
 
 
 @dataclass
@@ -435,6 +464,18 @@ class FakeBotAPI:
         self.stickers: dict[str, FakeSticker] = {}  # by file id
         self.admins: dict[int, dict[int, str]] = {}
         self.webhook: dict[str, Any] | None = None
+        # a load balancer in front of the webhook: the URLs updates really go to
+        self.backends: list[str] | None = None
+        # update id -> the backend that took it, and the update
+        self.delivered: dict[int, tuple[str, dict[str, Any]]] = {}
+        self._delivering: set[int] = set()
+        self._lb = random.Random(0)
+        self.polls: list[Poll] = []
+        # (tag or None: any, method) -> seconds its answer takes (a slow network, a process
+        # overtaken by another)
+        self.slow: dict[tuple[str | None, str], float] = {}
+        self.conflicts = 0  # getUpdates ended by a newer one while their caller waited
+        self._poll_seq = 0
         self.group_limit: tuple[int, float] | None = None  # (sends+edits, per seconds)
         # seconds of the world per second of this clock (benchmarks run time faster): the
         # flood window is in the world's seconds, and so is ``retry_after``
@@ -459,6 +500,7 @@ class FakeBotAPI:
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
         app = web.Application(client_max_size=8 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_route("*", "/{via}/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
@@ -487,6 +529,10 @@ class FakeBotAPI:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/bot"
 
+    def base_url_for(self, via: str) -> str:
+        """A base URL of its own for one bot process: its calls are recorded ``via``."""
+        return f"http://127.0.0.1:{self.port}/{via}/bot"
+
     async def _handle(self, request: web.Request) -> web.Response:
         if request.match_info["token"] != self.token:
             return web.json_response(
@@ -494,13 +540,20 @@ class FakeBotAPI:
             )
         method = request.match_info["method"]
         params = await _params(request)
-        call = Call(method, params, self.now())
+        via = request.match_info.get("via")
+        call = Call(method, params, self.now(), via=via)
         handler = getattr(self, "m_" + method, None)
         try:
             if handler is None:
                 raise ApiError(404, "Not Found: method not found")
             self._scripted_failure(method, params)
-            result = await handler(params)
+            delay = self.slow.get((via, method), self.slow.get((None, method), 0.0))
+            if delay:
+                await asyncio.sleep(delay)
+            if method == "getUpdates":
+                result = await self._get_updates(params, via, request)
+            else:
+                result = await handler(params)
             call.result = result
             body: dict[str, Any] = {"ok": True, "result": result}
             status = 200
@@ -725,25 +778,39 @@ class FakeBotAPI:
         return update
 
     def _deliver(self, update: dict[str, Any]) -> None:
+        """Post ``update`` to the webhook (to one of ``backends``, at random, with them),
+        again and again until one takes it; then it is no longer kept."""
         hook = self.webhook
         assert hook is not None
+        uid = update["update_id"]
+        if uid in self._delivering:
+            return
+        self._delivering.add(uid)
 
         async def post() -> None:
             if self._session is None:
-                self._session = ClientSession()
+                self._session = ClientSession(timeout=ClientTimeout(total=10))
             headers = {"Content-Type": "application/json"}
             if hook.get("secret_token"):
                 headers["X-Telegram-Bot-Api-Secret-Token"] = hook["secret_token"]
-            for _ in range(50):
-                try:
-                    async with self._session.post(
-                        hook["url"], data=json.dumps(update), headers=headers
-                    ) as resp:
-                        if resp.status == 200:
-                            return
-                except OSError:
-                    pass
-                await asyncio.sleep(0.05)
+            try:
+                for _ in range(400):
+                    if self._closing:
+                        return
+                    url = self._lb.choice(self.backends) if self.backends else hook["url"]
+                    try:
+                        async with self._session.post(
+                            url, data=json.dumps(update), headers=headers
+                        ) as resp:
+                            if resp.status == 200:
+                                self.delivered[uid] = (url, update)
+                                self.updates = [u for u in self.updates if u is not update]
+                                return
+                    except (OSError, ClientError, TimeoutError):
+                        pass  # (a backend that died, before or while it answered)
+                    await asyncio.sleep(0.05)
+            finally:
+                self._delivering.discard(uid)
 
         asyncio.get_running_loop().create_task(post())
 
@@ -789,7 +856,39 @@ class FakeBotAPI:
             "supports_inline_queries": True,
         }
 
-    async def m_getUpdates(self, p: dict[str, Any]) -> Any:
+    async def _get_updates(self, p: dict[str, Any], via: str | None, request: web.Request) -> Any:
+        """``getUpdates``, one at a time: a newer one ends this one with 409."""
+        self._poll_seq += 1
+        mine = self._poll_seq
+        poll = Poll(via, self.now())
+        self.polls.append(poll)
+        await self._notify()  # (a poll waiting learns it has been overtaken)
+        try:
+            result = await self.m_getUpdates(p, lambda: self._poll_seq != mine)
+        except ApiError as err:
+            poll.end = self.now()
+            gone = request.transport is None or request.transport.is_closing()
+            if err.code == 409 and err.description == CONFLICT:
+                poll.outcome = "gone" if gone else "conflict"
+                self.conflicts += not gone
+            else:
+                poll.outcome = "error"
+            raise
+        poll.end, poll.outcome = self.now(), "ok"
+        return result
+
+    def pollers(self, since: float = 0.0) -> list[str | None]:
+        """The tags that polled since ``since`` (a ``getUpdates`` waiting then, or
+        answered), in the order of their first such poll."""
+        out: list[str | None] = []
+        for poll in self.polls:
+            if poll.end >= since and poll.outcome in ("", "ok") and poll.via not in out:
+                out.append(poll.via)
+        return out
+
+    async def m_getUpdates(
+        self, p: dict[str, Any], overtaken: Callable[[], bool] = lambda: False
+    ) -> Any:
         if self.webhook is not None:
             raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active")
         offset = int(p.get("offset") or 0)
@@ -805,11 +904,15 @@ class FakeBotAPI:
 
         async with self._changed:
             while not ready() and not self._closing:
+                if overtaken():
+                    raise ApiError(409, CONFLICT)
                 left = deadline - self.now()
                 if left <= 0:
                     break
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._changed.wait(), left)
+        if overtaken():
+            raise ApiError(409, CONFLICT)
         return ready()
 
     async def m_deleteWebhook(self, p: dict[str, Any]) -> Any:
@@ -820,7 +923,7 @@ class FakeBotAPI:
 
     async def m_setWebhook(self, p: dict[str, Any]) -> Any:
         self.webhook = {"url": p["url"], "secret_token": p.get("secret_token")}
-        for u in list(self.updates):
+        for u in list(self.updates):  # the updates not delivered yet
             self._deliver(u)
         return True
 

@@ -10,6 +10,7 @@ import pytest
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
 from adapters.telegram.outbox import Bucket, Limits, Outbox, Window
+from bot.store import gcra
 
 GROUP = -100123
 OTHER = -100456
@@ -315,3 +316,46 @@ async def test_a_lane_emptied_while_it_waits_for_a_token_ends_quietly() -> None:
     finally:
         loop.set_exception_handler(None)
     assert done == [1, 3] and errors == []
+
+
+async def test_outboxes_of_several_processes_share_a_groups_budget() -> None:
+    """Three processes' outboxes, each with a lane for one group and always something to
+    send there, reserve every send to the group in one shared flow (``pace``: the store's
+    in a real process): together they never pass the group's 20 a minute, as one alone
+    would not. Private chats are not paced that way."""
+    limits = Limits().scaled(60.0)  # a minute is a second
+    loop = asyncio.get_running_loop()
+    flows: dict[int, float] = {}
+    asked: set[int] = set()
+
+    async def pace(chat: int, urgent: bool) -> float:
+        asked.add(chat)
+        spare = 0 if urgent else limits.group_reserve
+        wait, flows[chat] = gcra(
+            flows.get(chat), loop.time(), 1 / limits.group_rate, limits.group_burst, spare
+        )
+        return wait
+
+    boxes = [Outbox(limits, pace=pace) for _ in range(3)]
+    group: list[float] = []
+    private: list[float] = []
+
+    async def edit() -> None:
+        group.append(loop.time())
+
+    async def hand() -> None:
+        private.append(loop.time())
+
+    end = loop.time() + 2.5
+    while loop.time() < end:
+        for i, box in enumerate(boxes):
+            box.put(GROUP, ("table", 1), edit, urgent=i == 0)
+            box.put(1234, ("hand", 1), hand)
+        await asyncio.sleep(0.01)
+    for box in boxes:
+        await box.close()
+    assert asked == {GROUP}
+    # 20 a second at most, whichever process sent (alone, each would have sent 20)
+    worst = max(len([s for s in group if t <= s < t + 1.0]) for t in group)
+    assert 15 <= worst <= 20, worst
+    assert private  # (sent, each process at its own pace)
