@@ -68,6 +68,9 @@ __all__ = ["DEFAULT_API", "Adapter", "UnoClient"]
 log = logging.getLogger(__name__)
 
 DEFAULT_API = "https://discord.com/api/v10"
+# Discord lets ``max_concurrency`` shards IDENTIFY per 5 seconds: one per bucket
+# (``shard_id % max_concurrency``), for the whole bot, whichever process runs the shard
+IDENTIFY_SECONDS = 5.0
 # An interaction token lives 15 minutes; a hand view is retired a little before that.
 HAND_TTL = 14 * 60.0
 RECENT_PRIVATE = 4  # event lines under a hand
@@ -179,21 +182,38 @@ class HandSession:
 Picture = tuple[tuple[Card, ...], frozenset[Card] | None]
 
 
-class UnoClient(discord.Client):
-    """The discord.py client: one command tree, the dynamic items, the adapter."""
+class UnoClient(discord.AutoShardedClient):
+    """The discord.py client: one command tree, the dynamic items, the adapter. Sharded:
+    ``shard_ids`` of ``shard_count`` (``UNO_DISCORD_SHARDS``), or (both ``None``) every
+    shard Discord recommends (discord.py asks ``/gateway/bot``)."""
 
-    def __init__(self, adapter: Adapter, *, guild_ready_timeout: float = 2.0) -> None:
+    def __init__(
+        self,
+        adapter: Adapter,
+        *,
+        guild_ready_timeout: float = 2.0,
+        shard_ids: Sequence[int] | None = None,
+        shard_count: int | None = None,
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads and the guild's locale
+        shards: dict[str, Any] = {}
+        if shard_ids is not None:
+            shards = {"shard_ids": list(shard_ids), "shard_count": shard_count}
         super().__init__(
             intents=intents,
             max_messages=None,
             guild_ready_timeout=guild_ready_timeout,
             # display names go into table texts: none of them may ever ping anyone
             allowed_mentions=discord.AllowedMentions.none(),
+            **shards,
         )
         self.adapter = adapter
         self.tree: app_commands.CommandTree[UnoClient] = app_commands.CommandTree(self)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # Discord's identify limit, not discord.py's flat 5 s between any two shards
+        await self.adapter.identify_turn(shard_id)
 
     async def setup_hook(self) -> None:
         # buttons and selects keep working after a restart: the templates parse every id
@@ -236,12 +256,22 @@ class Adapter:
         hand_ttl: float = HAND_TTL,
         sync_commands: bool = True,
         guild_ready_timeout: float = 2.0,
+        identify_seconds: float = IDENTIFY_SECONDS,
     ) -> None:
         self.settings = settings
         self.service = service
         self.hand_ttl = hand_ttl
-        self._sync = sync_commands
         self._guild_ready_timeout = guild_ready_timeout
+        # the shards this process runs (None: all Discord recommends) and their count
+        plan = settings.discord_shard_plan
+        self.shard_ids: tuple[int, ...] | None = plan[0] if plan is not None else None
+        self.shard_count: int | None = plan[1] if plan is not None else None
+        # one process registers the commands: the one running shard 0 (or every shard)
+        self._sync = sync_commands and (self.shard_ids is None or 0 in self.shard_ids)
+        self.identify_seconds = identify_seconds
+        self._max_concurrency = 1
+        self._identified: dict[int, float] = {}  # identify bucket -> when this process last did
+        self._identifies = 0
         self.client: UnoClient | None = None
         self.outbox = Outbox()
         self._runner: asyncio.Task[None] | None = None
@@ -273,14 +303,28 @@ class Adapter:
         self.closing = False
         self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
         Route.BASE = base
-        client = self.client = UnoClient(self, guild_ready_timeout=self._guild_ready_timeout)
+        client = self.client = UnoClient(
+            self,
+            guild_ready_timeout=self._guild_ready_timeout,
+            shard_ids=self.shard_ids,
+            shard_count=self.shard_count,
+        )
         try:
             await client.login(token.get_secret_value())
+            # how many shards may identify at once (and, with another API, where its
+            # gateway is: with a shard count given, discord.py dials DEFAULT_GATEWAY
+            # without asking /gateway/bot)
+            recommended, url, limits = await client.http.get_bot_gateway()
+            self._max_concurrency = max(1, int(limits.get("max_concurrency") or 1))
             if base != DEFAULT_API:
-                # a plain Client dials DEFAULT_GATEWAY without asking /gateway/bot: with
-                # another API (a proxy, a test double) ask it where its gateway is
-                _, url, _ = await client.http.get_bot_gateway()
                 DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+            if self.shard_count is None:
+                log.info("discord: running every shard (Discord recommends %d)", recommended)
+            else:
+                log.info(
+                    "discord: running shards %s of %d (Discord recommends %d)",
+                    ",".join(map(str, self.shard_ids or ())), self.shard_count, recommended,
+                )  # fmt: skip
             self._runner = asyncio.create_task(client.connect(reconnect=True), name="uno-discord")
             ready = asyncio.create_task(client.wait_until_ready())
             done, _ = await asyncio.wait(
@@ -319,6 +363,27 @@ class Adapter:
         if self._saved is not None:
             Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved
             self._saved = None
+
+    async def identify_turn(self, shard_id: int | None) -> None:
+        """Wait until ``shard_id`` may IDENTIFY: Discord allows one identify per bucket
+        (``shard_id % max_concurrency``) every 5 seconds for the whole bot. This process
+        spaces its own; on a shared database a lease per bucket (``dc:identify:<bucket>``,
+        held 5 seconds) spaces those of every process, so processes starting together (or
+        one restarting) take turns instead of having sessions refused."""
+        bucket = (shard_id or 0) % self._max_concurrency
+        last = self._identified.get(bucket)
+        if last is not None:
+            wait = last + self.identify_seconds - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        if self.service.shared:
+            self._identifies += 1
+            owner = f"{self.service.worker}:{shard_id}:{self._identifies}"  # each identify's own
+            name = f"dc:identify:{bucket}"
+            store = self.service.store
+            while not await store.lease(name, owner, time.time(), self.identify_seconds):
+                await asyncio.sleep(0.2)
+        self._identified[bucket] = time.monotonic()
 
     async def idle(self, timeout: float | None = None) -> None:
         """Wait until no interaction is being handled and nothing waits to be sent."""
