@@ -1044,6 +1044,10 @@ class FakeDiscord:
         rec.command = sub
         return await self._dispatch_interaction(rec, payload)
 
+    def expire(self, rec: Interaction) -> None:
+        """``rec``'s token runs out now (as 15 minutes after the interaction would)."""
+        rec.created -= self.token_ttl + 1.0
+
     async def dm_slash(self, user: User, sub: str) -> Interaction:
         """``user`` runs ``/uno <sub>`` in their direct messages with the bot (an event of
         no server: shard 0 carries it)."""
