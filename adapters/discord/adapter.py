@@ -201,7 +201,8 @@ def hand_record(s: HandSession) -> dict[str, Any]:
     message, so that another process (or this one after a restart) can edit it: the
     application id and the interaction token (a credential for 15 minutes, for that
     interaction's messages only), the message id, when the token's interaction was created,
-    and what the message shows (language, page, a card waiting for its colour)."""
+    and what the message shows (language, page, a card waiting for its colour, and the
+    private lines under the hand as they were then: they are not written for each line)."""
     return {
         "a": s.app,
         "t": s.token,
@@ -210,6 +211,7 @@ def hand_record(s: HandSession) -> dict[str, Any]:
         "l": s.lang,
         "p": s.page,
         "k": s.picking,
+        "r": list(s.recent),
     }
 
 
@@ -230,6 +232,9 @@ def _session_of(key: str, player: str, rec: Any) -> HandSession | None:
     ):
         return None
     s = HandSession(key, player, token, app, float(since), lang, mid, page=page, picking=picking)
+    lines = rec.get("r")
+    if isinstance(lines, list):
+        s.recent.extend(str(x) for x in lines[-RECENT_PRIVATE:])
     s.stored = dict(rec)
     return s
 

@@ -472,6 +472,20 @@ class Interaction:
 
 
 @dataclass
+class Hold:
+    """A request held back (a slow network between one process and Discord): the first
+    that matches waits, having ``arrived``, until ``release()``."""
+
+    method: str
+    path: re.Pattern[str]
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        self.released.set()
+
+
+@dataclass
 class Call:
     method: str
     path: str
@@ -537,6 +551,7 @@ class FakeDiscord:
         self.port = 0
         self.last_activity = time.monotonic()
         self.callback_delay = 0.0  # seconds added before answering an interaction callback
+        self._holds: list[Hold] = []
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -648,6 +663,8 @@ class FakeDiscord:
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
 
     async def close(self) -> None:
+        for h in self._holds:
+            h.release()
         for ws in list(self._sockets):
             with contextlib.suppress(Exception):
                 await ws.close(code=1001)
@@ -676,6 +693,16 @@ class FakeDiscord:
                     except ValueError:
                         body = raw.decode(errors="replace")
             call.body, call.files = body, [files[n] for n in sorted(files)]
+            hold = next(
+                (h for h in self._holds
+                 if not h.arrived.is_set() and h.method == request.method
+                 and h.path.search(request.path)),
+                None,
+            )  # fmt: skip
+            if hold is not None:
+                hold.arrived.set()
+                await hold.released.wait()
+                self._holds.remove(hold)
             request[JSON] = body
             request[FILES] = files
             if files and self.refuse_files:
@@ -1043,6 +1070,13 @@ class FakeDiscord:
         rec, payload = self._base_interaction(2, user, channel, data)
         rec.command = sub
         return await self._dispatch_interaction(rec, payload)
+
+    def hold(self, method: str, path: str) -> Hold:
+        """Hold back the next ``method`` request whose path matches ``path`` (a regex)
+        until the returned hold is released: it is handled then, as if it came late."""
+        h = Hold(method, re.compile(path))
+        self._holds.append(h)
+        return h
 
     def expire(self, rec: Interaction) -> None:
         """``rec``'s token runs out now (as 15 minutes after the interaction would)."""

@@ -134,3 +134,33 @@ def test_guild_ids_setting_is_checked() -> None:
     assert Settings().discord_guild_ids == ()
     with pytest.raises(ValueError):
         Settings(discord_guilds="12,abc")
+
+
+async def test_hands_opened_before_a_restart_are_kept_up_after_it(world: World) -> None:
+    """A hand message is kept with the table (its token, for its 15 minutes): the bot,
+    restarted, shows a player's turn in the hand message they opened before, without a
+    press of theirs, and a newer "Show hand" empties it as it would have."""
+    alice, bob, _ = world.users
+    await world.load_scenario(
+        {alice: ["R1", "R2", "G5"], bob: ["R3", "Y4", "Y5"]}, ["R9"], ["G6", "G2"], current=bob
+    )
+    rec = await world.slash(alice, "hand")
+    alice_hand = world.fake.messages[rec.original]  # type: ignore[index]
+    rec = await world.slash(bob, "hand")
+    bob_hand = world.fake.messages[rec.original]  # type: ignore[index]
+    assert "Waiting for Bob" in alice_hand.content
+    await world.restart()
+    edits = len(world.fake.shown)
+    await world.press(bob, bob_hand, world.button(bob_hand, "play", "R3"))
+    assert "Your turn" in alice_hand.content
+    info = await world.info()
+    assert f":{info.version}:" in str(world.button(alice_hand, "play", "R1"))
+    assert [s.via for s in world.fake.shown[edits:] if s.message_id == alice_hand.id] == [
+        "webhook"
+    ]
+    await world.restart()
+    newer = await world.slash(alice, "hand")
+    assert alice_hand.content == "Your hand has moved to a newer message."
+    assert alice_hand.components == [] and alice_hand.attachments == []
+    assert "Your turn" in world.fake.messages[newer.original].content  # type: ignore[index]
+    assert world.fake.errors == []
