@@ -82,6 +82,7 @@ class TableInfo:
     # first; those that are news of their own for the port are its to show again)
     shown: int = 0
     pending: tuple[Pending, ...] = ()
+    updated: float = 0.0  # when the table last changed (unix time)
 
     @property
     def names(self) -> dict[str, str]:

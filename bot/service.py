@@ -339,6 +339,7 @@ class Service:
             recent=t.recent,
             shown=t.shown,
             pending=tuple(p for p in t.pending if p.version > t.shown),
+            updated=t.updated,
         )
 
     async def table(self, key: str) -> TableInfo | None:

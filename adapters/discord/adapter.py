@@ -72,6 +72,7 @@ DEFAULT_API = "https://discord.com/api/v10"
 # (``shard_id % max_concurrency``), for the whole bot, whichever process runs the shard
 IDENTIFY_SECONDS = 5.0
 # An interaction token lives 15 minutes; a hand view is retired a little before that.
+TOKEN_SECONDS = 15 * 60.0
 HAND_TTL = 14 * 60.0
 RECENT_PRIVATE = 4  # event lines under a hand
 # a player's hand message kept with the table (``hand_record``), under this meta key prefix;
@@ -79,6 +80,9 @@ RECENT_PRIVATE = 4  # event lines under a hand
 # than the one this process uses (so that the kept token stays good for another ~14 min)
 HAND_META = "dc_hand:"
 KEEP_SECONDS = 60.0
+SWEEP_SECONDS = 60.0  # how often sessions whose token ran out are forgotten
+# at a start, tables changed this recently are drawn again (see ``Adapter._reshow``)
+RESHOW_SECONDS = 15 * 60.0
 # how long a user's saved language is taken as read (another process may change it)
 USER_LANG_SECONDS = 60.0
 TEXT_MAX = 2000
@@ -341,6 +345,7 @@ class Adapter:
         self._known: dict[str, dict[str, str]] = {}  # every name seen at a table
         self._news: dict[str, list[str]] = {}  # announcements waiting to be posted
         self._sessions: dict[tuple[str, str], HandSession] = {}
+        self._swept = time.monotonic()
         # users' saved languages as read (and when): another process may change one
         self._user_lang: dict[str, tuple[str | None, float]] = {}
         self._guild_locale: dict[int, str] = {}
@@ -401,6 +406,9 @@ class Adapter:
             await self.stop()
             raise
         log.info("discord: logged in as %s", client.user)
+        reshow = asyncio.create_task(self._reshow(), name="uno-discord-reshow")
+        self._handlers.add(reshow)
+        reshow.add_done_callback(self._handlers.discard)
 
     async def stop(self, flush: float = 10.0) -> None:
         """Finish queued sends (for up to ``flush`` seconds), then disconnect (restoring the
@@ -425,6 +433,36 @@ class Adapter:
         if self._saved is not None:
             Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved
             self._saved = None
+
+    def runs(self, scope: str) -> bool:
+        """Whether this process runs the shard of the server of ``scope`` (``dc:g:<id>``)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        try:
+            guild = int(scope.rsplit(":", 1)[1])
+        except (ValueError, IndexError):
+            return False
+        return (guild >> 22) % self.shard_count in self.shard_ids
+
+    async def _reshow(self) -> None:
+        """Once started: draw again the open tables of this process's servers that changed
+        in the last ``RESHOW_SECONDS``, and the hand messages kept with them. A process
+        killed between a commit and its edits (``kill -9``, a crash) left them behind what
+        was committed; no later change may come soon (a person's turn waits for them)."""
+        since = time.time() - RESHOW_SECONDS
+        try:
+            for key in self.service.open_tables():
+                if self.closing:
+                    return
+                if not key.startswith(self.prefix + ":"):
+                    continue
+                info = await self.service.table(key)
+                if info is None or info.status not in (LOBBY, PLAYING):
+                    continue
+                if info.updated >= since and self.runs(info.scope):
+                    await self.show_table(info, [])
+        except Exception:
+            log.exception("discord: tables not shown again after the start")
 
     async def identify_turn(self, shard_id: int | None) -> None:
         """Wait until ``shard_id`` may IDENTIFY: Discord allows one identify per bucket
@@ -784,6 +822,7 @@ class Adapter:
         """Take up the hand messages kept with the table (``hand_record``) that are newer
         than what this process knows: opened or pressed through another process, or
         before this one started. A session this process holds a newer token of stays."""
+        self._sweep()
         for name, rec in info.meta.items():
             if not name.startswith(HAND_META):
                 continue
@@ -806,6 +845,17 @@ class Adapter:
             if s.expiry is not None:  # retired by the process that has the token's press
                 s.expiry.cancel()
                 s.expiry = None
+
+    def _sweep(self) -> None:
+        """Now and then, forget the sessions whose token has run out (those taken up from
+        a table have no timer of their own): dead credentials, and memory."""
+        now = time.monotonic()
+        if now - self._swept < SWEEP_SECONDS:
+            return
+        self._swept = now
+        dead = time.time() - TOKEN_SECONDS
+        for s in [s for s in self._sessions.values() if s.since < dead]:
+            self._drop(s)
 
     async def _keep(self, s: HandSession) -> None:
         """Keep the session with the table (``hand_record``) when what another process

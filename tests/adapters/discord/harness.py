@@ -143,8 +143,10 @@ class World:
             settings, self.service, hand_ttl=self.hand_ttl, guild_ready_timeout=0.05
         )
         router.add(self.adapter.prefix, self.adapter)
+        # as ``uno-bot run`` does: the tables first, the platform, then the timers
+        await self.service.start(run_timers=False)
         await self.adapter.start()
-        await self.service.start()
+        self.service.timers.start()
 
     async def halt(self) -> None:
         """Stop the bot as a process exit would (the database stays)."""
@@ -447,8 +449,9 @@ class Cluster(World):
             identify_seconds=self.identify_seconds,
         )
         router.add(adapter.prefix, adapter)
+        await service.start(run_timers=False)
         await adapter.start()
-        await service.start()
+        service.timers.start()
         node = Node(shards, store, service, adapter)
         self.nodes.append(node)
         if self.service is None:
