@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import os
 import signal
 import sys
@@ -290,7 +291,14 @@ async def test_four_shards_over_two_processes_one_killed_and_restarted(
             return time.monotonic() > down_until
 
         await play_until(a_while, 5, "a while without shards 2-3")
-        procs[1] = await start_bot(fake, postgres_url, SHARDS[1], tmp_path)
+        # started again (the other servers' people play on meanwhile)
+        restart = asyncio.create_task(start_bot(fake, postgres_url, SHARDS[1], tmp_path))
+
+        async def restarted() -> bool:
+            return restart.done()
+
+        await play_until(restarted, 30, "shards 2-3 back")
+        procs[1] = restart.result()
         assert fake.shards_connected == {0, 1, 2, 3}
         marks["restarted"] = time.monotonic() - started
 
@@ -302,10 +310,17 @@ async def test_four_shards_over_two_processes_one_killed_and_restarted(
         marks["over"] = time.monotonic() - started
         await fake.wait_quiet(0.5)  # the last edits (the games' ends) are on their way
 
+        gaps = []
         for t in tables:
             row = await store.get_table(t.key)
             assert row is not None and row.status == FINISHED, (t.key, row and row.status)
             log = await store.actions(t.key)
+            gaps.append(
+                max(
+                    (b.at - a.at, a.player[:6], b.player[:6], b.action.get("type"))
+                    for a, b in itertools.pairwise(log)
+                )
+            )
             versions = [r.version for r in log]
             assert versions == sorted(set(versions)), versions  # each change applied once
             assert row.game is not None
@@ -329,6 +344,8 @@ async def test_four_shards_over_two_processes_one_killed_and_restarted(
         for p in [victim, *procs]:
             assert not any(tok in line for line in p.lines for tok in tokens)
         marks["stopped"] = time.monotonic() - started
+        print("longest wait between two actions, per table:", gaps)
+        print("hands opened after the kill:", len([o for o in players.opened if o[0] > killed_at]))
         print(
             "four shards, two processes, one killed:", {k: round(v, 1) for k, v in marks.items()}
         )
