@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.model import FINISHED, PLAYING
 from bot.store import Store, WriteBatch, store_for
 from engine import Phase
@@ -60,6 +62,7 @@ async def start_bot(fake: FakeDiscord, db: str, shards: str, cwd: Path) -> Proc:
         UNO_DB=db,
         UNO_DISCORD_SHARDS=shards,
         UNO_BOT_DELAY="0.05",
+        UNO_ROUND_PAUSE_SECONDS="0.3",
         UNO_CARD_IMAGES="false",
         UNO_LOG_LEVEL="INFO",
     )
@@ -110,7 +113,9 @@ class Players:
         self.fake = fake
         self.store = store
         self.hands: dict[tuple[int, int], int] = {}  # (user, channel) -> hand message
-        self.opened: list[tuple[float, int, int]] = []  # (when, user, channel) Show hand
+        # (when, user, channel, game number): each "Show hand" pressed
+        self.opened: list[tuple[float, int, int, int]] = []
+        self.game: dict[tuple[int, int], int] = {}  # the game each hand message is of
         self.waiting: dict[tuple[int, int], float] = {}  # their turn seen, since
         self.pressed: dict[tuple[int, str], float] = {}  # (message, custom id) -> when
 
@@ -132,11 +137,11 @@ class Players:
         if msg is None or msg.deleted or not msg.components:
             if msg is not None and now - since < WAIT_FOR_REDRAW:
                 return  # their hand shows them waiting still: its redraw is on its way
-            await self.open_hand(t, user, row.meta.get("dc_msg"))
+            await self.open_hand(t, user, row.meta.get("dc_msg"), row.game_no)
             return
         await self.act(user, msg, row.version)
 
-    async def open_hand(self, t: Table, user: User, table_msg: Any) -> None:
+    async def open_hand(self, t: Table, user: User, table_msg: Any, game_no: int) -> None:
         if table_msg is None:
             return
         table = self.fake.messages[int(table_msg)]
@@ -147,7 +152,8 @@ class Players:
         await asyncio.wait_for(rec.done.wait(), 5)
         assert rec.original is not None
         self.hands[(user.id, t.channel.id)] = rec.original
-        self.opened.append((time.monotonic(), user.id, t.channel.id))
+        self.game[(user.id, t.channel.id)] = game_no
+        self.opened.append((time.monotonic(), user.id, t.channel.id, game_no))
         self.waiting.pop((user.id, t.channel.id), None)
 
     def recently(self, message: int, what: str, seconds: float) -> bool:
@@ -189,14 +195,37 @@ async def until(what: Any, seconds: float, why: str) -> None:
         await asyncio.sleep(0.05)
 
 
-async def test_four_shards_over_two_processes_one_killed_and_restarted(
-    postgres_url: str, tmp_path: Path
-) -> None:
+def _count(shards: str) -> int:
+    return int(shards.rsplit("/", 1)[1])
+
+
+def _ids(shards: str) -> set[int]:
+    ids: set[int] = set()
+    for item in shards.rsplit("/", 1)[0].split(","):
+        lo, _, hi = item.partition("-")
+        ids.update(range(int(lo), int(hi or lo) + 1))
+    return ids
+
+
+async def play_with_kills(
+    postgres_url: str,
+    tmp_path: Path,
+    shards: tuple[str, ...],
+    kills: tuple[int, ...],
+    *,
+    rules: dict[str, Any] | None = None,
+    seconds: float = 30,
+) -> dict[str, Any]:
+    """A server on each shard, its game played by its people and bot seats, while the
+    processes ``kills`` name (by their index in ``shards``) are killed with SIGKILL in turn,
+    each mid-game, and started again. Checks everything the module promises; returns
+    figures to print."""
     started = time.monotonic()
+    count = _count(shards[0])
     fake = FakeDiscord(max_concurrency=4)
     tables: list[Table] = []
-    for k in range(4):
-        guild = fake.add_guild(f"server {k}", shard=(k, 4))
+    for k in range(count):
+        guild = fake.add_guild(f"server {k}", shard=(k, count))
         channel = fake.add_channel(guild, "uno")
         names = ["Ann", "Ben"] if k % 2 else ["Cat"]
         users = [fake.add_user(guild, f"{n} {k}") for n in names]
@@ -205,14 +234,18 @@ async def test_four_shards_over_two_processes_one_killed_and_restarted(
     store = store_for(postgres_url)
     await store.open()
     procs: list[Proc] = []
+    killed: list[Proc] = []
+    marks: dict[str, float] = {}
     try:
         # each server's default rules (what /uno new takes): a short single round
-        scopes = [(f"dc:g:{t.guild.id}", "official", RULES, None) for t in tables]
+        scopes: list[tuple[str, str | None, dict[str, Any] | None, str | None]] = [
+            (f"dc:g:{t.guild.id}", "official", rules or RULES, None) for t in tables
+        ]
         await store.write(WriteBatch(chat_settings=scopes))
-        starting = (start_bot(fake, postgres_url, s, tmp_path) for s in SHARDS)
+        starting = (start_bot(fake, postgres_url, s, tmp_path) for s in shards)
         procs = list(await asyncio.gather(*starting))
-        marks = {"started": time.monotonic() - started}
-        assert fake.shards_connected == {0, 1, 2, 3}
+        marks["started"] = time.monotonic() - started
+        assert fake.shards_connected == set(range(count))
         assert fake.command_puts == 1  # by shard 0's process only
 
         async def slash(user: User, t: Table, sub: str, **options: Any) -> None:
@@ -224,7 +257,7 @@ async def test_four_shards_over_two_processes_one_killed_and_restarted(
 
             await until(answered, 10, f"/uno {sub} answered")
 
-        for t in tables:
+        async def open_game(t: Table) -> None:
             host, *others = t.humans.values()
             await slash(host, t, "new")
             for other in others:
@@ -232,6 +265,12 @@ async def test_four_shards_over_two_processes_one_killed_and_restarted(
             for _ in range(4 - len(t.humans)):
                 await slash(host, t, "addbot")
             await slash(host, t, "start")
+
+        for t in tables:
+            await open_game(t)
+        marks["set up"] = time.monotonic() - started
+        # while kills are to come, a game over is followed by another (``rematch``)
+        rematch = len(kills) > 1
 
         players = Players(fake, store)
         keys = [t.key for t in tables]
@@ -262,51 +301,63 @@ async def test_four_shards_over_two_processes_one_killed_and_restarted(
                 for t in tables:
                     with contextlib.suppress(RuntimeError):  # its shard went down meanwhile
                         await players.step(t)
+                        if rematch and fake.carried(t.guild.id):
+                            row = await store.get_table(t.key)
+                            if row is not None and row.status == FINISHED:
+                                await open_game(t)
                 await asyncio.sleep(0.03)
 
-        async def all_going() -> bool:
-            logs = [await store.actions(k) for k in keys]
-            return min(len(x) for x in logs) >= 6
+        # the hand messages opened before a kill, in the servers of the killed process, of
+        # the games going then: (message, when killed, game number)
+        before: dict[tuple[int, int], tuple[int, float, int]] = {}
+        done_actions = dict.fromkeys(keys, 0)
+        for n, victim_index in enumerate(kills):
+            victim = procs[victim_index]
+            mine = [t for t in tables if fake.shard_of(t.guild.id, count) in _ids(victim.shards)]
 
-        marks["set up"] = time.monotonic() - started
-        await play_until(all_going, 30, "every game under way")
-        killed_at = time.monotonic()
-        marks["kill"] = killed_at - started
-        victim = procs[1]
-        playing = [
-            t
-            for t in tables[2:]
-            if (row := await store.get_table(t.key)) and row.status == PLAYING
-        ]
-        assert playing, "the killed process's games ended before the kill"
-        # hand messages opened before the kill, in the servers of the killed process's shards
-        channels = {t.channel.id for t in playing}
-        before = {where: mid for where, mid in players.hands.items() if where[1] in channels}
-        assert before, "nobody had opened a hand there"
-        await stop_bot(victim, signal.SIGKILL)
-        assert not fake.carried(tables[2].guild.id) and fake.carried(tables[0].guild.id)
-        down_until = time.monotonic() + 1.5
+            async def going(mine: list[Table] = mine) -> bool:
+                logs = [await store.actions(t.key) for t in mine]
+                return all(
+                    len(x) >= done_actions[t.key] + 6 for t, x in zip(mine, logs, strict=True)
+                )
 
-        async def a_while() -> bool:
-            return time.monotonic() > down_until
+            await play_until(going, seconds, f"games under way before kill {n + 1}")
+            rows = {t.key: await store.get_table(t.key) for t in mine}
+            playing = [t for t in mine if (r := rows[t.key]) and r.status == PLAYING]
+            assert playing, "the killed process's games ended before the kill"
+            killed_at = time.monotonic()
+            games = {t.channel.id: r.game_no for t in playing if (r := rows[t.key])}
+            for where, mid in players.hands.items():
+                if players.game.get(where) == games.get(where[1]):
+                    before[where] = (mid, killed_at, games[where[1]])
+            await stop_bot(victim, signal.SIGKILL)
+            killed.append(victim)
+            assert not any(fake.carried(t.guild.id) for t in mine)
+            down_until = time.monotonic() + 1.5
 
-        await play_until(a_while, 5, "a while without shards 2-3")
-        # started again (the other servers' people play on meanwhile)
-        restart = asyncio.create_task(start_bot(fake, postgres_url, SHARDS[1], tmp_path))
+            async def a_while(down_until: float = down_until) -> bool:
+                return time.monotonic() > down_until
 
-        async def restarted() -> bool:
-            return restart.done()
+            await play_until(a_while, 5, "a while without the killed process's shards")
+            # started again (the other servers' people play on meanwhile)
+            restart = asyncio.create_task(start_bot(fake, postgres_url, victim.shards, tmp_path))
 
-        await play_until(restarted, 30, "shards 2-3 back")
-        procs[1] = restart.result()
-        assert fake.shards_connected == {0, 1, 2, 3}
-        marks["restarted"] = time.monotonic() - started
+            async def restarted(restart: asyncio.Task[Proc] = restart) -> bool:
+                return restart.done()
+
+            await play_until(restarted, 30, "the killed process back")
+            procs[victim_index] = restart.result()
+            assert fake.shards_connected == set(range(count))
+            marks[f"restarted {n + 1}"] = time.monotonic() - started
+            for key in keys:
+                done_actions[key] = len(await store.actions(key))
+        rematch = False
 
         async def all_over() -> bool:
             rows = [await store.get_table(k) for k in keys]
             return all(r is not None and r.status != PLAYING for r in rows)
 
-        await play_until(all_over, 30, "every game over")
+        await play_until(all_over, seconds, "every game over")
         marks["over"] = time.monotonic() - started
         await fake.wait_quiet(0.5)  # the last edits (the games' ends) are on their way
 
@@ -315,44 +366,66 @@ async def test_four_shards_over_two_processes_one_killed_and_restarted(
             row = await store.get_table(t.key)
             assert row is not None and row.status == FINISHED, (t.key, row and row.status)
             log = await store.actions(t.key)
-            gaps.append(
-                max(
-                    (b.at - a.at, a.player[:6], b.player[:6], b.action.get("type"))
-                    for a, b in itertools.pairwise(log)
-                )
-            )
             versions = [r.version for r in log]
             assert versions == sorted(set(versions)), versions  # each change applied once
             assert row.game is not None
             assert game_json(replay(log, row.game_no)) == game_json(row.game)
-        # the hands opened before the kill kept being shown: edited after it (through the
+            for n in range(1, row.game_no):  # (games before, with rematches: they replay)
+                assert replay(log, n).phase is Phase.GAME_OVER
+            gaps.append(max(b.at - a.at for a, b in itertools.pairwise(log)))
+        # the hands opened before a kill kept being shown: edited after it (through the
         # tokens kept with the tables), and nobody had to open another
-        for mid in before.values():
-            edits = [s for s in fake.shown if s.message_id == mid and s.at > killed_at]
+        for mid, at, _ in before.values():
+            edits = [s for s in fake.shown if s.message_id == mid and s.at > at]
             assert any(s.via == "webhook" for s in edits), f"hand {mid} not kept up"
             assert not fake.messages[mid].components  # the game is over: no buttons left
-        reopened = [
-            (u, c) for when, u, c in players.opened if when > killed_at and (u, c) in before
+        again = [
+            (u, c)
+            for when, u, c, game in players.opened
+            if (u, c) in before and when > before[(u, c)][1] and game == before[(u, c)][2]
         ]
-        assert reopened == []
+        assert again == []
         assert fake.errors == []
         for p in procs:
             assert await stop_bot(p) == 0
             assert not p.said("Traceback"), "\n".join(p.lines[-40:])
         # the interaction tokens kept in the database never show in a log
         tokens = [rec.token for rec in fake.interactions.values()]
-        for p in [victim, *procs]:
+        for p in [*killed, *procs]:
             assert not any(tok in line for line in p.lines for tok in tokens)
         marks["stopped"] = time.monotonic() - started
-        print("longest wait between two actions, per table:", gaps)
-        print("hands opened after the kill:", len([o for o in players.opened if o[0] > killed_at]))
-        print(
-            "four shards, two processes, one killed:", {k: round(v, 1) for k, v in marks.items()}
-        )
+        return {
+            "seconds": {k: round(v, 1) for k, v in marks.items()},
+            "longest wait between two actions (per table)": [round(g, 1) for g in gaps],
+            "hands opened again after a kill": len(again),
+        }
     finally:
-        for p in procs:
+        for p in [*procs, *killed]:
             if p.proc.returncode is None:
                 p.proc.kill()
                 await p.proc.wait()
         await store.close()
         await fake.close()
+
+
+async def test_four_shards_over_two_processes_one_killed_and_restarted(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    figures = await play_with_kills(postgres_url, tmp_path, SHARDS, kills=(1,))
+    print("four shards, two processes, one killed:", figures)
+
+
+@pytest.mark.soak
+async def test_eight_shards_over_three_processes_each_killed_in_turn(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    rules = {**RULES, "target": 300, "hand_size": 7}  # several rounds: a game spans the kills
+    figures = await play_with_kills(
+        postgres_url,
+        tmp_path,
+        ("0-2/8", "3-5/8", "6-7/8"),
+        kills=(1, 0, 2),
+        rules=rules,
+        seconds=180,
+    )
+    print("eight shards, three processes, each killed:", figures)
