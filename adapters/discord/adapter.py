@@ -191,6 +191,7 @@ class HandSession:
     final: bool = False  # the table closed: a last edit without buttons
     shown: Any = None  # what the last drawing offered (see ``hand_message``)
     drawn: str | None = None  # the token last drawn through
+    drawn_in: int | None = None  # the message last drawn into
     drawn_at: tuple[int, str] | None = None  # the table's (version, status) it showed
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_PRIVATE))
     expiry: asyncio.TimerHandle | None = None
@@ -236,6 +237,7 @@ def _session_of(key: str, player: str, rec: Any) -> HandSession | None:
     ):
         return None
     s = HandSession(key, player, token, app, float(since), lang, mid, page=page, picking=picking)
+    s.drawn_in = mid  # (written once drawn)
     lines = rec.get("r")
     if isinstance(lines, list):
         s.recent.extend(str(x) for x in lines[-RECENT_PRIVATE:])
@@ -840,7 +842,7 @@ class Adapter:
                 s.pictured, s.shown, s.recent = None, None, kept.recent
             s.token, s.app, s.since, s.lang = kept.token, kept.app, kept.since, kept.lang
             s.message, s.page, s.picking = kept.message, kept.page, kept.picking
-            s.interaction, s.stored = None, kept.stored
+            s.interaction, s.stored, s.drawn_in = None, kept.stored, kept.drawn_in
             s.forced = True
             if s.expiry is not None:  # retired by the process that has the token's press
                 s.expiry.cancel()
@@ -861,12 +863,18 @@ class Adapter:
         """Keep the session with the table (``hand_record``) when what another process
         needs to draw it changed: another message, page, card being picked or language,
         or a token over ``KEEP_SECONDS`` older than this process's (the kept one must stay
-        good for long)."""
+        good for long). A process alone on its database writes it for a new message only
+        (each write waits for the table's lock: one per "Show hand", not per press)."""
         if s.message is None or s.final:
             return
         rec = hand_record(s)
         old = s.stored
-        if old is not None and all(old.get(k) == rec[k] for k in ("a", "m", "l", "p", "k")):
+        if old is not None and not self.service.shared:
+            # one process: the record is for its restart only, a new hand message is what
+            # it must know (a token grown old, or a page, costs a "Show hand" at worst)
+            if old.get("m") == rec["m"]:
+                return
+        elif old is not None and all(old.get(k) == rec[k] for k in ("a", "m", "l", "p", "k")):
             since = old.get("s")
             if isinstance(since, int | float) and rec["s"] - since < KEEP_SECONDS:
                 return
@@ -892,10 +900,10 @@ class Adapter:
             s = HandSession(key, player, token, app, since, lang, message, interaction)
             self._sessions[(key, player)] = s
         else:
-            if s.message is not None and message != s.message and self._alive(s):
-                self._retire(s, s.app, s.token, s.message, text.REPLACED)
-            if message != s.message:
-                s.shown = None
+            old = s.message
+            if old is not None and old == s.drawn_in and old != message and self._alive(s):
+                # (one never drawn into yet is emptied by its own answer: ``_open_hand``)
+                self._retire(s, s.app, s.token, old, text.REPLACED)
             s.token, s.app, s.since, s.lang = token, app, since, lang
             s.message, s.interaction = message, interaction
         if s.expiry is not None:
@@ -986,7 +994,7 @@ class Adapter:
             log.info("hand of %s at %s no longer reachable: %s", s.player, s.key, e)
             self._drop(s)
             return
-        s.drawn, s.message = token, msg.id
+        s.drawn, s.message, s.drawn_in = token, msg.id, msg.id
         if final:
             return
         await self._keep(s)
