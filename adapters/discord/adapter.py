@@ -7,16 +7,20 @@ ephemeral for anything private. The port's calls arrive under the service's tabl
 they only queue work in the :class:`~adapters.discord.outbox.Outbox`:
 
 - ``show_table``: one edit of the table's one public message (coalesced per channel);
-- ``show_hand``: an edit of the player's latest ephemeral hand message, through the token
-  of their latest interaction with it (a fresh "Show hand" after 15 minutes), with a
-  picture of the cards attached (``hand.png``, uploaded again only when the cards or what
-  can be played changed; ``UNO_CARD_IMAGES=false`` turns it off);
+- ``show_hand``: an edit of the player's latest ephemeral hand message, by its id through
+  the token of their latest interaction with it (a fresh "Show hand" after 15 minutes),
+  with a picture of the cards attached (``hand.png``, uploaded again only when the cards
+  or what can be played changed; ``UNO_CARD_IMAGES=false`` turns it off). The message
+  and its token are kept with the table (``hand_record``): any process can draw it;
 - ``announce``: a new public message for a round or game won and an AFK removal only;
-- ``tell``: an ephemeral answer to the interaction that caused it;
+- ``tell``: an ephemeral answer to the interaction that caused it (said on its own, a
+  line under the player's hand);
 - ``closed``: the table message's last edit, without buttons.
 
 Table key ``dc:<channel id>`` (a thread is a channel, so threads have their own tables),
-scope ``dc:g:<guild id>``, player ``dc:<user id>``.
+scope ``dc:g:<guild id>``, player ``dc:<user id>``. The client runs the shards
+``UNO_DISCORD_SHARDS`` names; on a shared database (PostgreSQL) other processes run the
+others, and any of them may show any table: what it draws is read from the table.
 """
 
 from __future__ import annotations
