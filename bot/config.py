@@ -12,9 +12,65 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["LANGUAGES", "Settings", "load_settings"]
+__all__ = ["LANGUAGES", "Settings", "format_shards", "load_settings", "parse_shards"]
 
 LANGUAGES = ("en", "zh_Hans", "zh_Hant")
+# Discord shard counts: far past what any bot runs (Discord recommends one per 1,000 servers)
+MAX_SHARDS = 1 << 16
+_SHARDS_HELP = (
+    "discord_shards is auto, or the shards this process runs out of how many there are: "
+    "0-3/8 (shards 0 to 3 of 8), 5/8, or 0,2/4"
+)
+
+
+def parse_shards(text: str) -> tuple[tuple[int, ...], int] | None:
+    """``UNO_DISCORD_SHARDS``: ``None`` for ``auto`` (one process runs as many shards as
+    Discord recommends), else (the shard ids this process runs, in order, the shard count).
+    ``A-B/N`` is shards A to B of N, ``K/N`` one, and a comma list mixes both (``0,2-3/8``).
+    Raises ``ValueError`` saying what is wrong."""
+    v = text.strip()
+    if v.lower() == "auto":
+        return None
+    ids_part, slash, count_part = v.partition("/")
+    count_part = count_part.strip()
+    if not slash or not count_part.isascii() or not count_part.isdigit():
+        raise ValueError(f"{_SHARDS_HELP}; got {text!r}")
+    count = int(count_part)
+    if not 1 <= count <= MAX_SHARDS:
+        raise ValueError(f"{_SHARDS_HELP}; the shard count must be 1 to {MAX_SHARDS}")
+    ids: list[int] = []
+    seen: set[int] = set()
+    for item in ids_part.split(","):
+        lo, dash, hi = (p.strip() for p in item.partition("-"))
+        bounds = (lo, hi) if dash else (lo,)
+        if not all(b.isascii() and b.isdigit() and len(b) <= 6 for b in bounds):
+            raise ValueError(f"{_SHARDS_HELP}; got {text!r}")
+        a, b = int(bounds[0]), int(bounds[-1])
+        if a > b:
+            raise ValueError(f"{_SHARDS_HELP}; {item.strip()!r} runs backwards")
+        if b >= count:
+            raise ValueError(
+                f"{_SHARDS_HELP}; shard {b} does not exist out of {count} (ids are 0 to "
+                f"{count - 1})"
+            )
+        for k in range(a, b + 1):
+            if k in seen:
+                raise ValueError(f"{_SHARDS_HELP}; shard {k} is named twice")
+            seen.add(k)
+            ids.append(k)
+    return tuple(ids), count
+
+
+def format_shards(ids: tuple[int, ...], count: int) -> str:
+    """The shards as ``UNO_DISCORD_SHARDS`` writes them, runs as ranges: ``0-3,6/8``."""
+    runs: list[list[int]] = []
+    for k in ids:
+        if runs and runs[-1][1] == k - 1:
+            runs[-1][1] = k
+        else:
+            runs.append([k, k])
+    items = (f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
+    return f"{','.join(items)}/{count}"
 
 
 class Settings(BaseSettings):
@@ -36,6 +92,9 @@ class Settings(BaseSettings):
     # server ids, comma-separated: register /uno in these servers only (at once, for trying
     # the bot out) instead of globally
     discord_guilds: str = ""
+    # which Discord shards this process runs: auto (as many as Discord recommends, all of
+    # them) or A-B/N, K/N, comma lists (``parse_shards``), to spread shards over processes
+    discord_shards: str = "auto"
     # cards as pictures: Discord's hand picture and card emojis, Telegram's stickers
     # (these also need telegram_owner); false: text and emoji only
     card_images: bool = True
@@ -94,6 +153,20 @@ class Settings(BaseSettings):
     def discord_guild_ids(self) -> tuple[int, ...]:
         """The servers ``/uno`` is registered in, or none: registered globally."""
         return tuple(int(p) for p in self.discord_guilds.split(",") if p)
+
+    @field_validator("discord_shards")
+    @classmethod
+    def _shards(cls, v: str) -> str:
+        plan = parse_shards(v)
+        if plan is None:
+            return "auto"
+        return format_shards(*plan)
+
+    @property
+    def discord_shard_plan(self) -> tuple[tuple[int, ...], int] | None:
+        """``None`` (auto: every shard Discord recommends, in this process), or the shard ids
+        this process runs and the shard count."""
+        return parse_shards(self.discord_shards)
 
     @field_validator("log_level")
     @classmethod

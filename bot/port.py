@@ -85,6 +85,7 @@ class TableInfo:
     # when the table was opened (unix time): which table this is, as versions go on from
     # one table to the next at a chat
     created: float = 0.0
+    updated: float = 0.0  # when the table last changed (unix time)
 
     @property
     def names(self) -> dict[str, str]:

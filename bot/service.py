@@ -345,6 +345,7 @@ class Service:
             shown=t.shown,
             pending=tuple(p for p in t.pending if p.version > t.shown),
             created=t.created,
+            updated=t.updated,
         )
 
     async def table(self, key: str) -> TableInfo | None:

@@ -7,16 +7,20 @@ ephemeral for anything private. The port's calls arrive under the service's tabl
 they only queue work in the :class:`~adapters.discord.outbox.Outbox`:
 
 - ``show_table``: one edit of the table's one public message (coalesced per channel);
-- ``show_hand``: an edit of the player's latest ephemeral hand message, through the token
-  of their latest interaction with it (a fresh "Show hand" after 15 minutes), with a
-  picture of the cards attached (``hand.png``, uploaded again only when the cards or what
-  can be played changed; ``UNO_CARD_IMAGES=false`` turns it off);
+- ``show_hand``: an edit of the player's latest ephemeral hand message, by its id through
+  the token of their latest interaction with it (a fresh "Show hand" after 15 minutes),
+  with a picture of the cards attached (``hand.png``, uploaded again only when the cards
+  or what can be played changed; ``UNO_CARD_IMAGES=false`` turns it off). The message
+  and its token are kept with the table (``hand_record``): any process can draw it;
 - ``announce``: a new public message for a round or game won and an AFK removal only;
-- ``tell``: an ephemeral answer to the interaction that caused it;
+- ``tell``: an ephemeral answer to the interaction that caused it (said on its own, a
+  line under the player's hand);
 - ``closed``: the table message's last edit, without buttons.
 
 Table key ``dc:<channel id>`` (a thread is a channel, so threads have their own tables),
-scope ``dc:g:<guild id>``, player ``dc:<user id>``.
+scope ``dc:g:<guild id>``, player ``dc:<user id>``. The client runs the shards
+``UNO_DISCORD_SHARDS`` names; on a shared database (PostgreSQL) other processes run the
+others, and any of them may show any table: what it draws is read from the table.
 """
 
 from __future__ import annotations
@@ -69,9 +73,23 @@ __all__ = ["DEFAULT_API", "Adapter", "UnoClient"]
 log = logging.getLogger(__name__)
 
 DEFAULT_API = "https://discord.com/api/v10"
+# Discord lets ``max_concurrency`` shards IDENTIFY per 5 seconds: one per bucket
+# (``shard_id % max_concurrency``), for the whole bot, whichever process runs the shard
+IDENTIFY_SECONDS = 5.0
 # An interaction token lives 15 minutes; a hand view is retired a little before that.
+TOKEN_SECONDS = 15 * 60.0
 HAND_TTL = 14 * 60.0
 RECENT_PRIVATE = 4  # event lines under a hand
+# a player's hand message kept with the table (``hand_record``), under this meta key prefix;
+# written when what another process needs changed, or when its token is this much older
+# than the one this process uses (so that the kept token stays good for another ~14 min)
+HAND_META = "dc_hand:"
+KEEP_SECONDS = 60.0
+SWEEP_SECONDS = 60.0  # how often sessions whose token ran out are forgotten
+# at a start, tables changed this recently are drawn again (see ``Adapter._reshow``)
+RESHOW_SECONDS = 15 * 60.0
+# how long a user's saved language is taken as read (another process may change it)
+USER_LANG_SECONDS = 60.0
 TEXT_MAX = 2000
 HAND_IMAGE = "hand.png"
 # Discord's JSON error codes
@@ -148,6 +166,7 @@ class Origin:
     player: str
     lang: str
     notices: list[Notice] = field(default_factory=list)
+    answer: int | None = None  # the message the deferred answer is (or edits), if known
 
     @property
     def tr(self) -> Translator:
@@ -156,36 +175,103 @@ class Origin:
 
 @dataclass
 class HandSession:
-    """A player's live ephemeral hand message, reachable through ``interaction``'s token."""
+    """A player's live ephemeral hand message at a table, and the way to edit it: the
+    webhook token of their latest interaction with it, which lives 15 minutes from
+    ``since`` (``PATCH /webhooks/<app>/<token>/messages/<message>``). Kept with the table
+    too (``hand_record``): any process can then edit it, a restarted one included."""
 
     key: str
     player: str
-    interaction: discord.Interaction[Any]
-    since: float
+    token: str
+    app: int
+    since: float  # unix time the token's interaction was created (its 15 minutes count)
     lang: str
+    message: int | None = None  # the hand message (None: an answer not known yet)
+    # the interaction whose token it is, in the process it came to (None: read from the
+    # table's record); such a session's process also retires it when its token runs out
+    interaction: discord.Interaction[Any] | None = None
     page: int = 0
     picking: str | None = None  # the group key of a card waiting for its colour or target
     forced: bool = True  # redraw even if nothing they can do changed
     final: bool = False  # the table closed: a last edit without buttons
     shown: Any = None  # what the last drawing offered (see ``hand_message``)
-    drawn: discord.Interaction[Any] | None = None  # the interaction last drawn through
-    message: int | None = None  # the hand message it drew (the live one)
+    drawn: str | None = None  # the token last drawn through
+    drawn_in: int | None = None  # the message last drawn into
+    drawn_at: tuple[int, str] | None = None  # the table's (version, status) it showed
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_PRIVATE))
     expiry: asyncio.TimerHandle | None = None
     picture: Picture | None = None  # the cards to picture, as the game stands now
-    pictured: tuple[int, Picture] | None = None  # (message, the picture it carries)
+    # (message, attachment id, the picture) it carries, as this process last saw it
+    pictured: tuple[int, int, Picture] | None = None
+    stored: dict[str, Any] | None = None  # the record as last written or read here
+
+
+def hand_record(s: HandSession) -> dict[str, Any]:
+    """What is kept with the table (its meta, ``dc_hand:<player>``) of a player's hand
+    message, so that another process (or this one after a restart) can edit it: the
+    application id and the interaction token (a credential for 15 minutes, for that
+    interaction's messages only), the message id, when the token's interaction was created,
+    and what the message shows (language, page, a card waiting for its colour, and the
+    private lines under the hand as they were then: they are not written for each line)."""
+    return {
+        "a": s.app,
+        "t": s.token,
+        "m": s.message,
+        "s": s.since,
+        "l": s.lang,
+        "p": s.page,
+        "k": s.picking,
+        "r": list(s.recent),
+    }
+
+
+def _session_of(key: str, player: str, rec: Any) -> HandSession | None:
+    """A session from a table's record of it (``None`` if the record is not one)."""
+    if not isinstance(rec, Mapping):
+        return None
+    app, token, mid, since = rec.get("a"), rec.get("t"), rec.get("m"), rec.get("s")
+    lang, page, picking = rec.get("l"), rec.get("p"), rec.get("k")
+    if not (
+        isinstance(app, int)
+        and isinstance(token, str)
+        and isinstance(mid, int)
+        and isinstance(since, int | float)
+        and isinstance(lang, str)
+        and isinstance(page, int)
+        and (picking is None or isinstance(picking, str))
+    ):
+        return None
+    s = HandSession(key, player, token, app, float(since), lang, mid, page=page, picking=picking)
+    s.drawn_in = mid  # (written once drawn)
+    lines = rec.get("r")
+    if isinstance(lines, list):
+        s.recent.extend(str(x) for x in lines[-RECENT_PRIVATE:])
+    s.stored = dict(rec)
+    return s
 
 
 # a hand picture: the cards in order, and the playable ones (None: nothing is marked)
 Picture = tuple[tuple[Card, ...], frozenset[Card] | None]
 
 
-class UnoClient(discord.Client):
-    """The discord.py client: one command tree, the dynamic items, the adapter."""
+class UnoClient(discord.AutoShardedClient):
+    """The discord.py client: one command tree, the dynamic items, the adapter. Sharded:
+    ``shard_ids`` of ``shard_count`` (``UNO_DISCORD_SHARDS``), or (both ``None``) every
+    shard Discord recommends (discord.py asks ``/gateway/bot``)."""
 
-    def __init__(self, adapter: Adapter, *, guild_ready_timeout: float = 2.0) -> None:
+    def __init__(
+        self,
+        adapter: Adapter,
+        *,
+        guild_ready_timeout: float = 2.0,
+        shard_ids: Sequence[int] | None = None,
+        shard_count: int | None = None,
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads and the guild's locale
+        shards: dict[str, Any] = {}
+        if shard_ids is not None:
+            shards = {"shard_ids": list(shard_ids), "shard_count": shard_count}
         super().__init__(
             intents=intents,
             max_messages=None,
@@ -193,9 +279,14 @@ class UnoClient(discord.Client):
             # display names go into table texts: none of them may ever ping anyone
             allowed_mentions=discord.AllowedMentions.none(),
             http_trace=metrics.aiohttp_trace("dc", lambda: _shards(self)),  # counts 429s
+            **shards,
         )
         self.adapter = adapter
         self.tree: app_commands.CommandTree[UnoClient] = app_commands.CommandTree(self)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # Discord's identify limit, not discord.py's flat 5 s between any two shards
+        await self.adapter.identify_turn(shard_id)
 
     async def setup_hook(self) -> None:
         # buttons and selects keep working after a restart: the templates parse every id
@@ -246,6 +337,7 @@ class Adapter:
         sync_commands: bool = True,
         guild_ready_timeout: float = 2.0,
         card_emojis: bool = True,
+        identify_seconds: float = IDENTIFY_SECONDS,
     ) -> None:
         self.settings = settings
         self.service = service
@@ -256,8 +348,17 @@ class Adapter:
             worker=getattr(service, "worker", "discord"),
         )
         self.hand_ttl = hand_ttl
-        self._sync = sync_commands
         self._guild_ready_timeout = guild_ready_timeout
+        # the shards this process runs (None: all Discord recommends) and their count
+        plan = settings.discord_shard_plan
+        self.shard_ids: tuple[int, ...] | None = plan[0] if plan is not None else None
+        self.shard_count: int | None = plan[1] if plan is not None else None
+        # one process registers the commands: the one running shard 0 (or every shard)
+        self._sync = sync_commands and (self.shard_ids is None or 0 in self.shard_ids)
+        self.identify_seconds = identify_seconds
+        self._max_concurrency = 1
+        self._identified: dict[int, float] = {}  # identify bucket -> when this process last did
+        self._identifies = 0
         self.client: UnoClient | None = None
         self.outbox = Outbox()
         self._runner: asyncio.Task[None] | None = None
@@ -266,7 +367,9 @@ class Adapter:
         self._known: dict[str, dict[str, str]] = {}  # every name seen at a table
         self._news: dict[str, list[str]] = {}  # announcements waiting to be posted
         self._sessions: dict[tuple[str, str], HandSession] = {}
-        self._user_lang: dict[str, str | None] = {}
+        self._swept = time.monotonic()
+        # users' saved languages as read (and when): another process may change one
+        self._user_lang: dict[str, tuple[str | None, float]] = {}
         self._guild_locale: dict[int, str] = {}
         self._handlers: set[asyncio.Task[Any]] = set()
         self._gone: set[str] = set()  # tables whose channel was deleted
@@ -289,14 +392,28 @@ class Adapter:
         self.closing = False
         self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
         Route.BASE = base
-        client = self.client = UnoClient(self, guild_ready_timeout=self._guild_ready_timeout)
+        client = self.client = UnoClient(
+            self,
+            guild_ready_timeout=self._guild_ready_timeout,
+            shard_ids=self.shard_ids,
+            shard_count=self.shard_count,
+        )
         try:
             await client.login(token.get_secret_value())
+            # how many shards may identify at once (and, with another API, where its
+            # gateway is: with a shard count given, discord.py dials DEFAULT_GATEWAY
+            # without asking /gateway/bot)
+            recommended, url, limits = await client.http.get_bot_gateway()
+            self._max_concurrency = max(1, int(limits.get("max_concurrency") or 1))
             if base != DEFAULT_API:
-                # a plain Client dials DEFAULT_GATEWAY without asking /gateway/bot: with
-                # another API (a proxy, a test double) ask it where its gateway is
-                _, url, _ = await client.http.get_bot_gateway()
                 DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+            if self.shard_count is None:
+                log.info("discord: running every shard (Discord recommends %d)", recommended)
+            else:
+                log.info(
+                    "discord: running shards %s of %d (Discord recommends %d)",
+                    ",".join(map(str, self.shard_ids or ())), self.shard_count, recommended,
+                )  # fmt: skip
             self._runner = asyncio.create_task(client.connect(reconnect=True), name="uno-discord")
             ready = asyncio.create_task(client.wait_until_ready())
             done, _ = await asyncio.wait(
@@ -312,6 +429,9 @@ class Adapter:
             await self.stop()
             raise
         log.info("discord: logged in as %s", client.user)
+        reshow = asyncio.create_task(self._reshow(), name="uno-discord-reshow")
+        self._handlers.add(reshow)
+        reshow.add_done_callback(self._handlers.discard)
 
     async def stop(self, flush: float = 10.0) -> None:
         """Finish queued sends (for up to ``flush`` seconds), then disconnect (restoring the
@@ -348,6 +468,57 @@ class Adapter:
         if isinstance(shards, dict) and shards:
             return {str(i): not s.is_closed() for i, s in sorted(shards.items())}
         return client.is_ready() and client.ws is not None and client.ws.open
+
+    def runs(self, scope: str) -> bool:
+        """Whether this process runs the shard of the server of ``scope`` (``dc:g:<id>``)."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        try:
+            guild = int(scope.rsplit(":", 1)[1])
+        except (ValueError, IndexError):
+            return False
+        return (guild >> 22) % self.shard_count in self.shard_ids
+
+    async def _reshow(self) -> None:
+        """Once started: draw again the open tables of this process's servers that changed
+        in the last ``RESHOW_SECONDS``, and the hand messages kept with them. A process
+        killed between a commit and its edits (``kill -9``, a crash) left them behind what
+        was committed; no later change may come soon (a person's turn waits for them)."""
+        since = time.time() - RESHOW_SECONDS
+        try:
+            for key in self.service.open_tables():
+                if self.closing:
+                    return
+                if not key.startswith(self.prefix + ":"):
+                    continue
+                info = await self.service.table(key)
+                if info is None or info.status not in (LOBBY, PLAYING):
+                    continue
+                if info.updated >= since and self.runs(info.scope):
+                    await self.show_table(info, [])
+        except Exception:
+            log.exception("discord: tables not shown again after the start")
+
+    async def identify_turn(self, shard_id: int | None) -> None:
+        """Wait until ``shard_id`` may IDENTIFY: Discord allows one identify per bucket
+        (``shard_id % max_concurrency``) every 5 seconds for the whole bot. This process
+        spaces its own; on a shared database a lease per bucket (``dc:identify:<bucket>``,
+        held 5 seconds) spaces those of every process, so processes starting together (or
+        one restarting) take turns instead of having sessions refused."""
+        bucket = (shard_id or 0) % self._max_concurrency
+        last = self._identified.get(bucket)
+        if last is not None:
+            wait = last + self.identify_seconds - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        if self.service.shared:
+            self._identifies += 1
+            owner = f"{self.service.worker}:{shard_id}:{self._identifies}"  # each identify's own
+            name = f"dc:identify:{bucket}"
+            store = self.service.store
+            while not await store.lease(name, owner, time.time(), self.identify_seconds):
+                await asyncio.sleep(0.2)
+        self._identified[bucket] = time.monotonic()
 
     async def idle(self, timeout: float | None = None) -> None:
         """Wait until no interaction is being handled and nothing waits to be sent."""
@@ -414,15 +585,33 @@ class Adapter:
         return found
 
     def table_lang(self, info: TableInfo) -> str:
-        """The table's language setting, else the guild's locale, else the default."""
-        return resolve_lang(info.lang, self._guild_lang(info.scope), self.settings.language)
+        """The table's language setting, else the guild's locale (as kept with the table
+        where this process does not run the guild's shard), else the default."""
+        kept = info.meta.get("dc_locale")
+        guild = self._guild_lang(info.scope) or (kept if isinstance(kept, str) else None)
+        return resolve_lang(info.lang, guild, self.settings.language)
 
     async def private_lang(self, interaction: discord.Interaction[Any]) -> str:
         """The user's saved language, else their Discord client's."""
         user = player_of(interaction.user)
-        if user not in self._user_lang:
-            self._user_lang[user] = await self.service.user_lang(user)
-        return resolve_lang(self._user_lang[user], interaction.locale.value)
+        saved = self._saved_lang(user)
+        if saved is None:
+            lang = await self.service.user_lang(user)
+            self._user_lang[user] = (lang, time.monotonic())
+        else:
+            lang = saved[0]
+        return resolve_lang(lang, interaction.locale.value)
+
+    def _saved_lang(self, user: str) -> tuple[str | None] | None:
+        """A user's saved language as read lately (``None``: not known, or read too long
+        ago: on a shared database another process may have changed it)."""
+        got = self._user_lang.get(user)
+        if got is None:
+            return None
+        if self.service.shared and time.monotonic() - got[1] > USER_LANG_SECONDS:
+            del self._user_lang[user]
+            return None
+        return (got[0],)
 
     def _note_guild(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.guild_id is not None and interaction.guild_locale is not None:
@@ -445,12 +634,14 @@ class Adapter:
         self.names(table)  # who sat here: a notice may name them after they left
         self._latest[table.key] = table  # its recent lines included (kept with the table)
         self._queue_table(table.key)
+        self._adopt(table)
         for s in self._sessions_at(table.key):
             self._queue_hand(s)
 
     async def show_hand(
         self, table: TableInfo, player: str, view: View, events: Sequence[Event]
     ) -> None:
+        self._adopt(table)
         s = self._sessions.get((table.key, player))
         if s is None:
             return  # no live hand message: they see it on their next "Show hand"
@@ -486,13 +677,11 @@ class Adapter:
         if s is None or not self._alive(s):
             log.debug("no way to tell %s privately at %s: %s", user, table_key, notice.code)
             return
+        # a line under their hand (whichever process says it: no follow-up message needs
+        # the interaction itself)
         names = self._known.get(table_key, {})
-        line = _cut(notice_text(notice, translator(s.lang), names))
-
-        async def _send() -> None:
-            await s.interaction.followup.send(line, ephemeral=True)
-
-        self.outbox.put(f"h:{table_key}:{user}", None, _send)
+        s.recent.append(notice_text(notice, translator(s.lang), names))
+        self._queue_hand(s, force=True)
 
     async def closed(self, table: TableInfo) -> None:
         key = table.key
@@ -502,6 +691,7 @@ class Adapter:
         self._latest.pop(key, None)
         self._known.pop(key, None)
         self.outbox.put(lane, None, lambda: self._close_table(table, names))
+        self._adopt(table)
         for s in self._sessions_at(key):
             self._queue_hand(s, force=True, final=True)
 
@@ -531,6 +721,13 @@ class Adapter:
         guild_id = int(info.scope.rsplit(":", 1)[1]) if info.scope.startswith("dc:g:") else None
         return self.client.get_partial_messageable(views.channel_of(key), guild_id=guild_id)
 
+    def _table_message(self, key: str, info: TableInfo | None) -> int | None:
+        """The table's message: the newest of the one this process last drew or posted and
+        the one kept with the table (a table only ever moves on to a newer message)."""
+        ids_ = [self._msg.get(key), None if info is None else _int(info.meta.get("dc_msg"))]
+        known = [m for m in ids_ if m is not None]
+        return max(known) if known else None
+
     async def _draw_table(self, key: str) -> None:
         info = self._latest.get(key)
         if info is None or self.client is None or key in self._gone:
@@ -538,7 +735,9 @@ class Adapter:
         content, tr = self._table_content(info, {**self._known.get(key, {}), **info.names})
         view = views.table_view(info, tr)
         channel = self._channel(key, info)
-        mid = self._msg.get(key) or _int(info.meta.get("dc_msg"))
+        mid = self._table_message(key, info)
+        if mid is None and self.service.shared:  # posted by another process meanwhile?
+            mid = self._table_message(key, await self.service.table(key))
         archived = None
         try:
             if mid is not None:
@@ -546,10 +745,17 @@ class Adapter:
                     await channel.get_partial_message(mid).edit(content=content, view=view)
                     self._msg[key] = mid
                     self._forbidden.discard(key)
+                    await self._converge(key, info)
                     return
                 except discord.HTTPException as e:
                     if e.code not in (UNKNOWN_MESSAGE, THREAD_ARCHIVED):
                         raise
+                    if self.service.shared:
+                        newer = self._table_message(key, await self.service.table(key))
+                        if newer is not None and newer > mid:  # another process posted it
+                            self._msg[key] = newer
+                            self._queue_table(key)
+                            return
                     # deleted by a moderator, or in a thread that archived itself (edits
                     # are refused there, a new message wakes it up): post the table again
                     log.info("table message %s of %s: %s: posting a new one", mid, key, e.code)
@@ -560,10 +766,35 @@ class Adapter:
             return
         self._msg[key] = msg.id
         self._forbidden.discard(key)
-        await self.service.set_meta(key, dc_msg=msg.id)
+        # kept with the table: any process edits this message; and the server's language,
+        # which only the processes running its shard learn from Discord
+        locale = self._guild_lang(info.scope)
+        extra = {"dc_locale": locale} if locale else {}
+        await self.service.set_meta(key, dc_msg=msg.id, **extra)
         if archived is not None:  # the thread is awake again: one table message, not two
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(archived).edit(view=None)
+        await self._converge(key, info)
+
+    async def _converge(self, key: str, drawn: TableInfo) -> None:
+        """On a shared database, after the table message was drawn for ``drawn``: another
+        process may have drawn a newer version just before this edit landed, so if the
+        stored table is not ``drawn`` it is drawn again (or closed): the newest committed
+        version is the one that stays."""
+        if not self.service.shared or self._latest.get(key) is not drawn:
+            return  # (a newer one is queued here already)
+        now = await self.service.table(key)
+        if now is None or (now.version, now.status) == (drawn.version, drawn.status):
+            return
+        if self._latest.get(key) is not drawn:
+            return
+        if now.status in (LOBBY, PLAYING):
+            self._latest[key] = now
+            self._queue_table(key)
+        else:
+            names = self.names(now)
+            self._latest.pop(key, None)
+            self.outbox.put(f"t:{key}", None, lambda: self._close_table(now, names))
 
     async def _unreachable(self, key: str, info: TableInfo, e: discord.HTTPException) -> None:
         """The table's channel cannot be written to. Deleted (with its threads): the table
@@ -583,7 +814,8 @@ class Adapter:
 
     async def _close_table(self, info: TableInfo, names: Mapping[str, str]) -> None:
         key = info.key
-        mid = self._msg.pop(key, None) or _int(info.meta.get("dc_msg"))
+        mid = self._table_message(key, info)
+        self._msg.pop(key, None)
         self._forbidden.discard(key)
         if self.client is None or key in self._gone:
             self._gone.discard(key)
@@ -626,30 +858,99 @@ class Adapter:
         return [s for (k, _), s in self._sessions.items() if k == key]
 
     def _alive(self, s: HandSession) -> bool:
-        return time.monotonic() - s.since < self.hand_ttl
+        return time.time() - s.since < self.hand_ttl
+
+    def _adopt(self, info: TableInfo) -> None:
+        """Take up the hand messages kept with the table (``hand_record``) that are newer
+        than what this process knows: opened or pressed through another process, or
+        before this one started. A session this process holds a newer token of stays."""
+        self._sweep()
+        for name, rec in info.meta.items():
+            if not name.startswith(HAND_META):
+                continue
+            player = name[len(HAND_META) :]
+            kept = _session_of(info.key, player, rec)
+            if kept is None or not self._alive(kept):
+                continue
+            s = self._sessions.get((info.key, player))
+            if s is None:
+                self._sessions[(info.key, player)] = kept
+                continue
+            if kept.since <= s.since:
+                continue  # the same token, or an older one: this process's is the newest
+            if kept.message != s.message:
+                s.pictured, s.shown, s.recent = None, None, kept.recent
+            s.token, s.app, s.since, s.lang = kept.token, kept.app, kept.since, kept.lang
+            s.message, s.page, s.picking = kept.message, kept.page, kept.picking
+            s.interaction, s.stored, s.drawn_in = None, kept.stored, kept.drawn_in
+            s.forced = True
+            if s.expiry is not None:  # retired by the process that has the token's press
+                s.expiry.cancel()
+                s.expiry = None
+
+    def _sweep(self) -> None:
+        """Now and then, forget the sessions whose token has run out (those taken up from
+        a table have no timer of their own): dead credentials, and memory."""
+        now = time.monotonic()
+        if now - self._swept < SWEEP_SECONDS:
+            return
+        self._swept = now
+        dead = time.time() - TOKEN_SECONDS
+        for s in [s for s in self._sessions.values() if s.since < dead]:
+            self._drop(s)
+
+    async def _keep(self, s: HandSession) -> None:
+        """Keep the session with the table (``hand_record``) when what another process
+        needs to draw it changed: another message, page, card being picked or language,
+        or a token over ``KEEP_SECONDS`` older than this process's (the kept one must stay
+        good for long). A process alone on its database writes it for a new message only
+        (each write waits for the table's lock: one per "Show hand", not per press)."""
+        if s.message is None or s.final:
+            return
+        rec = hand_record(s)
+        old = s.stored
+        if old is not None and not self.service.shared:
+            # one process: the record is for its restart only, a new hand message is what
+            # it must know (a token grown old, or a page, costs a "Show hand" at worst)
+            if old.get("m") == rec["m"]:
+                return
+        elif old is not None and all(old.get(k) == rec[k] for k in ("a", "m", "l", "p", "k")):
+            since = old.get("s")
+            if isinstance(since, int | float) and rec["s"] - since < KEEP_SECONDS:
+                return
+        s.stored = rec
+        await self.service.set_meta(s.key, **{HAND_META + s.player: rec})
 
     def _open_session(
-        self, key: str, player: str, interaction: discord.Interaction[Any], lang: str
+        self,
+        key: str,
+        player: str,
+        interaction: discord.Interaction[Any],
+        lang: str,
+        message: int | None,
     ) -> HandSession:
-        """``interaction``'s message is now the player's hand message (its token is fresh).
+        """``interaction``'s message (``message``: the hand message pressed, or the answer
+        to a "Show hand") is now the player's hand message, and its token the fresh one.
         The one it replaces, if another, is emptied: its buttons would act on a view that
         nobody updates any more."""
         s = self._sessions.get((key, player))
-        now = time.monotonic()
+        token, since = interaction.token, interaction.created_at.timestamp()
+        app = interaction.application_id
         if s is None:
-            s = self._sessions[(key, player)] = HandSession(key, player, interaction, now, lang)
+            s = HandSession(key, player, token, app, since, lang, message, interaction)
+            self._sessions[(key, player)] = s
         else:
-            if (
-                s.drawn is not None
-                and s.message is not None
-                and _pressed(interaction) != s.message
-            ):
-                self._retire(s, s.drawn, text.REPLACED, message=s.message)
-            s.interaction, s.since, s.lang = interaction, now, lang
+            old = s.message
+            if old is not None and old == s.drawn_in and old != message and self._alive(s):
+                # (one never drawn into yet is emptied by its own answer: ``_open_hand``)
+                self._retire(s, s.app, s.token, old, text.REPLACED)
+            s.token, s.app, s.since, s.lang = token, app, since, lang
+            s.message, s.interaction = message, interaction
         if s.expiry is not None:
             s.expiry.cancel()
         loop = asyncio.get_running_loop()
-        s.expiry = loop.call_later(self.hand_ttl, self._expire, s, now)
+        wait = max(0.0, since + self.hand_ttl - time.time())
+        s.expiry = loop.call_later(wait, self._expire, s, since)
         return s
 
     def _expire(self, s: HandSession, since: float) -> None:
@@ -657,31 +958,47 @@ class Adapter:
         if self._sessions.get((s.key, s.player)) is not s or s.since != since:
             return
         del self._sessions[(s.key, s.player)]
-        self._retire(s, s.interaction, text.EXPIRED, slot="hand")
+        if s.message is not None:
+            self._retire(s, s.app, s.token, s.message, text.EXPIRED, slot="hand")
 
     def _retire(
         self,
         s: HandSession,
-        target: discord.Interaction[Any],
+        app: int,
+        token: str,
+        message: int,
         note: str,
         *,
         slot: str | None = None,
-        message: int | None = None,
     ) -> None:
-        """Queue the edit that empties the hand message of ``target`` (still within its
-        token's 15 minutes) into ``note``: no buttons, no picture. Not if a press on that
-        ``message`` made it the live one again meanwhile."""
+        """Queue the edit that empties hand message ``message`` (through ``token``, still
+        within its 15 minutes) into ``note``: no buttons, no picture. Not if a press on it
+        made it the live one again meanwhile."""
         tr = translator(s.lang)
         line = tr.gettext(note, hand=render.button_label("hand", tr))
 
         async def _job() -> None:
             live = self._sessions.get((s.key, s.player)) is s
-            if live and message is not None and _pressed(s.interaction) == message:
+            if live and s.message == message:
                 return
             with contextlib.suppress(discord.HTTPException):
-                await self._empty(target, line)
+                await self._empty_message(app, token, message, line)
 
         self.outbox.put(f"h:{s.key}:{s.player}", slot, _job)
+
+    def _webhook(self, app: int, token: str) -> discord.Webhook:
+        """The webhook of an interaction's token: its messages are editable for 15 minutes
+        by whoever has the token (any process)."""
+        assert self.client is not None
+        return discord.Webhook.partial(app, token, client=self.client)
+
+    async def _empty_message(self, app: int, token: str, message: int, line: str) -> None:
+        """Edit ``message`` into ``line`` alone (an old picture of a hand goes)."""
+        hook = self._webhook(app, token)
+        if self.settings.card_images:
+            await hook.edit_message(message, content=line, view=None, attachments=[])
+        else:
+            await hook.edit_message(message, content=line, view=None)
 
     async def _empty(self, target: discord.Interaction[Any], line: str) -> None:
         """Edit ``target``'s message into ``line`` alone (an old picture of a hand goes)."""
@@ -710,20 +1027,73 @@ class Adapter:
         if final:
             view = None
             self._drop(s)
-        target = s.interaction
+        token, drawn_at = s.token, s.drawn_at
         try:
-            if not self.settings.card_images:
-                msg = await target.edit_original_response(content=content, view=view)
-            else:
-                # the picture is uploaded only to a message that does not carry it yet
-                mid = _edited_message(target, s)
-                files = self._attachments(s, mid)
-                msg, pictured = await self._edit_hand(target, content, view, files)
-                s.pictured = None if s.picture is None or not pictured else (msg.id, s.picture)
-            s.drawn, s.message = target, msg.id
+            msg = await self._edit_hand(s, content, view)
         except discord.HTTPException as e:
             log.info("hand of %s at %s no longer reachable: %s", s.player, s.key, e)
             self._drop(s)
+            return
+        s.drawn, s.message, s.drawn_in = token, msg.id, msg.id
+        if final:
+            return
+        await self._keep(s)
+        if self.service.shared:
+            # another process may have drawn a newer state into this message just before
+            # this edit landed: the newest committed version is the one that stays
+            now = await self.service.table(s.key)
+            if now is None or (now.version, now.status) != drawn_at:
+                gone = now is None or now.status not in (LOBBY, PLAYING)
+                self._queue_hand(s, force=True, final=gone)
+
+    async def _edit(
+        self, s: HandSession, content: str, view: discord.ui.View | None, **files: Any
+    ) -> discord.Message:
+        """Edit the hand message: by its id through the session's token (any process),
+        or, an answer whose id is not known yet, as the interaction's original response."""
+        if s.message is None:
+            assert s.interaction is not None
+            return await s.interaction.edit_original_response(content=content, view=view, **files)
+        hook = self._webhook(s.app, s.token)
+        return await hook.edit_message(s.message, content=content, view=view, **files)
+
+    async def _edit_hand(
+        self, s: HandSession, content: str, view: discord.ui.View | None
+    ) -> discord.Message:
+        """Edit the hand message with ``s.picture``, uploaded only to a message that does
+        not carry it yet. What it carries is known from the last edit's answer (the
+        attachment's id): one that another process changed since gets it again. An upload
+        Discord refuses does not cost the player their hand: it is shown again without a
+        picture (an expired token still raises)."""
+        if not self.settings.card_images:
+            return await self._edit(s, content, view)
+        mid = s.message
+        files = self._attachments(s, mid)
+        if files is None and s.pictured is not None and mid is not None:
+            # the picture stays: the answer says whether it is the one this process put there
+            msg = await self._edit(s, content, view)
+            if _attachment_id(msg) == s.pictured[1]:
+                return msg
+            s.pictured = None  # another process changed it meanwhile: upload it again
+            files = self._attachments(s, msg.id)
+        if files is None:
+            return await self._edit(s, content, view)
+        try:
+            msg = await self._edit(s, content, view, attachments=files)
+            ok = bool(files)
+        except discord.NotFound:
+            raise
+        except discord.HTTPException as e:
+            log.warning("hand picture not uploaded (%s %s): shown without it", e.status, e.code)
+            msg = await self._edit(s, content, view, attachments=[])
+            ok = False
+        carried = _attachment_id(msg)
+        picture = s.picture
+        if ok and picture is not None and carried is not None:
+            s.pictured = (msg.id, carried, picture)
+        else:
+            s.pictured = None
+        return msg
 
     def _attachments(self, s: HandSession, mid: int | None) -> list[discord.File] | None:
         """The attachments for an edit of message ``mid`` (``None``: a new message) that is
@@ -732,36 +1102,12 @@ class Adapter:
         if s.picture is None:
             # nothing to picture (no cards, or no longer a player): remove an old picture
             return None if mid is None else []
-        if carried is not None and carried[1] == s.picture:
+        if carried is not None and carried[2] == s.picture:
             return None  # only the buttons changed: the picture stays
         file = self._hand_file(s.picture)
         if file is None:  # not drawn: an old picture would show other cards
             return None if mid is None else []
         return [file]
-
-    async def _edit_hand(
-        self,
-        target: discord.Interaction[Any],
-        content: str,
-        view: discord.ui.View | None,
-        files: list[discord.File] | None,
-    ) -> tuple[discord.InteractionMessage, bool]:
-        """Edit a hand message through ``target``; the second value says whether it carries
-        the picture sent or kept. An upload Discord refuses does not cost the player their
-        hand: it is shown again without a picture (an expired token still raises)."""
-        if files is None:
-            return await target.edit_original_response(content=content, view=view), True
-        try:
-            msg = await target.edit_original_response(
-                content=content, view=view, attachments=files
-            )
-            return msg, bool(files)
-        except discord.NotFound:
-            raise
-        except discord.HTTPException as e:
-            log.warning("hand picture not uploaded (%s %s): shown without it", e.status, e.code)
-            msg = await target.edit_original_response(content=content, view=view, attachments=[])
-            return msg, False
 
     def _hand_file(self, picture: Picture) -> discord.File | None:
         started = time.perf_counter()
@@ -786,6 +1132,7 @@ class Adapter:
         info = await self.service.table(s.key)
         hand = await self.service.hand(s.key, s.player)
         s.picture = None
+        s.drawn_at = None if info is None else (info.version, info.status)
         if info is None or hand is None:
             return tr.gettext(render.REFUSALS["not_a_player"]), None, ("gone",)
         legal = await self.service.legal(s.key, s.player) if info.status == PLAYING else []
@@ -820,11 +1167,15 @@ class Adapter:
 
     # -- answering ----------------------------------------------------------------------------
 
-    async def _origin(self, interaction: discord.Interaction[Any]) -> Origin:
+    async def _origin(
+        self,
+        interaction: discord.Interaction[Any],
+        answered: discord.InteractionCallbackResponse[Any] | None = None,
+    ) -> Origin:
         self._note_guild(interaction)
-        return Origin(
-            interaction, player_of(interaction.user), await self.private_lang(interaction)
-        )
+        o = Origin(interaction, player_of(interaction.user), await self.private_lang(interaction))
+        o.answer = answered.message_id if answered is not None else None
+        return o
 
     def _notices_text(self, o: Origin, names: Mapping[str, str]) -> str:
         key = table_key(o.interaction.channel_id or 0)
@@ -885,8 +1236,9 @@ class Adapter:
     async def user_lang_of(self, interaction: discord.Interaction[Any]) -> str:
         """The user's saved language, else their Discord client's."""
         user = player_of(interaction.user)
-        if user in self._user_lang:
-            return resolve_lang(self._user_lang[user], interaction.locale.value)
+        known = self._saved_lang(user)
+        if known is not None:
+            return resolve_lang(known[0], interaction.locale.value)
         saved = None
         with contextlib.suppress(Exception):  # a refusal must go out even if the store hiccups
             saved = await asyncio.wait_for(self.service.user_lang(user), timeout=0.5)
@@ -939,11 +1291,11 @@ class Adapter:
         try:
             # acknowledge within 3 s, before anything that may wait on the database
             if cid.action in ("hand", "settings") or (cid.action == "draw" and not private):
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                answered = await interaction.response.defer(ephemeral=True, thinking=True)
             else:
-                await interaction.response.defer()
+                answered = await interaction.response.defer()
             self._acked(started)
-            o = await self._origin(interaction)
+            o = await self._origin(interaction, answered)
             key = table_key(cid.table)
             # each action only where this bot draws it: a table button on a private
             # message, or a card on the public one, is forged
@@ -1004,7 +1356,8 @@ class Adapter:
             o.notices.append(Notice("not_a_player" if info.status == PLAYING else "not_started"))
             await self._answer(o, None, names=info.names)
             return
-        s = self._open_session(key, o.player, o.interaction, o.lang)
+        self._adopt(info)  # the hand message another process (or before a restart) drew
+        s = self._open_session(key, o.player, o.interaction, o.lang, o.answer)
         s.picking = None
         if draw_version is not None:
             res = await self.service.act(
@@ -1013,17 +1366,33 @@ class Adapter:
             if res.table is not None:
                 info = res.table
         await asyncio.wait({self._queue_hand(s, force=True)})  # (cancelled when stopping)
-        if s.drawn is not o.interaction and s.interaction is not o.interaction:
+        token = o.interaction.token
+        if token not in (s.drawn, s.token):
             # another press took the hand message over meanwhile (a double click, Show hand
             # and Draw at once): this answer, deferred as "thinking", says where it went, or
             # it would think forever
             await self._empty(o.interaction, o.tr.gettext(text.REPLACED))
-        elif s.drawn is not o.interaction:
+        elif s.drawn != token:
             # the drawing failed: this answer still gets the hand
-            content, view, _ = await self.hand_message(s)
-            file = None if s.picture is None else self._hand_file(s.picture)
-            await self._edit_hand(o.interaction, content, view, None if file is None else [file])
+            await self._answer_hand(o, s)
         await self._follow(o, info.names)
+
+    async def _answer_hand(self, o: Origin, s: HandSession) -> None:
+        """Draw the hand into ``o``'s own answer (with a picture if one can be sent)."""
+        content, view, _ = await self.hand_message(s)
+        file = None if s.picture is None else self._hand_file(s.picture)
+        if file is None:
+            await o.interaction.edit_original_response(content=content, view=view)
+            return
+        try:
+            await o.interaction.edit_original_response(
+                content=content, view=view, attachments=[file]
+            )
+        except discord.NotFound:
+            raise
+        except discord.HTTPException as e:
+            log.warning("hand picture not uploaded (%s %s): shown without it", e.status, e.code)
+            await o.interaction.edit_original_response(content=content, view=view, attachments=[])
 
     async def _hand_action(
         self, o: Origin, key: str, cid: ids.CustomId, values: Sequence[str]
@@ -1038,13 +1407,15 @@ class Adapter:
             o.notices.append(Notice("no_table" if info is None else "game_over"))
             await self._follow(o)
             return
+        self._adopt(info)  # the hand message another process (or before a restart) drew
+        pressed = _pressed(o.interaction)
         live = self._sessions.get((key, o.player))
-        if live is not None and live.message not in (None, _pressed(o.interaction)):
+        if live is not None and live.message not in (None, pressed):
             await self._empty(
                 o.interaction, o.tr.gettext(text.EXPIRED, hand=render.button_label("hand", o.tr))
             )
             return
-        s = self._open_session(key, o.player, o.interaction, o.lang)
+        s = self._open_session(key, o.player, o.interaction, o.lang, pressed)
         a = cid.action
         action: Action | None = None
         if a == "page":
@@ -1177,9 +1548,9 @@ class Adapter:
                     tr.gettext(text.SERVER_ONLY), ephemeral=True
                 )
                 return
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            answered = await interaction.response.defer(ephemeral=ephemeral, thinking=True)
             self._acked(started)
-            o = await self._origin(interaction)
+            o = await self._origin(interaction, answered)
             await handler(o, table_key(interaction.channel_id), scope_of(interaction.guild_id))
         except Exception:
             await self._fail(interaction)
@@ -1348,7 +1719,7 @@ class Adapter:
                 return
             lang = language if language in LANGUAGES else None
             await self.service.set_user_language(o.player, lang)
-            self._user_lang[o.player] = lang
+            self._user_lang[o.player] = (lang, time.monotonic())
             o.lang = resolve_lang(lang, o.interaction.locale.value)
             for s in [s for (_, p), s in self._sessions.items() if p == o.player]:
                 s.lang = o.lang
@@ -1460,6 +1831,11 @@ def _picture(hand: Sequence[Card], legal: Sequence[Action]) -> Picture:
     return cards, frozenset(a.card for a in legal if isinstance(a, Play))
 
 
+def _attachment_id(msg: discord.Message) -> int | None:
+    """The id of the (one) attachment a hand message carries."""
+    return msg.attachments[0].id if msg.attachments else None
+
+
 def _pressed(interaction: discord.Interaction[Any]) -> int | None:
     """The private message whose component ``interaction`` is (its original response
     edits that message), else ``None`` (its answer is a new message)."""
@@ -1471,15 +1847,6 @@ def _pressed(interaction: discord.Interaction[Any]) -> int | None:
     ):
         return msg.id
     return None
-
-
-def _edited_message(target: discord.Interaction[Any], s: HandSession) -> int | None:
-    """The message an edit of ``target``'s original response changes, if known: the one
-    last drawn through it, or the hand message whose button was pressed. ``None``: the
-    answer to a "Show hand", a new message."""
-    if s.drawn is target and s.pictured is not None:
-        return s.pictured[0]
-    return _pressed(target)
 
 
 def _hand_button_action(cid: ids.CustomId, key: str) -> Action | None:

@@ -173,3 +173,51 @@ def test_the_telegram_owner_and_card_pictures(monkeypatch: pytest.MonkeyPatch) -
         monkeypatch.setenv("UNO_TELEGRAM_OWNER", bad)
         with pytest.raises(ValidationError):
             load_settings()
+
+
+def test_discord_shards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """UNO_DISCORD_SHARDS: auto (the default: every shard Discord recommends, here), or the
+    shards this process runs out of how many, written back as ranges."""
+    assert Settings().discord_shards == "auto" and Settings().discord_shard_plan is None
+    cases = {
+        "auto": ("auto", None),
+        " AUTO ": ("auto", None),
+        "0-3/8": ("0-3/8", ((0, 1, 2, 3), 8)),
+        "5/8": ("5/8", ((5,), 8)),
+        "0,2/4": ("0,2/4", ((0, 2), 4)),
+        "3, 0-1 /4": ("3,0-1/4", ((3, 0, 1), 4)),
+        "0-1,2/4": ("0-2/4", ((0, 1, 2), 4)),
+        "0/1": ("0/1", ((0,), 1)),
+    }
+    for text, (written, plan) in cases.items():
+        s = Settings(discord_shards=text)
+        assert (s.discord_shards, s.discord_shard_plan) == (written, plan), text
+    monkeypatch.setenv("UNO_DISCORD_SHARDS", "2-3/4")
+    assert load_settings().discord_shard_plan == ((2, 3), 4)
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("", "got ''"),
+        ("0-3", "got '0-3'"),
+        ("4/4", "shard 4 does not exist out of 4"),
+        ("0-4/4", "shard 4 does not exist out of 4"),
+        ("3-1/4", "'3-1' runs backwards"),
+        ("0,0/2", "shard 0 is named twice"),
+        ("0-2,1/4", "shard 1 is named twice"),
+        ("a/2", "got 'a/2'"),
+        ("0/0", "the shard count must be 1 to"),
+        ("1-2-3/4", "got '1-2-3/4'"),
+        ("0/-1", "got '0/-1'"),
+        ("/4", "got '/4'"),
+        ("0,/4", "got '0,/4'"),
+        ("٣/٤", "got"),  # digits, but not ASCII ones
+    ],
+)
+def test_bad_discord_shards_are_refused_saying_what_is_accepted(text: str, why: str) -> None:
+    with pytest.raises(ValidationError) as e:
+        Settings(discord_shards=text)
+    message = str(e.value)
+    assert "discord_shards is auto, or the shards this process runs" in message
+    assert "0-3/8" in message and why in message

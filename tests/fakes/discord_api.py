@@ -2,7 +2,12 @@
 
 It speaks Discord's wire format closely enough for the real discord.py client: plain-text
 JSON gateway frames (HELLO, IDENTIFY -> READY and GUILD_CREATE, heartbeats and their ACKs,
-RESUME or a fresh IDENTIFY, INTERACTION_CREATE), application commands (global and guild),
+RESUME or a fresh IDENTIFY, INTERACTION_CREATE), sharded as Discord shards (``/gateway/bot``
+recommends one shard per 1,000 servers and says how many may identify at once; an
+IDENTIFY's ``shard: [id, count]`` gets the servers with ``(guild_id >> 22) % count == id``
+and their events, direct messages go to shard 0; a session that would carry 2,500 servers
+or more is closed with 4011, "sharding required", and a shard id out of range with 4010),
+application commands (global and guild),
 interaction callbacks of every type, webhook follow-ups and edits of ``@original``, channel
 messages, each as JSON or as multipart/form-data with files (a ``payload_json`` part and
 ``files[n]`` parts; the ``attachments`` array names new files by ``n`` and, on an edit, the
@@ -51,6 +56,12 @@ BOT_PERMISSIONS = ADMIN_PERMISSIONS | SEND_IN_THREADS
 # callback types
 PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
 AUTOCOMPLETE, MODAL = 8, 9
+
+# sharding (Discord's gateway documentation): a session carries fewer than this many servers
+# (else close 4011), and /gateway/bot recommends a shard per this many
+SHARD_GUILD_LIMIT = 2500
+GUILDS_PER_SHARD = 1000
+INVALID_SHARD, SHARDING_REQUIRED = 4010, 4011
 
 JSON: web.RequestKey[Any] = web.RequestKey("json", object)
 FILES: web.RequestKey[dict[int, Upload]] = web.RequestKey("files", dict)
@@ -385,7 +396,7 @@ class Shown:
 class Message:
     id: int
     channel_id: int
-    guild_id: int
+    guild_id: int | None  # None: in a direct message
     author: dict[str, Any]
     content: str = ""
     components: list[dict[str, Any]] = field(default_factory=list)
@@ -411,7 +422,6 @@ class Message:
         out: dict[str, Any] = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
-            "guild_id": str(self.guild_id),
             "author": self.author,
             "content": self.content,
             "timestamp": _now_iso(self.created),
@@ -431,6 +441,8 @@ class Message:
             "flags": self.flags,
             "components": self.components,
         }
+        if self.guild_id is not None:
+            out["guild_id"] = str(self.guild_id)
         if self.interaction_token is not None and app_id is not None:
             out["webhook_id"] = str(app_id)
             out["application_id"] = str(app_id)
@@ -460,7 +472,7 @@ class Interaction:
     type: int  # 2 application command, 3 component
     user: User
     channel_id: int
-    guild_id: int
+    guild_id: int | None  # None: in a direct message with the bot
     created: float
     source_message: int | None = None
     custom_id: str | None = None
@@ -476,6 +488,20 @@ class Interaction:
     @property
     def ack_latency(self) -> float | None:
         return None if self.acked_at is None else self.acked_at - self.created
+
+
+@dataclass
+class Hold:
+    """A request held back (a slow network between one process and Discord): the first
+    that matches waits, having ``arrived``, until ``release()``."""
+
+    method: str
+    path: re.Pattern[str]
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        self.released.set()
 
 
 @dataclass
@@ -501,12 +527,17 @@ class FakeDiscord:
         ack_deadline: float = 3.0,
         token_ttl: float = 15 * 60,
         heartbeat_ms: int = 41250,
+        max_concurrency: int = 1,
     ) -> None:
         self.snowflake = _Snowflakes()
         self.token = token
         self.ack_deadline = ack_deadline
         self.token_ttl = token_ttl
         self.heartbeat_ms = heartbeat_ms
+        # how many shards may identify per 5 seconds (1 for most bots, 16 and more for large
+        # ones): told in /gateway/bot's session_start_limit
+        self.max_concurrency = max_concurrency
+        self.session_starts = 1000  # left today (session_start_limit.remaining)
         self.app_id = self.snowflake()
         self.bot = User(self.snowflake(), "UNO Bot", bot=True)
         self.owner = User(self.snowflake(), "Owner")
@@ -529,19 +560,45 @@ class FakeDiscord:
         self._sessions: set[str] = set()
         self._sockets: list[web.WebSocketResponse] = []
         self._identified: set[web.WebSocketResponse] = set()
+        # each identified connection's shard (id, count), and each session's
+        self._shard: dict[web.WebSocketResponse, tuple[int, int]] = {}
+        self._session_shard: dict[str, tuple[int, int]] = {}
+        # every IDENTIFY: (monotonic time, shard id, shard count, close code or None)
+        self.identify_log: list[tuple[float, int, int, int | None]] = []
         self._seq: dict[int, int] = {}
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.last_activity = time.monotonic()
         self.callback_delay = 0.0  # seconds added before answering an interaction callback
         self.app_emojis: dict[int, AppEmoji] = {}  # the application's emojis, by id
+        self._holds: list[Hold] = []
 
     # -- set-up ---------------------------------------------------------------------------
 
-    def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
-        g = Guild(self.snowflake(), name, locale)
+    def add_guild(
+        self, name: str, *, locale: str = "en-US", shard: tuple[int, int] | None = None
+    ) -> Guild:
+        """A server the bot is in; ``shard=(k, n)``: one whose id puts it on shard ``k`` of
+        ``n`` (``(id >> 22) % n == k``)."""
+        gid = self.snowflake()
+        if shard is not None:
+            k, n = shard
+            ms = (gid >> 22) - n  # a moment just before now, on that shard
+            gid = ((ms - ms % n + k) << 22) | (gid & 0x3FFFFF)
+        g = Guild(gid, name, locale)
         self.guilds[g.id] = g
         return g
+
+    def add_guilds(self, count: int) -> None:
+        """``count`` more servers the bot is in (no channels, nobody else)."""
+        for i in range(count):
+            self.add_guild(f"server {len(self.guilds) + i}")
+
+    @staticmethod
+    def shard_of(guild_id: int | None, count: int) -> int:
+        """The shard that carries ``guild_id``'s events out of ``count`` (direct messages,
+        ``None``: shard 0)."""
+        return 0 if guild_id is None else (guild_id >> 22) % count
 
     def add_channel(self, guild: Guild, name: str, *, parent: Channel | None = None) -> Channel:
         c = Channel(self.snowflake(), guild.id, name, parent.id if parent else None)
@@ -633,6 +690,8 @@ class FakeDiscord:
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
 
     async def close(self) -> None:
+        for h in self._holds:
+            h.release()
         for ws in list(self._sockets):
             with contextlib.suppress(Exception):
                 await ws.close(code=1001)
@@ -661,6 +720,16 @@ class FakeDiscord:
                     except ValueError:
                         body = raw.decode(errors="replace")
             call.body, call.files = body, [files[n] for n in sorted(files)]
+            hold = next(
+                (h for h in self._holds
+                 if not h.arrived.is_set() and h.method == request.method
+                 and h.path.search(request.path)),
+                None,
+            )  # fmt: skip
+            if hold is not None:
+                hold.arrived.set()
+                await hold.released.wait()
+                self._holds.remove(hold)
             request[JSON] = body
             request[FILES] = files
             if files and self.refuse_files:
@@ -687,20 +756,48 @@ class FakeDiscord:
     async def _get_gateway(self, request: web.Request) -> web.Response:
         return _json({"url": self.gateway_url})
 
+    @property
+    def recommended_shards(self) -> int:
+        """What /gateway/bot recommends: about one shard per 1,000 servers."""
+        return max(1, -(-len(self.guilds) // GUILDS_PER_SHARD))
+
     async def _get_gateway_bot(self, request: web.Request) -> web.Response:
         self._bot_auth(request)
         return _json(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
-                    "remaining": 999,
-                    "reset_after": 0,
-                    "max_concurrency": 1,
+                    "remaining": self.session_starts,
+                    "reset_after": 24 * 3600 * 1000,
+                    "max_concurrency": self.max_concurrency,
                 },
             }
         )
+
+    def guilds_of(self, shard: tuple[int, int]) -> list[Guild]:
+        """The servers a session of ``shard`` (id, count) carries."""
+        k, n = shard
+        return [g for g in self.guilds.values() if self.shard_of(g.id, n) == k]
+
+    def _shard_refusal(self, shard: Any) -> tuple[tuple[int, int] | None, int | None]:
+        """The shard an IDENTIFY asks for (none: ``[0, 1]``), and the close code Discord
+        answers it with, if any: 4010 for a shard that cannot exist, 4011 for a session
+        that would carry too many servers."""
+        if shard is None:
+            shard = [0, 1]
+        if (
+            not isinstance(shard, list)
+            or len(shard) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in shard)
+            or not 0 <= shard[0] < shard[1]
+        ):
+            return None, INVALID_SHARD
+        k, n = shard
+        if len(self.guilds_of((k, n))) >= SHARD_GUILD_LIMIT:
+            return (k, n), SHARDING_REQUIRED
+        return (k, n), None
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=None, compress=False, max_msg_size=0)
@@ -726,16 +823,30 @@ class FakeDiscord:
                     if d.get("token") != self.token:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
+                    shard, refused = self._shard_refusal(d.get("shard"))
+                    k, n = shard if shard is not None else (-1, 0)
+                    self.identify_log.append((time.monotonic(), k, n, refused))
+                    if refused == INVALID_SHARD:
+                        await ws.close(code=refused, message=b"Invalid shard.")
+                        break
+                    if refused == SHARDING_REQUIRED:
+                        await ws.close(code=refused, message=b"Sharding required.")
+                        break
+                    assert shard is not None
                     self.identifies += 1
+                    self.session_starts -= 1
                     session = secrets.token_hex(16)
                     self._sessions.add(session)
+                    self._session_shard[session] = shard
+                    self._shard[ws] = shard
                     self._identified.add(ws)
-                    await self._send(ws, "READY", self._ready(session))
-                    for g in self.guilds.values():
+                    await self._send(ws, "READY", self._ready(session, shard))
+                    for g in self.guilds_of(shard):
                         await self._send(ws, "GUILD_CREATE", g.payload(self.bot))
                 elif op == 6:  # resume
                     if d.get("token") == self.token and d.get("session_id") in self._sessions:
                         self.resumes += 1
+                        self._shard[ws] = self._session_shard[d["session_id"]]
                         self._identified.add(ws)
                         self._seq[sid] = int(d.get("seq") or 0)
                         await self._send(ws, "RESUMED", {})
@@ -745,16 +856,17 @@ class FakeDiscord:
             if ws in self._sockets:
                 self._sockets.remove(ws)
             self._identified.discard(ws)
+            self._shard.pop(ws, None)
         return ws
 
-    def _ready(self, session: str) -> dict[str, Any]:
+    def _ready(self, session: str, shard: tuple[int, int]) -> dict[str, Any]:
         return {
             "v": 10,
             "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds_of(shard)],
             "session_id": session,
             "resume_gateway_url": self.gateway_url,
-            "shard": [0, 1],
+            "shard": list(shard),
             "application": {"id": str(self.app_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -769,10 +881,36 @@ class FakeDiscord:
         self._seq[sid] = self._seq.get(sid, 0) + 1
         await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq[sid], "d": data}))
 
-    async def dispatch(self, event: str, data: Any) -> None:
-        for ws in list(self._sockets):
-            if ws in self._identified and not ws.closed:
-                await self._send(ws, event, data)
+    def _carriers(self, guild_id: int | None) -> list[web.WebSocketResponse]:
+        """The live sessions that receive ``guild_id``'s events (``None``: a direct
+        message's, shard 0's)."""
+        return [
+            ws
+            for ws in self._sockets
+            if ws in self._identified
+            and not ws.closed
+            and ws in self._shard
+            and self.shard_of(guild_id, self._shard[ws][1]) == self._shard[ws][0]
+        ]
+
+    async def dispatch(self, event: str, data: Any, *, guild_id: int | None = None) -> None:
+        """Send an event of ``guild_id`` (``None``: not a server's, a direct message's) to
+        the sessions of the shard that carries it."""
+        for ws in self._carriers(guild_id):
+            await self._send(ws, event, data)
+
+    def carried(self, guild_id: int | None) -> bool:
+        """Whether a live session carries ``guild_id``'s events now."""
+        return bool(self._carriers(guild_id))
+
+    @property
+    def shards_connected(self) -> set[int]:
+        """The shard ids with a live session."""
+        return {
+            self._shard[ws][0]
+            for ws in self._sockets
+            if ws in self._identified and not ws.closed and ws in self._shard
+        }
 
     async def drop_connections(self, code: int = 4000) -> None:
         """Close every gateway connection (the bot reconnects and resumes)."""
@@ -1025,9 +1163,11 @@ class FakeDiscord:
         self._by_token[rec.token] = rec
         rec.created = time.monotonic()
         self.last_activity = rec.created
-        if not self.connected:
-            raise RuntimeError("the bot is not connected to the fake gateway")
-        await self.dispatch("INTERACTION_CREATE", payload)
+        if not self.carried(rec.guild_id):
+            raise RuntimeError(
+                f"no session of the bot carries server {rec.guild_id}'s events (its shard)"
+            )
+        await self.dispatch("INTERACTION_CREATE", payload, guild_id=rec.guild_id)
         return rec
 
     async def slash(
@@ -1077,6 +1217,59 @@ class FakeDiscord:
             data["resolved"] = resolved
         rec, payload = self._base_interaction(2, user, channel, data)
         rec.command = sub
+        return await self._dispatch_interaction(rec, payload)
+
+    def hold(self, method: str, path: str) -> Hold:
+        """Hold back the next ``method`` request whose path matches ``path`` (a regex)
+        until the returned hold is released: it is handled then, as if it came late."""
+        h = Hold(method, re.compile(path))
+        self._holds.append(h)
+        return h
+
+    def expire(self, rec: Interaction) -> None:
+        """``rec``'s token runs out now (as 15 minutes after the interaction would)."""
+        rec.created -= self.token_ttl + 1.0
+
+    async def dm_slash(self, user: User, sub: str) -> Interaction:
+        """``user`` runs ``/uno <sub>`` in their direct messages with the bot (an event of
+        no server: shard 0 carries it)."""
+        cmd = next((c for c in self.global_commands if c["name"] == "uno"), None)
+        if cmd is None:
+            raise AssertionError("the bot registered no global /uno command")
+        data = {
+            "id": cmd["id"],
+            "name": "uno",
+            "type": 1,
+            "options": [{"name": sub, "type": 1, "options": []}],
+        }
+        dm = self.snowflake()
+        rec = Interaction(
+            id=self.snowflake(),
+            token="aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48),
+            type=2,
+            user=user,
+            channel_id=dm,
+            guild_id=None,
+            created=time.monotonic(),
+            command=sub,
+        )
+        payload = {
+            "id": str(rec.id),
+            "application_id": str(self.app_id),
+            "type": 2,
+            "data": data,
+            "channel": {"id": str(dm), "type": 1, "recipients": [user.payload()]},
+            "channel_id": str(dm),
+            "user": user.payload(),
+            "token": rec.token,
+            "version": 1,
+            "app_permissions": str(MEMBER_PERMISSIONS),
+            "locale": user.locale,
+            "entitlements": [],
+            "authorizing_integration_owners": {"1": str(user.id)},
+            "context": 1,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
         return await self._dispatch_interaction(rec, payload)
 
     async def press(
@@ -1406,7 +1599,7 @@ class FakeDiscord:
     def _create(
         self,
         channel_id: int,
-        guild_id: int,
+        guild_id: int | None,
         data: dict[str, Any],
         *,
         audience: int | None,

@@ -9,6 +9,7 @@ import contextlib
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +20,11 @@ from bot.config import Settings
 from bot.model import PLAYING, Seat, Table
 from bot.port import RoutingPort, TableInfo
 from bot.service import Service
-from bot.store import SqliteStore, WriteBatch
+from bot.store import SqliteStore, Store, WriteBatch, store_for
 from engine import Game, Phase, Rules, scenario
 from tests.fakes.discord_api import Channel, FakeDiscord, Guild, Interaction, Message, User
 
-__all__ = ["SlowStore", "World"]
+__all__ = ["Cluster", "Node", "SlowStore", "World"]
 
 HAND_HEADER_EN = "🃏 Your cards"
 
@@ -148,8 +149,10 @@ class World:
             card_emojis=self.card_emojis,
         )
         router.add(self.adapter.prefix, self.adapter)
+        # as ``uno-bot run`` does: the tables first, the platform, then the timers
+        await self.service.start(run_timers=False)
         await self.adapter.start()
-        await self.service.start()
+        self.service.timers.start()
 
     async def halt(self) -> None:
         """Stop the bot as a process exit would (the database stays)."""
@@ -207,9 +210,8 @@ class World:
             rules=rules,
         )
         seats = [Seat(ids[u], u.display_name) for u in hands]
-        table = scenario_table(
-            key, f"dc:g:{self.guild.id}", game, seats, overrides=dict(overrides)
-        )
+        guild = (channel or self.channel).guild_id
+        table = scenario_table(key, f"dc:g:{guild}", game, seats, overrides=dict(overrides))
         await self.halt()
         await self.boot(tables=[table])
 
@@ -384,6 +386,128 @@ class World:
                 continue
             await self.act(humans[cur], channel)
         raise AssertionError("the game did not end")
+
+
+@dataclass
+class Node:
+    """One bot "process" of a ``Cluster``: a store (a pool) of its own on the shared
+    database, a service and a Discord adapter running some shards."""
+
+    shards: str
+    store: Store
+    service: Service
+    adapter: Adapter
+
+    def runs(self, guild: Guild) -> bool:
+        plan = self.adapter.settings.discord_shard_plan
+        if plan is None:
+            return True
+        ids, count = plan
+        return FakeDiscord.shard_of(guild.id, count) in ids
+
+
+class Cluster(World):
+    """Several bot processes on one PostgreSQL database, each running some of the shards
+    (``UNO_DISCORD_SHARDS``), all in this test process, all connected to one fake Discord.
+    ``svc`` and ``bot`` are the first's; ``settle`` waits for every one."""
+
+    def __init__(
+        self,
+        db: str,
+        shards: Sequence[str],
+        *,
+        max_concurrency: int = 16,
+        identify_seconds: float = 5.0,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(Path("unused.sqlite3"), **kwargs)
+        self.url = db
+        self.shards = list(shards)
+        self.fake.max_concurrency = max_concurrency
+        self.identify_seconds = identify_seconds
+        self.nodes: list[Node] = []
+
+    def settings_for(self, shards: str) -> Settings:
+        return self.settings.model_copy(update={"db": self.url, "discord_shards": shards})
+
+    async def boot(self, tables: Sequence[Table] = ()) -> None:
+        if tables:
+            store = store_for(self.url)
+            await store.open()
+            try:
+                await store.write(WriteBatch(tables=list(tables)))
+            finally:
+                await store.close()
+        for i, shards in enumerate(self.shards):
+            await self.start_node(shards, seed=self.seed + i)
+
+    async def start_node(self, shards: str, *, seed: int | None = None) -> Node:
+        store = store_for(self.url)
+        await store.open()
+        router = RoutingPort()
+        settings = Settings(**self.settings_for(shards).model_dump())
+        service = Service(store, router, settings, bot_delay=0, seed=seed)
+        adapter = Adapter(
+            settings,
+            service,
+            hand_ttl=self.hand_ttl,
+            guild_ready_timeout=0.05,
+            identify_seconds=self.identify_seconds,
+        )
+        router.add(adapter.prefix, adapter)
+        await service.start(run_timers=False)
+        await adapter.start()
+        service.timers.start()
+        node = Node(shards, store, service, adapter)
+        self.nodes.append(node)
+        if self.service is None:
+            self.store, self.service, self.adapter = store, service, adapter
+        return node
+
+    async def stop_node(self, node: Node) -> None:
+        await node.adapter.stop()
+        await node.service.stop()
+        await node.store.close()
+        self.nodes.remove(node)
+        if self.service is node.service:
+            first = self.nodes[0] if self.nodes else None
+            self.store = first.store if first else None
+            self.service = first.service if first else None
+            self.adapter = first.adapter if first else None
+
+    async def halt(self) -> None:
+        for node in list(reversed(self.nodes)):
+            await self.stop_node(node)
+
+    def node_of(self, guild: Guild) -> Node:
+        """The node running ``guild``'s shard."""
+        return next(n for n in self.nodes if n.runs(guild))
+
+    async def settle(self, timeout: float = 20.0) -> None:
+        end = time.monotonic() + timeout
+        while True:
+            if time.monotonic() > end:
+                raise TimeoutError("the cluster did not settle")
+            await asyncio.sleep(0.005)
+            now = time.monotonic()
+            limit = self.fake.ack_deadline + 1.0
+            if any(
+                r.acked_at is None and now - r.created < limit
+                for r in self.fake.interactions.values()
+            ):
+                continue
+            busy = False
+            for node in self.nodes:
+                await node.adapter.idle(timeout)
+                timers = node.service.timers
+                nxt = timers.next_due() if timers._task is not None else None  # (stopped)
+                if timers._running or (nxt is not None and nxt - time.time() < 0.1):
+                    busy = True
+                if node.adapter.outbox.busy:
+                    busy = True
+            if busy or time.monotonic() - self.fake.last_activity < 0.05:
+                continue
+            return
 
 
 def scenario_table(

@@ -8,7 +8,7 @@ import pytest
 
 from bot.i18n import translator
 from tests.adapters.discord.harness import World
-from tests.fakes.discord_api import Message, User
+from tests.fakes.discord_api import Interaction, Message, User
 
 DECK = ["G1", "G2", "G3", "G4", "G6", "G7", "G8", "Y5", "Y6", "Y7", "Y8", "Y9"] * 2
 EXPIRED = "This view has expired: press “Show hand” on the table for a fresh one."
@@ -27,9 +27,13 @@ def _card_buttons(msg: Message) -> list[str]:
 
 async def _hand(world: World, user: User) -> Message:
     """``/uno hand``: the answer is the user's hand message now."""
+    return (await _hand_rec(world, user))[0]
+
+
+async def _hand_rec(world: World, user: User) -> tuple[Message, Interaction]:
     rec = await world.slash(user, "hand")
     assert rec.original is not None
-    return world.fake.messages[rec.original]
+    return world.fake.messages[rec.original], rec
 
 
 async def _game(world: World) -> tuple[User, User]:
@@ -57,14 +61,14 @@ async def test_a_newer_hand_message_empties_the_one_it_replaces(world: World) ->
 
 
 async def test_a_press_on_an_older_hand_message_is_refused(world: World) -> None:
-    """A hand message from before a restart keeps its buttons (the bot lost its token);
+    """A hand message whose token ran out keeps its buttons (nothing can edit it any more);
     once a newer one is live, a press on the old one plays nothing: it is emptied, saying
     how to get a fresh one. The same for a click that raced the emptying."""
     alice, _ = await _game(world)
-    old = await _hand(world, alice)
+    old, rec = await _hand_rec(world, alice)
     play = world.button(old, "play", "R5")
     assert play is not None
-    await world.restart()
+    world.fake.expire(rec)
     new = await _hand(world, alice)
     assert old.components  # out of reach: nothing could empty it
     version = (await world.info()).version
@@ -90,10 +94,10 @@ async def test_no_hand_message_keeps_buttons_after_the_game(world: World, how: s
     await world.load_scenario(
         {alice: ["R5"], bob: ["B1", "B2", "B3"]}, ["R9"], DECK, current=alice, target=0
     )
-    before = await _hand(world, alice)
+    before, opened = await _hand_rec(world, alice)
     play = world.button(before, "play", "R5")
     assert play is not None
-    await world.restart()  # the bot lost that message's token: out of reach, buttons and all
+    world.fake.expire(opened)  # that message's token ran out: out of reach, buttons and all
     hand = await _hand(world, alice)
     rec = await world.slash(bob, "hand")
     bob_hand = world.fake.messages[rec.original]  # type: ignore[index]

@@ -13,6 +13,10 @@ from adapters.discord.adapter import DEFAULT_API
 from bot import render
 from bot.config import Settings
 from bot.i18n import translator
+from bot.port import NullPort
+from bot.service import Service
+from bot.store import SqliteStore
+from engine import Card, Play
 from tests.adapters.discord.harness import World
 
 
@@ -134,3 +138,64 @@ def test_guild_ids_setting_is_checked() -> None:
     assert Settings().discord_guild_ids == ()
     with pytest.raises(ValueError):
         Settings(discord_guilds="12,abc")
+
+
+async def test_hands_opened_before_a_restart_are_kept_up_after_it(world: World) -> None:
+    """A hand message is kept with the table (its token, for its 15 minutes): the bot,
+    restarted, shows a player's turn in the hand message they opened before, without a
+    press of theirs, and a newer "Show hand" empties it as it would have."""
+    alice, bob, _ = world.users
+    await world.load_scenario(
+        {alice: ["R1", "R2", "G5"], bob: ["R3", "Y4", "Y5"]}, ["R9"], ["G6", "G2"], current=bob
+    )
+    rec = await world.slash(alice, "hand")
+    alice_hand = world.fake.messages[rec.original]  # type: ignore[index]
+    rec = await world.slash(bob, "hand")
+    bob_hand = world.fake.messages[rec.original]  # type: ignore[index]
+    assert "Waiting for Bob" in alice_hand.content
+    await world.restart()
+    await world.settle()  # (the tables changed lately are drawn again, hands with them)
+    edits = len(world.fake.shown)
+    await world.press(bob, bob_hand, world.button(bob_hand, "play", "R3"))
+    assert "Your turn" in alice_hand.content
+    info = await world.info()
+    assert f":{info.version}:" in str(world.button(alice_hand, "play", "R1"))
+    assert [s.via for s in world.fake.shown[edits:] if s.message_id == alice_hand.id] == [
+        "webhook"
+    ]
+    await world.restart()
+    newer = await world.slash(alice, "hand")
+    assert alice_hand.content == "Your hand has moved to a newer message."
+    assert alice_hand.components == [] and alice_hand.attachments == []
+    assert "Your turn" in world.fake.messages[newer.original].content  # type: ignore[index]
+    assert world.fake.errors == []
+
+
+async def test_a_change_committed_but_never_shown_is_shown_at_the_start(world: World) -> None:
+    """A process killed between a commit and its edits left the table message and the
+    hands behind: the next one to start draws the tables of its servers changed lately
+    again, hands with them, so a player whose turn it now is sees it."""
+    alice, bob, _ = world.users
+    await world.load_scenario(
+        {alice: ["R1", "R2", "G5"], bob: ["R3", "Y4", "Y5"]}, ["R9"], ["G6", "G2"], current=alice
+    )
+    rec = await world.slash(bob, "hand")
+    bob_hand = world.fake.messages[rec.original]  # type: ignore[index]
+    await world.bot.show_table(await world.info(), [])
+    await world.settle()
+    table = await world.table_message()
+    assert "Waiting for Alice" in bob_hand.content
+    await world.halt()
+    store = SqliteStore(world.db)  # the change committed by a process that died then
+    await store.open()
+    svc = Service(store, NullPort(), world.settings, bot_delay=0)
+    await svc.start(run_timers=False)
+    done = await svc.act(world.key(), f"dc:{alice.id}", Play(Card.parse("R1")))
+    assert done.ok
+    await svc.stop()
+    await store.close()
+    await world.boot()
+    await world.settle()
+    assert "Your turn" in bob_hand.content and world.button(bob_hand, "play", "R3")
+    assert "played 🟥 1" in table.content
+    assert world.fake.errors == []
