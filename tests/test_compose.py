@@ -23,8 +23,6 @@ from bot.config import Settings
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = ROOT / "compose.yaml"
 BOTS = ("discord-0", "discord-1", "telegram")
-# being added beside this file's (issue 10: Discord shards per process)
-NEW_SETTINGS = {"UNO_DISCORD_SHARDS"}
 
 
 # -- a reader for the block YAML the file is written in -----------------------------------------
@@ -185,7 +183,7 @@ def test_the_bots_come_from_the_dockerfile_once_the_database_is_healthy(
         known = set(Settings.model_fields)
         for key in env:
             assert key.startswith("UNO_")
-            assert key[4:].lower() in known or key in NEW_SETTINGS, key
+            assert key[4:].lower() in known, key
         values = {k[4:].lower(): INTERPOLATED.sub("x", v) for k, v in env.items()}
         Settings(_env_file=None, **values)
     assert len(host_ports) == len(BOTS)
