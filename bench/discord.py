@@ -13,7 +13,11 @@ edits and follow-ups, the hand pictures uploaded; the time to draw each picture 
 and the acknowledgement latency of every interaction (from the
 gateway dispatch to the callback reaching Discord), whose budget is 3 s, and the hand
 response latency (from a press of "Show hand" or of a hand's button to the hand shown
-to the player). Then the plain games again with the cards as application emojis
+to the player). The calls are counted apart by the token they are made with: the bot's
+(counted against Discord's global limit of 50 a second for the whole bot) or an
+interaction's (its answer, the edits of its ephemeral messages: outside that limit); and
+the edits of a hand message that left it as it was are counted (there should be none).
+Then the plain games again with the cards as application emojis
 (``--emoji-games``): the set uploaded before the games, once.
 """
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import statistics
 import tempfile
 import time
@@ -42,6 +47,12 @@ KINDS = {
 }
 
 
+# Calls made with the bot's token count against Discord's global limit (50 a second for
+# the whole bot); those made with an interaction's token (its answer, its webhook: edits of
+# an ephemeral message, follow-ups) do not.
+INTERACTION_TOKEN = r"^/api/v10/(interactions|webhooks)/"
+
+
 @dataclass
 class Run:
     label: str
@@ -51,6 +62,9 @@ class Run:
     acks: list[float] = field(default_factory=list)
     hands: list[float] = field(default_factory=list)  # press -> the hand shown
     uploads: int = 0  # requests carrying a file (a hand picture)
+    bot_token: int = 0  # calls made with the bot's token (Discord's global limit)
+    interaction_token: int = 0  # calls made with an interaction's token
+    same_edits: int = 0  # edits of an ephemeral message that left it as it was
     image_times: list[float] = field(default_factory=list)
     max_public_per_move: int = 0
     winners: list[str] = field(default_factory=list)
@@ -58,8 +72,6 @@ class Run:
 
 
 def _kind(c: Call) -> str | None:
-    import re
-
     for name, (method, pattern) in KINDS.items():
         if c.method == method and re.search(pattern, c.path):
             return name
@@ -82,6 +94,7 @@ async def _game(world: World, run: Run, contend: bool) -> None:
     await world.settle()
     first_call = len(fake.calls)
     first_interaction = len(fake.interactions)
+    first_shown = len(fake.shown)
     info = await world.info()
     start_version = info.version
     cid = world.button(table, "start")
@@ -119,6 +132,19 @@ async def _game(world: World, run: Run, contend: bool) -> None:
     )
     calls = fake.calls[first_call:]
     run.uploads += sum(1 for c in calls if c.files)
+    for c in calls:
+        if re.search(INTERACTION_TOKEN, c.path):
+            run.interaction_token += 1
+        elif c.path.startswith("/api/v10/"):
+            run.bot_token += 1
+    last: dict[int, tuple[str, str, str]] = {}
+    for seen in fake.shown[first_shown:]:
+        if seen.audience is None:
+            continue
+        now = (seen.content, _visible(seen.components), repr(seen.attachments))
+        if seen.kind == "edit" and last.get(seen.message_id) == now:
+            run.same_edits += 1
+        last[seen.message_id] = now
     public_since_edit = 0
     for c in calls:
         kind = _kind(c)
@@ -148,6 +174,19 @@ async def _game(world: World, run: Run, contend: bool) -> None:
             ]
             if at:
                 run.hands.append(min(at) - rec.created)
+
+
+def _visible(components: list[dict[str, Any]]) -> str:
+    """What a player sees of components: not their ids (they carry the table's version)."""
+
+    def strip(c: Any) -> Any:
+        if isinstance(c, dict):
+            return {k: strip(v) for k, v in c.items() if k != "custom_id"}
+        if isinstance(c, list):
+            return [strip(v) for v in c]
+        return c
+
+    return repr(strip(components))
 
 
 async def measure(
@@ -189,6 +228,12 @@ def report(run: Run) -> None:
         total += n
         print(f"    {kind:<20} {n / moves:6.2f}   ({n} in all)")
     print(f"    {'all of them':<20} {total / moves:6.2f}")
+    print(
+        f"    {'with the bot token':<20} {run.bot_token / moves:6.2f}   (Discord's global limit;"
+        f" goal <= 1.2)"
+    )
+    print(f"    {'with an interaction':<20} {run.interaction_token / moves:6.2f}")
+    print(f"  ephemeral edits that changed nothing: {run.same_edits}")
     print(f"    {'hand pictures sent':<20} {run.uploads / moves:6.2f}   ({run.uploads} in all)")
     pics = run.image_times
     if pics:

@@ -86,6 +86,9 @@ class TableInfo:
     # one table to the next at a chat
     created: float = 0.0
     updated: float = 0.0  # when the table last changed (unix time)
+    # buttons drawn for a version at least this one are still good (a call or a catch of
+    # UNO changes the version, not the turn: see ``Service.act``'s ``seen_version``)
+    turn_version: int = 0
 
     @property
     def names(self) -> dict[str, str]:

@@ -346,6 +346,7 @@ class Service:
             pending=tuple(p for p in t.pending if p.version > t.shown),
             created=t.created,
             updated=t.updated,
+            turn_version=t.turn_version,
         )
 
     async def table(self, key: str) -> TableInfo | None:

@@ -197,6 +197,7 @@ class HandSession:
     shown: Any = None  # what the last drawing offered (see ``hand_message``)
     drawn: str | None = None  # the token last drawn through
     drawn_in: int | None = None  # the message last drawn into
+    drawn_sig: Any = None  # what was drawn into it then (text, components, picture)
     drawn_at: tuple[int, str] | None = None  # the table's (version, status) it showed
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_PRIVATE))
     expiry: asyncio.TimerHandle | None = None
@@ -883,7 +884,7 @@ class Adapter:
             s.token, s.app, s.since, s.lang = kept.token, kept.app, kept.since, kept.lang
             s.message, s.page, s.picking = kept.message, kept.page, kept.picking
             s.interaction, s.stored, s.drawn_in = None, kept.stored, kept.drawn_in
-            s.forced = True
+            s.forced, s.drawn_sig = True, None  # drawn elsewhere: what, this one cannot tell
             if s.expiry is not None:  # retired by the process that has the token's press
                 s.expiry.cancel()
                 s.expiry = None
@@ -1027,6 +1028,9 @@ class Adapter:
         if final:
             view = None
             self._drop(s)
+        drawn = (content, _view_signature(view), s.picture)
+        if s.message is not None and s.drawn_in == s.message and drawn == s.drawn_sig:
+            return  # the message shows exactly this already: an edit would change nothing
         token, drawn_at = s.token, s.drawn_at
         try:
             msg = await self._edit_hand(s, content, view)
@@ -1035,6 +1039,7 @@ class Adapter:
             self._drop(s)
             return
         s.drawn, s.message, s.drawn_in = token, msg.id, msg.id
+        s.drawn_sig = drawn
         if final:
             return
         await self._keep(s)
@@ -1127,7 +1132,7 @@ class Adapter:
 
     async def hand_message(self, s: HandSession) -> tuple[str, discord.ui.View | None, Any]:
         """The hand message as the game stands now: text, components, and what it offers
-        (``None`` when its buttons carry the table version, so any move makes them stale)."""
+        (with the turn it was drawn for, when its buttons carry the table version)."""
         tr = translator(s.lang)
         info = await self.service.table(s.key)
         hand = await self.service.hand(s.key, s.player)
@@ -1141,9 +1146,11 @@ class Adapter:
             hand = dataclasses.replace(hand, phase=Phase.GAME_OVER)
         if self.settings.card_images and hand.hand:
             s.picture = _picture(hand.hand, legal)
-        shown = None
-        if not any(isinstance(a, _VERSIONED) for a in legal):
-            shown = (info.status, frozenset(repr(a) for a in legal), len(hand.hand or ()))
+        # what it offers; buttons that carry the version stay good while the turn is the
+        # same (a call or a catch of UNO moves the version on, not the turn)
+        versioned = any(isinstance(a, _VERSIONED) for a in legal)
+        turn = info.turn_version if versioned else None
+        shown = (info.status, frozenset(repr(a) for a in legal), len(hand.hand or ()), turn)
         names = info.names  # raw in labels, escaped in the message's text
         body = render.hand_text(hand, tr, md_names(names))
         if s.recent:
@@ -1820,6 +1827,18 @@ def _table_button_action(cid: ids.CustomId, key: str) -> Action | None:
     if cid.action == "next":
         return NextRound()
     return ids.decode_action(cid, key)
+
+
+def _view_signature(view: discord.ui.View | None) -> tuple[Any, ...]:
+    """What a view shows and does, comparable: each item's kind, id, label, emoji, style,
+    whether it is disabled, and a select's options."""
+    if view is None:
+        return ()
+    out: list[Any] = []
+    for item in view.children:
+        d = item.to_component_dict()
+        out.append(repr(sorted(d.items(), key=lambda kv: kv[0])))
+    return tuple(out)
 
 
 def _picture(hand: Sequence[Card], legal: Sequence[Action]) -> Picture:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import time
+from typing import Any
 
 from tests.adapters.discord.harness import HAND_HEADER_EN, World
 from tests.fakes.discord_api import Message
@@ -80,6 +82,7 @@ async def test_three_users_and_a_bot_play_a_whole_game(world: World) -> None:
     assert (await world.info()).rules.target == 0
     assert "1 change" in table.content
 
+    started = time.monotonic()
     await world.press(alice, table, world.button(table, "start"))
     info = await world.info()
     assert info.status == "playing"
@@ -110,6 +113,18 @@ async def test_three_users_and_a_bot_play_a_whole_game(world: World) -> None:
     assert all(r.acked_at is not None for r in fake.interactions.values())
     assert max(r.ack_latency or 0 for r in fake.interactions.values()) < 1.0
     assert fake.errors == []
+    # issue 11: no hand message edited into what it showed already; calls made with the
+    # bot's token (Discord's global limit) about one a move, the table's edit
+    last: dict[int, tuple[str, str, str]] = {}
+    for seen in fake.shown:
+        if seen.audience is None:
+            continue
+        now = (seen.content, _visible(seen.components), repr(seen.attachments))
+        assert not (seen.kind == "edit" and last.get(seen.message_id) == now), seen
+        last[seen.message_id] = now
+    played = [c for c in fake.calls if c.at >= started]
+    bot_token = [c for c in played if not re.match(r"^/api/v10/(interactions|webhooks)/", c.path)]
+    assert len(bot_token) <= 1.2 * turns, (len(bot_token), turns)
 
     # statistics, per server and overall
     rec = await world.slash(alice, "stats")
@@ -123,6 +138,20 @@ async def test_three_users_and_a_bot_play_a_whole_game(world: World) -> None:
         assert board.content.splitlines()[1].startswith(f"1. {winner}: 1 win")
     rec = await world.slash(carol, "leaderboard", scope="global")
     assert "Carol" in fake.texts_for(rec)[0]
+
+
+def _visible(components: list[dict[str, Any]]) -> str:
+    """What a player sees of a message's components: not their ids (which carry the
+    table's version, changing at every move)."""
+
+    def strip(c: Any) -> Any:
+        if isinstance(c, dict):
+            return {k: strip(v) for k, v in c.items() if k != "custom_id"}
+        if isinstance(c, list):
+            return [strip(v) for v in c]
+        return c
+
+    return repr(strip(components))
 
 
 def _public_texts(messages: list[Message]) -> list[str]:
