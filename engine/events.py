@@ -79,7 +79,9 @@ __all__ = [
 class RoundStarted:
     """A round was dealt. ``hands`` holds every dealt hand (redacted to the viewer's own);
     ``dealer_draws`` the cards drawn to choose the first dealer (first round only);
-    ``pending`` the penalty ``current`` faces at once (a +2 start card under stacking)."""
+    ``pending`` the penalty ``current`` faces at once (a +2 start card under stacking);
+    ``draws_for``: what ``dealer_draws`` chose, ``dealer`` or (``dealer=high_plays_first``)
+    ``first``, the player who plays first."""
 
     round: int
     dealer: str
@@ -92,6 +94,7 @@ class RoundStarted:
     hands: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     dealer_draws: tuple[tuple[str, Card], ...] = ()
     pending: int = 0
+    draws_for: str = "dealer"
 
 
 @_fast_init

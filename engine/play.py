@@ -57,6 +57,7 @@ from engine.events import (
 from engine.game import ACTIVE, Game, Phase
 from engine.rng import Rng
 from engine.rules import Rules
+from engine.view import View
 
 __all__ = [
     "apply",
@@ -141,22 +142,29 @@ def _catch(target: str) -> CatchUno:
     return c
 
 
-def draw_four_legal(game: Game, player: str) -> bool:
-    """Whether ``player`` could play a Wild Draw Four now without bluffing: the rule a
-    challenge checks (``draw_four_when``). For bot seats, which play one only legally."""
-    return _w4_legal(game, game.hands[game.seat[player]])
+def draw_four_legal(game: Game | View, player: str | None = None) -> bool:
+    """Whether ``player`` (a view: its viewer) could play a Wild Draw Four now without
+    bluffing: the rule a challenge checks (``draw_four_when``). For bot seats, which play
+    one only legally, and for a hand's hints."""
+    if isinstance(game, Game):
+        assert player is not None
+        return _w4_legal(game, game.hands[game.seat[player]])
+    v = game
+    return _w4_fits(v.rules, v.follow, list(v.hand or ()), v.color, v.top)
 
 
 def leaves_one_card(rules: Rules, held: int, play: Play, target_held: int | None = None) -> bool:
     """Whether ``play``, from a hand of ``held`` cards, leaves its player holding one card:
-    the play UNO is called with (``Play(..., uno=True)``; under ``uno_call=with_play`` only
-    then). One card left over; a last action card or wild under ``last_card=play_and_draw``
-    (its draw leaves one); a swap with a player holding one card (``target_held``)."""
+    the play UNO is called with (``Play(..., uno=True)``). One card left over; and under
+    ``uno_call=with_play``, where a call after the play is too late, also a last action
+    card or wild under ``last_card=play_and_draw`` (its draw leaves one) and a swap with a
+    player holding one card (``target_held``)."""
     left = held - 1 - len(play.together)
-    if play.target is not None and left > 0:
-        return target_held == 1
-    if left == 0:
-        return rules.last_card == "play_and_draw" and not play.card.is_number
+    if rules.uno_call == "with_play":
+        if play.target is not None and left > 0:
+            return target_held == 1
+        if left == 0:
+            return rules.last_card == "play_and_draw" and not play.card.is_number
     return left == 1
 
 
@@ -546,6 +554,7 @@ def _start_round(g: Game, ev: list[Event]) -> None:
             hands=dealt,
             dealer_draws=draws,
             pending=g.pending,
+            draws_for="first" if draws and rules.dealer == "high_plays_first" else "dealer",
         )
     )
     ev.extend(start_ev)
@@ -568,10 +577,12 @@ def _w4_legal(g: Game, hand: list[Card]) -> bool:
     cards of the colour in play and of the top card's number or symbol count, wilds do not
     (seed 003: "黑色牌不算"). After a taken +2 under ``after_penalty=same_color`` only the
     colour in play can be played, so only it counts."""
-    color = g.play_color
-    if g.rules.draw_four_when == "no_color" or g.follow:
+    return _w4_fits(g.rules, g.follow, hand, g.play_color, g.discard[-1])
+
+
+def _w4_fits(rules: Rules, follow: bool, hand: list[Card], color: Color | None, top: Card) -> bool:
+    if rules.draw_four_when == "no_color" or follow:
         return not _holds_color(hand, color)
-    top = g.discard[-1]
     trank = None if top.is_wild else top.rank
     for c in hand:  # noqa: SIM110 - as _holds_color
         if (c.color is color or c.rank is trank) and not c.is_wild:
