@@ -686,6 +686,20 @@ async def test_rules_that_contradict_each_other_are_refused_with_both_named(env:
     )
 
 
+async def test_chat_rules_stored_before_issue_14_still_read(env: Env) -> None:
+    """A chat's rules saved when deflect and partners were yes/no (JSON true/false) open
+    a table with the same rules: deflect true is a +2 deflect."""
+    svc, store, _ = env
+    await store.write(
+        WriteBatch(
+            chat_settings=[("chat", "official", {"deflect": True, "partners": False}, None)]
+        )
+    )
+    res = await svc.create(KEY, "chat", "u1", "Ann")
+    assert res.ok and res.table is not None
+    assert res.table.rules == Rules(deflect="draw_two")
+
+
 async def test_chat_settings_and_languages_are_kept(env: Env, clock: Clock) -> None:
     svc, store, _ = env
     await lobby(svc, humans=2)
