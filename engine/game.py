@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.cards import Card, Color, Rank
 from engine.rng import Rng
-from engine.rules import Rules
+from engine.rules import Rules, plain
 
 __all__ = ["Game", "Phase", "game_from_json", "game_to_json"]
 
@@ -39,6 +39,7 @@ class Game:
     """
 
     rules: Rules
+    fl: Rules  # the same rules as plain attributes, for the hot paths (engine.rules.plain)
     players_: list[str]
     seat: dict[str, int]
     hands: list[list[Card]]
@@ -263,6 +264,7 @@ class Game:
 
         g = object.__new__(Game)
         g.rules = Rules.model_validate(d["rules"])
+        g.fl = plain(g.rules)
         g.players_ = list(d["players"])
         g.seat = {p: i for i, p in enumerate(g.players_)}
         g.hands = [pile(h) for h in d["hands"]]

@@ -56,7 +56,7 @@ from engine.events import (
 )
 from engine.game import ACTIVE, Game, Phase
 from engine.rng import Rng
-from engine.rules import Rules
+from engine.rules import Rules, plain
 from engine.view import View
 
 __all__ = [
@@ -201,6 +201,7 @@ def _validate_seating(players: Sequence[str], rules: Rules) -> None:
 def _blank(players: Sequence[str], rules: Rules, seed: int) -> Game:
     g = object.__new__(Game)
     g.rules = rules
+    g.fl = plain(rules)
     g.players_ = list(players)
     g.seat = {p: i for i, p in enumerate(g.players_)}
     g.hands = [[] for _ in g.players_]
@@ -384,6 +385,7 @@ def set_rules(game: Game, rules: Rules) -> Game:
     _validate_seating(game.players_, rules)
     ng = game._clone()
     ng.rules = rules
+    ng.fl = plain(rules)
     return ng
 
 
@@ -577,7 +579,7 @@ def _w4_legal(g: Game, hand: list[Card]) -> bool:
     cards of the colour in play and of the top card's number or symbol count, wilds do not
     (seed 003: "黑色牌不算"). After a taken +2 under ``after_penalty=same_color`` only the
     colour in play can be played, so only it counts."""
-    return _w4_fits(g.rules, g.follow, hand, g.play_color, g.discard[-1])
+    return _w4_fits(g.fl, g.follow, hand, g.play_color, g.discard[-1])
 
 
 def _w4_fits(rules: Rules, follow: bool, hand: list[Card], color: Color | None, top: Card) -> bool:
@@ -592,7 +594,7 @@ def _w4_fits(rules: Rules, follow: bool, hand: list[Card], color: Color | None, 
 
 def _w4_ok(g: Game, hand: list[Card]) -> bool:
     """Whether a Wild Draw Four is allowed at all (``no_bluff`` refuses an illegal one)."""
-    return g.rules.wild_draw_four != "no_bluff" or _w4_legal(g, hand)
+    return g.fl.wild_draw_four != "no_bluff" or _w4_legal(g, hand)
 
 
 def _matches(g: Game, c: Card, hand: list[Card]) -> bool:
@@ -625,7 +627,7 @@ def _swap_kind(rules: Rules, rank: Rank) -> str | None:
 
 def _groups(g: Game, hand: list[Card], lead: Card) -> list[tuple[Card, ...]]:
     """The ``together`` tuples ``lead`` may be played with under ``multi_play``."""
-    mode = g.rules.multi_play
+    mode = g.fl.multi_play
     out: list[tuple[Card, ...]] = [()]
     if mode == "off":
         return out
@@ -659,7 +661,7 @@ def _emit_plays(
     swaps: bool = True,
 ) -> None:
     """Expand ``lead`` with each group into Plays: wild colours, colour choice, targets."""
-    rules = g.rules
+    rules = g.fl
     not_last = _NOT_LAST[rules.last_card]
     swap = _swap_kind(rules, lead.rank) if swaps else None
     for tog in groups:
@@ -705,7 +707,7 @@ def _bounce_target(g: Game, s: int) -> str | None:
 
 def _stack_plays(g: Game, s: int, out: list[Action]) -> None:
     """What the victim of a pending penalty may play on it."""
-    rules = g.rules
+    rules = g.fl
     st = rules.stacking
     if st == "off":
         return
@@ -756,14 +758,14 @@ def _turn_actions(g: Game, s: int, out: list[Action]) -> None:
         n0 = len(out)
         if _matches(g, drawn, hand):  # still: a false UNO call may have brought the colour
             _emit_plays(g, s, hand, drawn, ((),), out)
-        rules = g.rules
+        rules = g.fl
         bluff = drawn.rank is W4 and rules.wild_draw_four == "challenge" and not _w4_legal(g, hand)
         if not (rules.force_play and len(out) > n0 and not bluff):
             out.append(PASS)  # force_play: a playable drawn card must be played (not a bluff)
         return
     if g.first_play:
         n0 = len(out)
-        same_rank = g.rules.multi_play == "same_rank"
+        same_rank = g.fl.multi_play == "same_rank"
         for c in _distinct(hand):
             if not c.is_number:
                 continue
@@ -781,7 +783,7 @@ def _turn_actions(g: Game, s: int, out: list[Action]) -> None:
         if len(out) == n0:
             out.append(DRAW)  # no number to open with: draw 2 and lose the turn
         return
-    rules = g.rules
+    rules = g.fl
     multi = rules.multi_play
     if rules.swap == "off" and multi != "same_rank" and not g.follow:
         # the common case, kept fast: nothing to choose but a colour (and identical pairs)
@@ -836,7 +838,7 @@ def _jump_ins(g: Game, s: int, out: list[Action]) -> None:
         stackable = (top.rank is D2 and g.pending_kind is D2) or (
             top.rank is W4
             and g.pending_kind is W4
-            and g.rules.stacking in ("draw_four_on_two", "any")
+            and g.fl.stacking in ("draw_four_on_two", "any")
         )
         if not stackable:
             return
@@ -859,11 +861,11 @@ def _legal(g: Game, p: str) -> list[Action]:
     out: list[Action] = []
     if s == g.cur:
         _turn_actions(g, s, out)
-    elif ph is PLAYING and g.rules.jump_in and not g.first_play:
+    elif ph is PLAYING and g.fl.jump_in and not g.first_play:
         _jump_ins(g, s, out)
     n_cards = len(g.hands[s])
     # a player out of the round (places) holds nothing: no false alarm brings cards back
-    false_pen = g.rules.false_uno_penalty if n_cards else 0
+    false_pen = g.fl.false_uno_penalty if n_cards else 0
     if n_cards == 1:
         if p not in g.called and p not in g.silent:  # uno_call=with_play: too late now
             out.append(CALL_UNO)
@@ -1077,10 +1079,10 @@ def _own(g: Game) -> Game:
 
 
 def _nxt(g: Game, s: int, steps: int = 1) -> int:
-    n = len(g.players_)
     if not g.out:
-        return (s + g.direction_ * steps) % n
+        return (s + g.direction_ * steps) % len(g.players_)
     # places: those who went out have no turn (nor a penalty); someone always holds cards
+    n = len(g.players_)
     hands = g.hands
     d = g.direction_
     for _ in range(steps):
@@ -1169,17 +1171,17 @@ def _do_draw(g: Game, s: int, ev: list[Event]) -> None:
     hand = _mhand(g, s)
     got: list[Card] = []
     playable = False
-    rules = g.rules
+    rules = g.fl
     until = rules.draw == "until_playable"
-    # seed 000: a drawn card is played at once only "可以出牌且不是功能牌" (drawn_card)
-    numbers = rules.drawn_card == "number_only"
     while True:
         c = _take(g, ev)
         if c is None:
             break
         got.append(c)
         hand.append(c)
-        playable = _matches(g, c, hand) and (c.is_number or not numbers)
+        playable = _matches(g, c, hand)
+        if playable and not c.is_number and rules.drawn_card == "number_only":
+            playable = False  # seed 000: played at once only "可以出牌且不是功能牌"
         if playable or not until:
             break
     _fix_uno(g, pid, len(hand))
@@ -1210,7 +1212,7 @@ def _do_accept(g: Game, s: int, ev: list[Event]) -> None:
     pid = g.players_[s]
     _close(g, pid)
     total = g.pending
-    g.follow = g.pending_kind is D2 and g.rules.after_penalty == "same_color"
+    g.follow = g.pending_kind is D2 and g.fl.after_penalty == "same_color"
     _clear_penalty(g)
     _give(g, s, total, "penalty", ev)
     ev.append(TurnSkipped(pid))
@@ -1267,7 +1269,7 @@ def _do_catch(g: Game, s: int, target: str, ev: list[Event]) -> None:
 
 
 def _do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
-    rules = g.rules
+    rules = g.fl
     pid = g.players_[s]
     jump = s != g.cur
     if g.exposed:
@@ -1290,7 +1292,8 @@ def _do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
         g.discard = [*g.discard, lead, *together]
     g.cur = s  # a jump-in: the players in between lose their turn
     g.drawn = None
-    g.follow = False
+    if g.follow:
+        g.follow = False
     g.first_play = False
     g.stalled = 0
     facing = g.pending > 0
@@ -1318,23 +1321,24 @@ def _do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
         )
     )
     out = not hand
-    if out and rules.last_card == "play_and_draw" and not lead.is_number:
-        _give(g, s, 1, "last_card", ev)
-        out = not hand
-    if out and not rules.places:  # going out: a last +2/+4 is still drawn, and scored
-        if new_color is not None:
-            g.play_color = new_color
-        victim_draws = g.pending + (k * lead.draw if kind in ("stack", "normal") else 0)
-        _clear_penalty(g)
-        if victim_draws:
-            v = _nxt(g, s)
-            _give(g, v, victim_draws, "penalty", ev)
-        _end_round(g, s, "out", ev)
-        return
-    # places: the player who went out plays on no more; their card takes its effect (no
-    # swap with a last card), and their place is settled once it has
     if out:
-        _fix_uno(g, pid, 0)
+        if rules.last_card == "play_and_draw" and not lead.is_number:
+            _give(g, s, 1, "last_card", ev)
+            out = not hand
+        if out and not rules.places:  # going out: a last +2/+4 is still drawn, and scored
+            if new_color is not None:
+                g.play_color = new_color
+            victim_draws = g.pending + (k * lead.draw if kind in ("stack", "normal") else 0)
+            _clear_penalty(g)
+            if victim_draws:
+                v = _nxt(g, s)
+                _give(g, v, victim_draws, "penalty", ev)
+            _end_round(g, s, "out", ev)
+            return
+        # places: the player who went out plays on no more; their card takes its effect
+        # (no swap with a last card), and their place is settled once it has
+        if out:
+            _fix_uno(g, pid, 0)
     swap = _swap_kind(rules, rank) if rules.swap != "off" and not out else None
     if len(hand) == 1 and swap is None:  # with a swap, UNO is settled after it
         g.called = _without(g.called, pid)
@@ -1359,10 +1363,10 @@ def _do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
         g.deferred = (pid, rank, k, kind, w4_legal)
         return
     g.play_color = new_color
-    if kind == "normal" and lead.is_number and swap is None and not g.out:  # the common case
-        g.cur = (s + g.direction_) % len(g.players_)
-    else:
-        _resolve(g, s, rank, k, kind, w4_legal, ev)
+    if kind == "normal" and lead.is_number and swap is None and not out and not g.out:
+        g.cur = (s + g.direction_) % len(g.players_)  # the common case
+        return
+    _resolve(g, s, rank, k, kind, w4_legal, ev)
     if out:
         _settle_out(g, s, ev)
 
@@ -1385,7 +1389,7 @@ def _do_swap(g: Game, s: int, how: str, a: Play, ev: list[Event]) -> None:
         g.hands = new
         changed = list(range(n))
         ev.append(HandsRotated(pid, g.direction_))
-    with_play = g.rules.uno_call == "with_play"
+    with_play = g.fl.uno_call == "with_play"
     for i in changed:  # a player left with one card by a swap must call UNO
         q = g.players_[i]
         g.exposed = _without(g.exposed, q)
@@ -1434,7 +1438,7 @@ def _resolve(
     g: Game, s: int, rank: Rank, k: int, kind: str, w4_legal: bool, ev: list[Event]
 ) -> None:
     """The effect of the card(s) just played from seat ``s``; sets whose turn it is."""
-    rules = g.rules
+    rules = g.fl
     n = len(g.players_)
     pid = g.players_[s]
     two = n == 2 and rules.two_player == "official"
@@ -1509,7 +1513,7 @@ def _draw_at_once(g: Game, v: int, two: bool, ev: list[Event]) -> None:
     _give(g, v, total, "penalty", ev)
     ev.append(TurnSkipped(g.players_[v]))
     g.cur = _nxt(g, v)
-    g.follow = two and g.rules.after_penalty == "same_color"
+    g.follow = two and g.fl.after_penalty == "same_color"
 
 
 def _settle_out(g: Game, s: int, ev: list[Event]) -> None:

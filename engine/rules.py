@@ -8,7 +8,7 @@ have nothing to act on (a penalty is drawn at once), and settings show them as i
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 from pydantic import (
     BaseModel,
@@ -190,6 +190,38 @@ PRESETS: dict[str, dict[str, Any]] = {
     "house": _HOUSE,
     "party": {**_HOUSE, "swap": "seven_zero", "draw": "until_playable"},
 }
+
+
+class _Plain:
+    """A Rules' flags as plain attributes (see ``plain``)."""
+
+    __slots__ = tuple(Rules.model_fields)
+
+    def __init__(self, rules: Rules) -> None:
+        for name in self.__slots__:
+            object.__setattr__(self, name, getattr(rules, name))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("rules are immutable")
+
+
+_PLAIN: dict[int, tuple[Rules, _Plain]] = {}
+
+
+def plain(rules: Rules) -> Rules:
+    """The same flags, read as plain attributes: the engine's hot paths read them through
+    this (a pydantic model's attribute read costs about five times a plain one: BaseModel
+    has a ``__getattr__``). One per Rules (the entry keeps it alive, so its id is not
+    reused while cached); typed as ``Rules``, whose flags it has, read-only."""
+    hit = _PLAIN.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return cast(Rules, hit[1])
+    if len(_PLAIN) > 1024:
+        _PLAIN.clear()
+    fast = _Plain(rules)
+    _PLAIN[id(rules)] = (rules, fast)
+    return cast(Rules, fast)
+
 
 # Re-exported so callers can catch validation failures without importing pydantic.
 RulesError = ValidationError

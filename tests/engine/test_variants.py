@@ -54,7 +54,9 @@ from engine import (
     new_game,
     new_game_events,
     scenario,
+    set_rules,
 )
+from engine.rules import plain
 
 PILE = ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9", "B1", "B2", "B5", "B6", "B7"]
 
@@ -869,3 +871,23 @@ def test_dealer_high_plays_first() -> None:
         if started.top.is_number:
             assert g.current == opener
     assert redrawn
+
+
+# ------------------------------------------------------------------ the rules' plain mirror
+
+
+def test_the_engine_reads_every_flag_as_the_rules_say() -> None:
+    """engine.rules.plain: the hot paths read the flags from a plain mirror of the Rules;
+    it holds every flag with the Rules' value, cannot be changed, and follows set_rules."""
+    r = Rules.preset("party", places=True, uno_call="with_play", deflect=True)
+    fast = plain(r)
+    assert fast is plain(r)
+    assert {f: getattr(fast, f) for f in Rules.model_fields} == r.model_dump()
+    with pytest.raises(AttributeError):
+        fast.stacking = "off"  # type: ignore[misc]
+    g = scenario({"a": ["R1"], "b": ["R2", "R3"]}, ["R5"], rules=Rules(target=1000))
+    g, _ = apply(g, "a", Play("R1"))
+    assert g.phase is Phase.ROUND_OVER
+    g = set_rules(g, Rules(target=1000, last_card="no_skip_reverse_wild"))
+    assert g.fl.last_card == "no_skip_reverse_wild"
+    assert game_from_json(game_to_json(g)).fl.last_card == "no_skip_reverse_wild"
