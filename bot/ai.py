@@ -31,6 +31,8 @@ from engine import (
     Phase,
     Play,
     Rank,
+    draw_four_legal,
+    leaves_one_card,
     legal_actions,
 )
 
@@ -141,10 +143,11 @@ def _smart(game: Game, player: str, acts: list[Action], rng: random.Random) -> A
         if plays:  # stacking beats both
             return _pick(game, player, plays, next_count, rng)
         # the offender was innocent only if they held no card of the colour in play;
-        # with many cards that is unlikely (each card is that colour about 1 in 4)
+        # with many cards that is unlikely (each card is that colour about 1 in 4; under
+        # draw_four_when=no_play a card of the top card's number counts too)
         offender = game.challenge_offender
         size = game.hand_size(offender) if offender in players else 0
-        p_innocent = 0.76**size
+        p_innocent = (0.7 if game.rules.draw_four_when == "no_play" else 0.76) ** size
         return Challenge() if p_innocent < 0.4 else Accept()
     if plays:
         return _with_uno(game, player, _pick(game, player, plays, next_count, rng))
@@ -157,16 +160,16 @@ def _smart(game: Game, player: str, acts: list[Action], rng: random.Random) -> A
 
 def _with_uno(game: Game, player: str, play: Play) -> Play:
     """The play, calling UNO with it when it leaves one card."""
-    if game.hand_size(player) - 1 - len(play.together) == 1:
+    target = game.hand_size(play.target) if play.target in game.players else None
+    if leaves_one_card(game.rules, game.hand_size(player), play, target):
         return Play(play.card, play.color, play.target, play.together, uno=True)
     return play
 
 
 def _pick(game: Game, player: str, plays: list[Play], next_count: int, rng: random.Random) -> Play:
     best = _best_color(game, player)
-    # a Wild Draw Four only when legal (no card of the colour in play)
-    hand = game.hand(player)
-    holds = any(c.color is game.color for c in hand)
-    legal = [p for p in plays if not (p.card.rank is Rank.WILD_DRAW_FOUR and holds)]
+    # a Wild Draw Four only when legal (by the rule in force: draw_four_when)
+    bluff = not draw_four_legal(game, player)
+    legal = [p for p in plays if not (p.card.rank is Rank.WILD_DRAW_FOUR and bluff)]
     pool = legal or plays
     return max(pool, key=lambda a: (_score_play(game, player, a, best, next_count), rng.random()))

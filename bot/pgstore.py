@@ -125,13 +125,16 @@ SELECT * FROM unnest($1::text[], $2::int4[], $3::int4[], $4::text[], $5::text[],
 """
 
 _UPSERT_STATS = """
-INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played,
+    rounds_placed, places_total)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 ON CONFLICT (scope, player) DO UPDATE SET name = excluded.name,
     games = stats.games + excluded.games, wins = stats.wins + excluded.wins,
     rounds_won = stats.rounds_won + excluded.rounds_won,
     points = stats.points + excluded.points,
-    cards_played = stats.cards_played + excluded.cards_played
+    cards_played = stats.cards_played + excluded.cards_played,
+    rounds_placed = stats.rounds_placed + excluded.rounds_placed,
+    places_total = stats.places_total + excluded.places_total
 """
 
 _UPSERT_CHAT = """
@@ -155,14 +158,18 @@ ON CONFLICT (platform, version, name) DO UPDATE SET ref = excluded.ref
 _DROP_ASSET = "DELETE FROM card_assets WHERE platform = $1 AND version = $2 AND name = $3"
 
 _MOVE_STATS = """
-INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played)
-SELECT $1, player, name, games, wins, rounds_won, points, cards_played FROM stats
+INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played,
+    rounds_placed, places_total)
+SELECT $1, player, name, games, wins, rounds_won, points, cards_played,
+    rounds_placed, places_total FROM stats
 WHERE scope = $2
 ON CONFLICT (scope, player) DO UPDATE SET
     games = stats.games + excluded.games, wins = stats.wins + excluded.wins,
     rounds_won = stats.rounds_won + excluded.rounds_won,
     points = stats.points + excluded.points,
-    cards_played = stats.cards_played + excluded.cards_played
+    cards_played = stats.cards_played + excluded.cards_played,
+    rounds_placed = stats.rounds_placed + excluded.rounds_placed,
+    places_total = stats.places_total + excluded.places_total
 """
 
 _MOVE_CHAT = """
@@ -609,7 +616,8 @@ class PostgresStore(_GroupCommit):
 
     async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]:
         rows = await self._db.fetch(
-            "SELECT player, name, games, wins, rounds_won, points, cards_played FROM stats "
+            "SELECT player, name, games, wins, rounds_won, points, cards_played, "
+            "rounds_placed, places_total FROM stats "
             "WHERE scope = $1 AND games > 0 ORDER BY wins DESC, points DESC, games ASC, "
             "player ASC LIMIT $2",
             scope,
@@ -619,7 +627,8 @@ class PostgresStore(_GroupCommit):
 
     async def player_stats(self, scope: str, player: str) -> StatLine | None:
         row = await self._db.fetchrow(
-            "SELECT player, name, games, wins, rounds_won, points, cards_played FROM stats "
+            "SELECT player, name, games, wins, rounds_won, points, cards_played, "
+            "rounds_placed, places_total FROM stats "
             "WHERE scope = $1 AND player = $2",
             scope,
             player,

@@ -10,6 +10,7 @@ display name); an id without a name is shown as it is.
 from __future__ import annotations
 
 import logging
+import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,7 @@ from engine import (
     PenaltyStacked,
     Phase,
     Play,
+    PlayerFinished,
     PlayerJoined,
     PlayerLeft,
     Rank,
@@ -58,6 +60,7 @@ from engine import (
     UnoFalseAlarm,
     UnoWindowClosed,
     View,
+    draw_four_legal,
 )
 
 if TYPE_CHECKING:
@@ -406,7 +409,10 @@ def _round_started(
     parts = []
     if e.dealer_draws:
         draws = _sep(tr).join(f"{named(p)} {card_text(c, tr)}" for p, c in e.dealer_draws)
-        parts.append(tr.gettext("Drawing for dealer: {draws}.", draws=draws))
+        if e.draws_for == "first":  # dealer=high_plays_first: action cards drawn again
+            parts.append(tr.gettext("Drawing for who plays first: {draws}.", draws=draws))
+        else:
+            parts.append(tr.gettext("Drawing for dealer: {draws}.", draws=draws))
     parts.append(
         tr.ngettext(
             "Round {round}: you deal {n} card each.",
@@ -573,6 +579,15 @@ def event_line(
                 color=color,
                 player=who(e.player),
             )
+        if e.kept:  # color_timeout=keep: no colour named, the one before stays
+            return _you(
+                tr,
+                you,
+                N_("{player} named no colour: {color} stays."),
+                N_("You named no colour: {color} stays."),
+                color=color,
+                player=who(e.player),
+            )
         return _you(
             tr,
             you,
@@ -728,8 +743,25 @@ def event_line(
             N_("You ran out of time."),
             player=who(e.player),
         )
+    if isinstance(e, PlayerFinished):
+        return _you(
+            tr,
+            e.player == me,
+            N_("🏅 {player} is out of cards: place {place}! The others play on."),
+            N_("🏅 You are out of cards: place {place}! The others play on."),
+            player=who(e.player),
+            place=e.place,
+        )
     if isinstance(e, RoundWon):
-        return _round_won(who(e.player), e.round, e.points, e.reason, tr, you=e.player == me)
+        return _round_won(
+            who(e.player),
+            e.round,
+            e.points,
+            e.reason,
+            tr,
+            you=e.player == me,
+            places=[tr.gettext("You") if p == me else who(p) for p in e.places],
+        )
     if isinstance(e, GameWon):
         return _you(
             tr,
@@ -744,10 +776,18 @@ def event_line(
 
 
 def _round_won(
-    who: str, round_no: int, points: int, reason: str | None, tr: Translator, *, you: bool = False
+    who: str,
+    round_no: int,
+    points: int,
+    reason: str | None,
+    tr: Translator,
+    *,
+    you: bool = False,
+    places: Sequence[str] = (),
 ) -> str:
     """The result of a round: one wording, as an event line and as the news of it (``you``:
-    addressed to its winner, on a screen that is theirs)."""
+    addressed to its winner, on a screen that is theirs; ``places``: the names in finishing
+    order, under the ``places`` rule)."""
     if reason == "blocked":
         head = _you(
             tr,
@@ -787,6 +827,9 @@ def _round_won(
             player=who,
             round=round_no,
         )
+    if places:
+        ranks = _sep(tr).join(f"{i}. {name}" for i, name in enumerate(places, 1))
+        return tr.join([head, won, tr.gettext("Places: {places}.", places=ranks)])
     return tr.join([head, won])
 
 
@@ -902,6 +945,9 @@ REFUSALS: dict[str, str] = {
         "You hold a card of the colour in play, so you may not play a +4."
     ),
     "not_as_last_card": N_("That card cannot be your last card."),
+    "wild_draw_four_playable": N_("You hold a card you could play, so you may not play a +4."),
+    "follow_color": N_("After a +2 was taken, the next card must be of its colour (or a +4)."),
+    "uno_too_late": N_("Too late: at this table UNO is called with the card that leaves you one."),
     "first_play_number": N_("The first play of a round must be a number card."),
     "multi_play_off": N_("One card at a time at this table."),
     "bad_combination": N_("Those cards cannot be played together."),
@@ -974,6 +1020,7 @@ _BAD_SETTING: dict[str, str] = {
     "deal": N_("That many cards cannot be dealt to this many players."),
     "seats": N_("This number of players cannot play with these rules."),
     "partners": N_("Partners need 4 or 6 players, and cannot be switched during a game."),
+    "conflict": N_("“{flag}” cannot be combined with “{other}”."),
 }
 
 
@@ -1003,6 +1050,7 @@ def notice_text(
         # worded as the round's event line is: one wording wherever it shows
         pid = params.get("player")
         points, reason = params.get("points"), params.get("reason")
+        places = params.get("places")
         return _round_won(
             names.get(pid or "") or str(params.get("name") or _name(names, pid)),
             params["round"],
@@ -1010,6 +1058,12 @@ def notice_text(
             reason if isinstance(reason, str) else None,
             tr,
             you=viewer is not None and pid == viewer,
+            places=[
+                tr.gettext("You") if viewer is not None and p == viewer else _name(names, str(p))
+                for p in places
+            ]
+            if isinstance(places, list)
+            else (),
         )
     you = INFOS_YOU.get(code)
     if viewer is not None and you is not None and params.get("player") == viewer:
@@ -1067,7 +1121,7 @@ def notice_text(
                 )
         why = _BAD_SETTING.get(reason)
         if why is not None and not reason.startswith("value_"):
-            for key in ("flag", "needs"):
+            for key in ("flag", "needs", "other"):
                 if key in params:
                     params[key] = flag_name(str(params[key]), tr)
             return tr.format(why, **params)
@@ -1111,6 +1165,13 @@ FLAG_NAMES: dict[str, str] = {
     "afk_strikes": N_("AFK limit"),
     "uno_window_seconds": N_("UNO catch window"),
     "challenge_seconds": N_("Challenge time"),
+    "draw_four_when": N_("When a +4 is legal"),
+    "after_penalty": N_("After a +2 is taken"),
+    "drawn_card": N_("Playing a drawn card"),
+    "uno_call": N_("When to call UNO"),
+    "color_timeout": N_("Colour not named"),
+    "places": N_("Play on for places"),
+    "start_reverse": N_("Reverse start card"),
 }
 
 FLAG_HELP: dict[str, str] = {
@@ -1118,7 +1179,8 @@ FLAG_HELP: dict[str, str] = {
         "Answer a +2 or +4 with another instead of drawing; whoever cannot draws the total."
     ),
     "deflect": N_(
-        "With a +2 pending, a Skip of that colour passes it on and a Reverse sends it back."
+        "With a +2 pending, a Skip of that colour passes it on and a Reverse sends it back; "
+        "or a +4 too, in the colour it named."
     ),
     "jump_in": N_("Anyone holding the identical card may play it out of turn."),
     "multi_play": N_("Play several cards of the same kind in one go; their effects add up."),
@@ -1148,17 +1210,49 @@ FLAG_HELP: dict[str, str] = {
     ),
     "card_points": N_("What action cards and wilds are worth when scoring."),
     "target": N_("Points that end the game (0: one round only)."),
-    "partners": N_("Teams of two, partners sitting opposite; a team wins when one goes out."),
+    "partners": N_(
+        "Teams of two, partners sitting opposite; a team wins when one goes out. Rotating: "
+        "new partners every four rounds, each player scoring for themselves."
+    ),
     "two_player": N_("With two players, a Reverse acts as a Skip (official) or as a Reverse."),
     "decks": N_("Two decks (216 cards) seat up to 20 players."),
     "hand_size": N_("Cards dealt to each player at the start of a round."),
-    "dealer": N_("The first dealer: the highest card drawn, or the table's creator."),
+    "dealer": N_(
+        "The first dealer: the highest card drawn, or the table's creator; or the highest "
+        "card drawn plays first."
+    ),
     "turn_seconds": N_("Seconds per turn; then a card is drawn for the player and play moves on."),
     "afk_strikes": N_("Timeouts in a row before a player is removed (0: never)."),
     "uno_window_seconds": N_(
         "Seconds to catch a player who did not call UNO (the next player's move also ends it)."
     ),
     "challenge_seconds": N_("Seconds to decide whether to challenge a +4."),
+    "draw_four_when": N_(
+        "A +4 is legal when you hold no card of the colour in play, or only when nothing "
+        "else in your hand can be played. A challenge checks the rule chosen here."
+    ),
+    "after_penalty": N_(
+        "After a +2 is drawn, the next card matches as usual, or must be of the +2's colour "
+        "(no other +2, no Skip or Reverse of another colour, no Wild; a +4 still may)."
+    ),
+    "drawn_card": N_(
+        "A card you draw may be played at once if it fits, or only if it is a number card."
+    ),
+    "uno_call": N_(
+        "UNO may be called after your play, until someone catches you; or only with the "
+        "card that leaves you one."
+    ),
+    "color_timeout": N_(
+        "When a wild's colour is not named in time: a colour is picked at random, or the "
+        "colour before the wild stays."
+    ),
+    "places": N_(
+        "After the first player goes out, the others play on for places until one is left. "
+        "The round's points are counted when the first goes out."
+    ),
+    "start_reverse": N_(
+        "After a Reverse start card, the dealer plays first, or the player to the dealer's right."
+    ),
 }
 
 _VALUE_NAMES: dict[tuple[str, str], str] = {
@@ -1190,6 +1284,25 @@ _VALUE_NAMES: dict[tuple[str, str], str] = {
     ("two_player", "plain"): N_("as with more players"),
     ("dealer", "draw_high"): N_("highest card drawn"),
     ("dealer", "creator"): N_("table creator"),
+    ("dealer", "high_plays_first"): N_("highest card plays first"),
+    # what were "off" and "on" before deflect could act on a +4 read the same
+    ("deflect", "off"): N_("off"),
+    ("deflect", "draw_two"): N_("on"),
+    ("deflect", "all"): N_("on, a +4 too"),
+    ("last_card", "no_skip_reverse_wild"): N_("no Skip, Reverse or wild"),
+    ("partners", "rotate"): N_("rotating"),
+    ("draw_four_when", "no_color"): N_("without the colour in play"),
+    ("draw_four_when", "no_play"): N_("with nothing else to play"),
+    ("after_penalty", "any"): N_("match as usual"),
+    ("after_penalty", "same_color"): N_("follow its colour"),
+    ("drawn_card", "any"): N_("any card that fits"),
+    ("drawn_card", "number_only"): N_("number cards only"),
+    ("uno_call", "after_play"): N_("until caught"),
+    ("uno_call", "with_play"): N_("with the play"),
+    ("color_timeout", "random"): N_("random colour"),
+    ("color_timeout", "keep"): N_("colour stays"),
+    ("start_reverse", "dealer"): N_("dealer plays first"),
+    ("start_reverse", "right_of_dealer"): N_("dealer's right plays first"),
 }
 
 _SECONDS_FLAGS = ("turn_seconds", "uno_window_seconds", "challenge_seconds")
@@ -1212,11 +1325,27 @@ def _flag_choices(flag: str) -> tuple[Any, ...]:
     field = Rules.model_fields.get(flag)
     if field is None:
         return ()
-    if field.annotation is bool:
+    return _choices_of(field.annotation)
+
+
+def _choices_of(annotation: Any) -> tuple[Any, ...]:
+    if annotation is bool:
         return (True, False)
-    if typing.get_origin(field.annotation) is typing.Literal:
-        return typing.get_args(field.annotation)
+    if typing.get_origin(annotation) is typing.Literal:
+        return typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        # partners: a yes/no, or "rotate"
+        return tuple(v for a in typing.get_args(annotation) for v in _choices_of(a))
     return ()
+
+
+def flag_menu_values(flag: str) -> list[Any]:
+    """The values a settings menu offers for a rule with a fixed set of them, in menu
+    order (off before on), ``[]`` for a number: every platform's menu reads these."""
+    values = list(_flag_choices(flag))
+    if values[:2] == [True, False]:
+        values[:2] = [False, True]
+    return values
 
 
 def preset_name(name: str | None, tr: Translator) -> str:
@@ -1366,6 +1495,13 @@ def _top_line(top: Card, color: Color | None, tr: Translator, picture: str | Non
     return tr.gettext("Top card: {card}", card=card)
 
 
+def _follow_line(color: Color, tr: Translator) -> str:
+    """after_penalty=same_color, after a taken +2."""
+    return tr.gettext(
+        "After the +2: the next card must be {color} (or a +4).", color=color_text(color, tr)
+    )
+
+
 def _turn_line(v: View, tr: Translator, names: Mapping[str, str]) -> str | None:
     if v.current is None:
         return None
@@ -1404,6 +1540,8 @@ def _player_line(info: TableInfo, v: View, p: str, tr: Translator) -> str:
         tags.append(tr.gettext("(dealer)"))
     if v.teams is not None and p in v.teams:
         tags.append(tr.gettext("(team {team})", team=v.teams[p] + 1))
+    if p in v.places:
+        tags.append(tr.gettext("🏅 place {place}", place=v.places.index(p) + 1))
     if p in v.exposed:
         tags.append(tr.gettext("❗ no UNO!"))
     elif p in v.called and n == 1:
@@ -1487,7 +1625,9 @@ def table_text(
     over = info.status in ("finished", "stopped") or v.phase is Phase.GAME_OVER
 
     def scores() -> str:
-        return _scores(v.scores, tr, names, low_wins=low_wins, teams=v.teams)
+        # fixed partners share their total; rotating ones (partners=rotate) keep their own
+        teams = v.teams if rules.partners is True else None
+        return _scores(v.scores, tr, names, low_wins=low_wins, teams=teams)
 
     if v.phase is Phase.GAME_OVER or (info.status == "finished" and v.winner is not None):
         lines.append(tr.gettext("🏆 {player} wins the game!", player=_name(names, v.winner)))
@@ -1535,6 +1675,8 @@ def table_text(
         turn = _turn_line(v, tr, names)
         if turn:
             lines.append(turn)
+        if v.follow and v.color is not None:
+            lines.append(_follow_line(v.color, tr))
         lines.append("")
         for p in v.players:
             lines.append(_player_line(info, v, p, tr))
@@ -1591,7 +1733,7 @@ def _must_play_drawn(v: View) -> bool:
     if drawn is None or not v.rules.force_play:
         return False
     if drawn.rank is Rank.WILD_DRAW_FOUR and v.rules.wild_draw_four == "challenge":
-        return not any(c.color is v.color for c in v.hand or ())
+        return draw_four_legal(v)
     return True
 
 
@@ -1666,11 +1808,19 @@ def hand_text(view: View, tr: Translator, names: Mapping[str, str] | None = None
             )
         else:
             lines.append(tr.gettext("▶ Your turn!"))
+            if v.follow and v.color is not None:
+                lines.append(_follow_line(v.color, tr))
     elif v.current is not None:
         lines.append(_waiting_line(v, tr, names))
     active = v.phase in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
-    if me in v.exposed or (active and len(v.hand) == 1 and me not in v.called):
+    if active and me in v.places:
+        lines.append(tr.gettext("🏅 You are out: place {place}.", place=v.places.index(me) + 1))
+    if me in v.silent:  # uno_call=with_play: the call had to come with the play
+        lines.append(tr.gettext("❗ You did not call UNO with your card: too late now."))
+    elif me in v.exposed or (active and len(v.hand) == 1 and me not in v.called):
         lines.append(tr.gettext("❗ One card left: call UNO!"))
+    elif active and v.rules.uno_call == "with_play" and len(v.hand) == 2 and v.current == me:
+        lines.append(tr.gettext("📢 UNO is called with your next-to-last card: play it with UNO!"))
     others = [p for p in v.exposed if p != me]
     if active and others:
         lines.append(
@@ -1706,19 +1856,29 @@ def leaderboard_text(lines: Sequence[StatLine], tr: Translator) -> str:
 
 def stats_text(line: StatLine | None, tr: Translator) -> str:
     """One player's statistics."""
-    if line is None or (line.games == 0 and line.rounds_won == 0 and line.cards_played == 0):
+    if line is None or not (
+        line.games or line.rounds_won or line.cards_played or line.rounds_placed
+    ):
         return tr.gettext("No statistics yet: finish a game first.")
     rate = round(100 * line.wins / line.games) if line.games else 0
-    return "\n".join(
-        [
-            tr.gettext("📊 {player}", player=line.name),
-            tr.gettext("Games played: {n}", n=line.games),
-            tr.gettext("Games won: {n} ({rate}%)", n=line.wins, rate=rate),
-            tr.gettext("Rounds won: {n}", n=line.rounds_won),
-            tr.gettext("Points: {n}", n=line.points),
-            tr.gettext("Cards played: {n}", n=line.cards_played),
-        ]
-    )
+    lines = [
+        tr.gettext("📊 {player}", player=line.name),
+        tr.gettext("Games played: {n}", n=line.games),
+        tr.gettext("Games won: {n} ({rate}%)", n=line.wins, rate=rate),
+        tr.gettext("Rounds won: {n}", n=line.rounds_won),
+        tr.gettext("Points: {n}", n=line.points),
+        tr.gettext("Cards played: {n}", n=line.cards_played),
+    ]
+    if line.rounds_placed:  # rounds played out for places (the places rule)
+        lines.append(
+            tr.ngettext(
+                "Average place: {place} (over {n} round played for places)",
+                "Average place: {place} (over {n} rounds played for places)",
+                line.rounds_placed,
+                place=f"{line.places_total / line.rounds_placed:.1f}",
+            )
+        )
+    return "\n".join(lines)
 
 
 # -- help ------------------------------------------------------------------------------------

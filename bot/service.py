@@ -33,6 +33,7 @@ import contextlib
 import logging
 import os
 import random
+import re
 import secrets
 import time
 import weakref
@@ -1121,9 +1122,11 @@ class Service:
                     )
                 )
             elif isinstance(e, RoundWon):
-                won = {"points": e.points, "round": e.round, "reason": e.reason}
+                won: dict[str, Any] = {"points": e.points, "round": e.round, "reason": e.reason}
+                if e.places:  # the places rule: everyone in finishing order
+                    won["places"] = list(e.places)
                 step.notices.append(Notice("info.round_won", {**_who(nt, e.player), **won}))
-                self._count_round(step, e.player)
+                self._count_round(step, e.player, e.places)
         # AFK: a player timed out afk_strikes times in a row leaves
         limit = nt.rules.afk_strikes
         if (
@@ -1178,7 +1181,8 @@ class Service:
         assert g is not None
         winner = g.winner
         names = t.names
-        wteam = g.team_of(winner) if winner is not None else None
+        # fixed partners win as a team; rotating ones (partners=rotate) each for themselves
+        wteam = g.team_of(winner) if winner is not None and g.rules.partners is True else None
         for p, score in g.scores.items():
             seat = t.seat(p)
             if seat is None or seat.bot is not None:
@@ -1200,14 +1204,22 @@ class Service:
         step.table = self._arm(self._touch(t, status=FINISHED))
         step.closed = True
 
-    def _count_round(self, step: _Step, winner: str) -> None:
-        """A round won by a person counts in their statistics at once."""
+    def _count_round(self, step: _Step, winner: str, places: Sequence[str] = ()) -> None:
+        """A round won by a person counts in their statistics at once; so does each
+        person's place in a round played out for places."""
         t = step.table
         seat = t.seat(winner)
-        if seat is None or seat.bot is not None:
-            return
-        for scope in (t.scope, GLOBAL):
-            step.stats.append(StatUpdate(scope, winner, seat.name, rounds_won=1))
+        if seat is not None and seat.bot is None:
+            for scope in (t.scope, GLOBAL):
+                step.stats.append(StatUpdate(scope, winner, seat.name, rounds_won=1))
+        for place, p in enumerate(places, 1):
+            seat = t.seat(p)
+            if seat is None or seat.bot is not None:
+                continue
+            for scope in (t.scope, GLOBAL):
+                step.stats.append(
+                    StatUpdate(scope, p, seat.name, rounds_placed=1, places_total=place)
+                )
 
     # -- what was shown ---------------------------------------------------------------------
 
@@ -1539,6 +1551,10 @@ def _setting_error(e: Exception) -> dict[str, Any]:
     for flag in ("deflect", "wild_on_penalty"):
         if f"{flag} needs stacking" in text:
             return {"reason": "needs", "flag": flag, "needs": "stacking", "detail": detail}
+    if "cannot be combined with" in text:  # Rules refusing two flags together
+        m = re.search(r"(\w+) cannot be combined with (\w+)", text)
+        if m:
+            return {"reason": "conflict", "flag": m[1], "other": m[2], "detail": detail}
     if "unknown preset" in text:
         return {"reason": "preset", "detail": detail}
     if "unknown rule flag" in text:

@@ -119,6 +119,8 @@ class StatUpdate:
     rounds_won: int = 0
     points: int = 0
     cards_played: int = 0
+    rounds_placed: int = 0  # places: rounds played out for places
+    places_total: int = 0  # places: the places taken in them, summed
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,8 @@ class StatLine:
     rounds_won: int
     points: int
     cards_played: int
+    rounds_placed: int = 0
+    places_total: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +231,8 @@ class _Rows:
                     s.rounds_won,
                     s.points,
                     s.cards_played,
+                    s.rounds_placed,
+                    s.places_total,
                 )
                 for s in b.stats
             ],
@@ -641,24 +647,31 @@ _MARK_SHOWN = (
 )
 
 _UPSERT_STATS = """
-INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played,
+    rounds_placed, places_total)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (scope, player) DO UPDATE SET name=excluded.name,
     games=games+excluded.games, wins=wins+excluded.wins,
     rounds_won=rounds_won+excluded.rounds_won, points=points+excluded.points,
-    cards_played=cards_played+excluded.cards_played
+    cards_played=cards_played+excluded.cards_played,
+    rounds_placed=rounds_placed+excluded.rounds_placed,
+    places_total=places_total+excluded.places_total
 """
 
 # a chat that moved: its statistics add up in the new scope (whose names are newer), its
 # settings fill in what the new scope has not set (the rules, preset and flags, as one)
 _MOVE_STATS = """
-INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played)
-SELECT ?, player, name, games, wins, rounds_won, points, cards_played FROM stats
+INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played,
+    rounds_placed, places_total)
+SELECT ?, player, name, games, wins, rounds_won, points, cards_played,
+    rounds_placed, places_total FROM stats
 WHERE scope = ?
 ON CONFLICT (scope, player) DO UPDATE SET
     games=games+excluded.games, wins=wins+excluded.wins,
     rounds_won=rounds_won+excluded.rounds_won, points=points+excluded.points,
-    cards_played=cards_played+excluded.cards_played
+    cards_played=cards_played+excluded.cards_played,
+    rounds_placed=rounds_placed+excluded.rounds_placed,
+    places_total=places_total+excluded.places_total
 """
 
 _UPSERT_CHAT = (
@@ -1123,7 +1136,8 @@ class SqliteStore(_GroupCommit):
 
     async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]:
         async with self._reader.execute(
-            "SELECT player, name, games, wins, rounds_won, points, cards_played FROM stats "
+            "SELECT player, name, games, wins, rounds_won, points, cards_played, "
+            "rounds_placed, places_total FROM stats "
             "WHERE scope = ? AND games > 0 ORDER BY wins DESC, points DESC, games ASC, "
             "player ASC LIMIT ?",
             (scope, limit),
@@ -1133,7 +1147,8 @@ class SqliteStore(_GroupCommit):
 
     async def player_stats(self, scope: str, player: str) -> StatLine | None:
         async with self._reader.execute(
-            "SELECT player, name, games, wins, rounds_won, points, cards_played FROM stats "
+            "SELECT player, name, games, wins, rounds_won, points, cards_played, "
+            "rounds_placed, places_total FROM stats "
             "WHERE scope = ? AND player = ?",
             (scope, player),
         ) as cur:

@@ -43,6 +43,10 @@ class Code(StrEnum):
     NOT_CATCHABLE = "not_catchable"  # the target is not exposed
     CANNOT_CATCH_SELF = "cannot_catch_self"
     NO_WINDOW = "no_window"  # Timeout(window="uno") on a player who is not exposed
+    # issue 14
+    WILD_DRAW_FOUR_PLAYABLE = "wild_draw_four_playable"  # no_bluff + no_play: you can play
+    FOLLOW_COLOR = "follow_color"  # after_penalty=same_color: play the colour in play
+    UNO_TOO_LATE = "uno_too_late"  # uno_call=with_play: UNO is called with the play
     GAME_FULL = "game_full"
     ALREADY_SEATED = "already_seated"
 

@@ -59,6 +59,7 @@ __all__ = [
     "Passed",
     "PenaltyPassed",
     "PenaltyStacked",
+    "PlayerFinished",
     "PlayerJoined",
     "PlayerLeft",
     "RoundStarted",
@@ -78,7 +79,9 @@ __all__ = [
 class RoundStarted:
     """A round was dealt. ``hands`` holds every dealt hand (redacted to the viewer's own);
     ``dealer_draws`` the cards drawn to choose the first dealer (first round only);
-    ``pending`` the penalty ``current`` faces at once (a +2 start card under stacking)."""
+    ``pending`` the penalty ``current`` faces at once (a +2 start card under stacking);
+    ``draws_for``: what ``dealer_draws`` chose, ``dealer`` or (``dealer=high_plays_first``)
+    ``first``, the player who plays first."""
 
     round: int
     dealer: str
@@ -91,6 +94,7 @@ class RoundStarted:
     hands: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     dealer_draws: tuple[tuple[str, Card], ...] = ()
     pending: int = 0
+    draws_for: str = "dealer"
 
 
 @_fast_init
@@ -143,11 +147,14 @@ class DirectionReversed:
 @_fast_init
 @dataclass(frozen=True, slots=True)
 class ColorChosen:
-    """``player`` named ``color``; ``random`` when it was chosen for them (timeout, leave)."""
+    """``player`` named ``color``; ``random`` when it was chosen for them (timeout, leave);
+    ``kept`` when none was named and the colour in play before the wild stays
+    (``color_timeout=keep``)."""
 
     player: str
     color: Color
     random: bool = False
+    kept: bool = False
 
 
 @_fast_init
@@ -293,8 +300,9 @@ class RoundWon:
     """``player`` won round ``round`` and scored ``points``.
 
     ``reason``: ``out`` (no cards left), ``blocked`` (both piles empty, lowest hand),
-    ``last_player`` (everyone else left). ``hand_points``: each seated player's hand value;
-    ``scores``: the totals after this round."""
+    ``last_player`` (everyone else left). ``hand_points``: each seated player's hand value
+    (``places``: when the first player went out); ``scores``: the totals after this round;
+    ``places``: under the ``places`` rule, every seated player in finishing order."""
 
     player: str
     round: int
@@ -302,6 +310,16 @@ class RoundWon:
     reason: str = "out"
     hand_points: dict[str, int] = field(default_factory=dict)
     scores: dict[str, int] = field(default_factory=dict)
+    places: tuple[str, ...] = ()
+
+
+@_fast_init
+@dataclass(frozen=True, slots=True)
+class PlayerFinished:
+    """``player`` went out and took ``place`` (1 first); the others play on (``places``)."""
+
+    player: str
+    place: int
 
 
 @_fast_init
@@ -333,6 +351,7 @@ Event = (
     | DeckReshuffled
     | PlayerLeft
     | PlayerJoined
+    | PlayerFinished
     | TurnTimedOut
     | RoundWon
     | GameWon

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.cards import Card, Color, Rank
 from engine.rng import Rng
-from engine.rules import Rules
+from engine.rules import Rules, plain
 
 __all__ = ["Game", "Phase", "game_from_json", "game_to_json"]
 
@@ -39,6 +39,7 @@ class Game:
     """
 
     rules: Rules
+    fl: Rules  # the same rules as plain attributes, for the hot paths (engine.rules.plain)
     players_: list[str]
     seat: dict[str, int]
     hands: list[list[Card]]
@@ -53,7 +54,7 @@ class Game:
     phase_: Phase
     pending: int
     pending_kind: Rank | None  # the last penalty card: DRAW_TWO or WILD_DRAW_FOUR
-    pending_from: str | None  # who played the last +2 (a Reverse deflect sends it back)
+    pending_from: str | None  # who played the last +2 (deflect=all: or +4), for a Reverse
     pending_by: str | None  # who last passed the pending penalty on to the current player
     challenge: tuple[str, bool] | None  # (offender, the W4 was legal) while CHALLENGE
     drawn: Card | None  # the card the current player just drew and may still play
@@ -63,6 +64,13 @@ class Game:
     called: tuple[str, ...]  # players with one card who called UNO
     after_color: str | None  # "start" (wild start card) or "effect" once a colour is named
     deferred: tuple[str, Rank, int, str, bool] | None  # (player, rank, count, kind, w4 ok)
+    # issue 14 (each kept in JSON only while set, so games without them read as before)
+    follow: bool  # after_penalty=same_color: the next play must be of the colour in play
+    silent: tuple[str, ...]  # uno_call=with_play: came down to one card by a play, no call
+    kept_color: Color | None  # color_timeout=keep: the colour before the wild being named
+    out: tuple[str, ...]  # places: who went out this round, in order
+    out_points: dict[str, int] | None  # places: each hand's points when the first went out
+    seating: tuple[str, ...] | None  # partners=rotate: the seats of the first round
     dealer_id: str
     round_no: int
     scores_: dict[str, int]
@@ -154,6 +162,11 @@ class Game:
         return list(self.exposed)
 
     @property
+    def places(self) -> list[str]:
+        """``places``: who went out this round so far, in finishing order."""
+        return list(self.out)
+
+    @property
     def drawn_card(self) -> Card | None:
         """The card the current player drew this turn and may still play."""
         return self.drawn
@@ -224,6 +237,12 @@ class Game:
                 if self.deferred
                 else None
             ),
+            **({"follow": True} if self.follow else {}),
+            **({"silent": list(self.silent)} if self.silent else {}),
+            **({"kept_color": self.kept_color.value} if self.kept_color is not None else {}),
+            **({"out": list(self.out)} if self.out else {}),
+            **({"out_points": dict(self.out_points)} if self.out_points is not None else {}),
+            **({"seating": list(self.seating)} if self.seating is not None else {}),
             "dealer": self.dealer_id,
             "round": self.round_no,
             "scores": dict(self.scores_),
@@ -245,6 +264,7 @@ class Game:
 
         g = object.__new__(Game)
         g.rules = Rules.model_validate(d["rules"])
+        g.fl = plain(g.rules)
         g.players_ = list(d["players"])
         g.seat = {p: i for i, p in enumerate(g.players_)}
         g.hands = [pile(h) for h in d["hands"]]
@@ -269,6 +289,13 @@ class Game:
         g.after_color = d["after_color"]
         df = d["deferred"]
         g.deferred = (str(df[0]), Rank(df[1]), int(df[2]), str(df[3]), bool(df[4])) if df else None
+        g.follow = bool(d.get("follow", False))
+        g.silent = tuple(d.get("silent", ()))
+        g.kept_color = Color(d["kept_color"]) if d.get("kept_color") else None
+        g.out = tuple(d.get("out", ()))
+        op = d.get("out_points")
+        g.out_points = {str(k): int(v) for k, v in op.items()} if op is not None else None
+        g.seating = tuple(d["seating"]) if d.get("seating") is not None else None
         g.dealer_id = d["dealer"]
         g.round_no = int(d["round"])
         g.scores_ = {str(k): int(v) for k, v in d["scores"].items()}

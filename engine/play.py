@@ -42,6 +42,7 @@ from engine.events import (
     Passed,
     PenaltyPassed,
     PenaltyStacked,
+    PlayerFinished,
     PlayerJoined,
     PlayerLeft,
     RoundStarted,
@@ -55,11 +56,14 @@ from engine.events import (
 )
 from engine.game import ACTIVE, Game, Phase
 from engine.rng import Rng
-from engine.rules import Rules
+from engine.rules import Rules, plain
+from engine.view import View
 
 __all__ = [
     "apply",
+    "draw_four_legal",
     "join",
+    "leaves_one_card",
     "legal_actions",
     "new_game",
     "new_game_events",
@@ -101,6 +105,14 @@ _POINTS = {
     },
 }
 MAX_SEATS_PER_DECK = 10
+# last_card: the ranks a player may not go out on
+_NOT_LAST: dict[str, frozenset[Rank]] = {
+    "any": frozenset(),
+    "play_and_draw": frozenset(),
+    "number_only": frozenset((SKIP, REV, D2, W, W4)),
+    # seed 004: "「Reverse」「Skip」「Wild和Wild Draw 4」不能當最後一張牌使用" (a +2 may)
+    "no_skip_reverse_wild": frozenset((SKIP, REV, W, W4)),
+}
 
 
 def _play(card: Card, color: Color | None, target: str | None, together: tuple[Card, ...]) -> Play:
@@ -128,6 +140,32 @@ def _catch(target: str) -> CatchUno:
             _CATCH.clear()
         c = _CATCH[target] = CatchUno(target)
     return c
+
+
+def draw_four_legal(game: Game | View, player: str | None = None) -> bool:
+    """Whether ``player`` (a view: its viewer) could play a Wild Draw Four now without
+    bluffing: the rule a challenge checks (``draw_four_when``). For bot seats, which play
+    one only legally, and for a hand's hints."""
+    if isinstance(game, Game):
+        assert player is not None
+        return _w4_legal(game, game.hands[game.seat[player]])
+    v = game
+    return _w4_fits(v.rules, v.follow, list(v.hand or ()), v.color, v.top)
+
+
+def leaves_one_card(rules: Rules, held: int, play: Play, target_held: int | None = None) -> bool:
+    """Whether ``play``, from a hand of ``held`` cards, leaves its player holding one card:
+    the play UNO is called with (``Play(..., uno=True)``). One card left over; and under
+    ``uno_call=with_play``, where a call after the play is too late, also a last action
+    card or wild under ``last_card=play_and_draw`` (its draw leaves one) and a swap with a
+    player holding one card (``target_held``)."""
+    left = held - 1 - len(play.together)
+    if rules.uno_call == "with_play":
+        if play.target is not None and left > 0:
+            return target_held == 1
+        if left == 0:
+            return rules.last_card == "play_and_draw" and not play.card.is_number
+    return left == 1
 
 
 def hand_points(game: Game, player: str) -> int:
@@ -163,6 +201,7 @@ def _validate_seating(players: Sequence[str], rules: Rules) -> None:
 def _blank(players: Sequence[str], rules: Rules, seed: int) -> Game:
     g = object.__new__(Game)
     g.rules = rules
+    g.fl = plain(rules)
     g.players_ = list(players)
     g.seat = {p: i for i, p in enumerate(g.players_)}
     g.hands = [[] for _ in g.players_]
@@ -185,6 +224,12 @@ def _blank(players: Sequence[str], rules: Rules, seed: int) -> Game:
     g.called = ()
     g.after_color = None
     g.deferred = None
+    g.follow = False
+    g.silent = ()
+    g.kept_color = None
+    g.out = ()
+    g.out_points = None
+    g.seating = tuple(g.players_) if rules.partners == "rotate" else None
     g.dealer_id = g.players_[0]
     g.round_no = 0
     g.scores_ = dict.fromkeys(g.players_, 0)
@@ -340,12 +385,14 @@ def set_rules(game: Game, rules: Rules) -> Game:
     _validate_seating(game.players_, rules)
     ng = game._clone()
     ng.rules = rules
+    ng.fl = plain(rules)
     return ng
 
 
-def _choose_dealer(g: Game) -> tuple[str, tuple[tuple[str, Card], ...]]:
+def _choose_dealer(g: Game, *, redraw: bool = False) -> tuple[str, tuple[tuple[str, Card], ...]]:
     """RULES.md "Dealer": everyone draws, the highest number deals (actions and wilds count
-    as 0); the tied highest draw again."""
+    as 0); the tied highest draw again. ``redraw`` (seed 001, ``high_plays_first``): an
+    action card or a wild is drawn again ("摸到功能牌或万能牌则重摸")."""
     deck = full_deck(g.rules.decks)
     rng = g.rng
     draws: list[tuple[str, Card]] = []
@@ -355,10 +402,15 @@ def _choose_dealer(g: Game) -> tuple[str, tuple[tuple[str, Card], ...]]:
             deck = full_deck(g.rules.decks)
         values: dict[str, int] = {}
         for p in candidates:  # a random card from what is left: no need to shuffle all
-            i = rng.below(len(deck))
-            deck[i], deck[-1] = deck[-1], deck[i]
-            c = deck.pop()
-            draws.append((p, c))
+            while True:
+                if not deck:
+                    deck = full_deck(g.rules.decks)
+                i = rng.below(len(deck))
+                deck[i], deck[-1] = deck[-1], deck[i]
+                c = deck.pop()
+                draws.append((p, c))
+                if c.is_number or not redraw:
+                    break
             values[p] = c.number if c.is_number else 0
         best = max(values.values())
         top = [p for p in candidates if values[p] == best]
@@ -367,15 +419,47 @@ def _choose_dealer(g: Game) -> tuple[str, tuple[tuple[str, Card], ...]]:
         candidates = top
 
 
+def _reseat(g: Game) -> None:
+    """``partners=rotate`` (seed 003: "其他三人可以轮流坐在您的对家，每换一次对家就玩四局"):
+    every four rounds the partners change, each player partnering every other once in a
+    cycle (4 players: 3 pairings, 12 rounds), partners always sitting opposite. The first
+    pairing is the first round's seating. While someone who sat down first is gone, the
+    teams stay as they are."""
+    base = g.seating
+    n = len(g.players_)
+    if base is None or n != len(base) or set(base) != set(g.seat):
+        return
+    half = n // 2
+    # the circle method: the first player stays, the others turn one place a period; the
+    # circle starts so that its first pairing is seat i with seat i + half
+    circle = [*base[:half], *reversed(base[half:])]
+    period = ((g.round_no - 1) // 4) % (n - 1)
+    rest = circle[1:]
+    k = period % len(rest)
+    circle = [circle[0], *rest[len(rest) - k :], *rest[: len(rest) - k]]
+    pairs = [(circle[i], circle[n - 1 - i]) for i in range(half)]
+    order = [a for a, _ in pairs] + [b for _, b in pairs]
+    g.players_ = order
+    g.seat = {p: i for i, p in enumerate(order)}
+    g.teams = {p: i % half for i, p in enumerate(order)}
+    g.hands = [[] for _ in order]
+
+
 def _start_round(g: Game, ev: list[Event]) -> None:
     _own(g)
     rules = g.rules
     n = len(g.players_)
     g.round_no += 1
+    if rules.partners == "rotate":
+        _reseat(g)
     draws: tuple[tuple[str, Card], ...] = ()
     if g.round_no == 1:
         if rules.dealer == "draw_high":
             g.dealer_id, draws = _choose_dealer(g)
+        elif rules.dealer == "high_plays_first":
+            opener, draws = _choose_dealer(g, redraw=True)
+            # seed 001: the high card plays first; the seat before them counts as dealer
+            g.dealer_id = g.players_[(g.seat[opener] - 1) % n]
         else:
             g.dealer_id = g.players_[0]  # the table's creator is seated first
     elif g.round_winner_ in g.seat:
@@ -396,6 +480,11 @@ def _start_round(g: Game, ev: list[Event]) -> None:
     g.called = ()
     g.after_color = None
     g.deferred = None
+    g.follow = False
+    g.silent = ()
+    g.kept_color = None
+    g.out = ()
+    g.out_points = None
     g.round_winner_ = None
     deck = full_deck(rules.decks)
     g.rng.shuffle(deck)
@@ -428,10 +517,12 @@ def _start_round(g: Game, ev: list[Event]) -> None:
     elif r is REV:
         if two:  # two players: a Reverse acts as a Skip
             start_ev.append(TurnSkipped(first_id))
+            g.cur = d
         else:  # the dealer plays first, then play goes the other way
             g.direction_ = -1
             start_ev.append(DirectionReversed(-1))
-        g.cur = d
+            # seeds 003, 004: "（若是"reverse"则为右边）" the dealer's right plays first
+            g.cur = (d - 1) % n if rules.start_reverse == "right_of_dealer" else d
     elif r is D2 and rules.stacking != "off":
         # seed 001: the first player answers a +2 start card with a +2 or +4 or draws 2,
         # exactly as if it had just been played at them (RULES.md "Penalties and
@@ -445,6 +536,7 @@ def _start_round(g: Game, ev: list[Event]) -> None:
         _give(g, first, 2, "penalty", start_ev)
         start_ev.append(TurnSkipped(first_id))
         g.cur = (first + 1) % n
+        g.follow = rules.after_penalty == "same_color"
     elif r is W:  # the first player names the colour, then plays
         g.cur = first
         g.phase_ = CHOOSING
@@ -464,6 +556,7 @@ def _start_round(g: Game, ev: list[Event]) -> None:
             hands=dealt,
             dealer_draws=draws,
             pending=g.pending,
+            draws_for="first" if draws and rules.dealer == "high_plays_first" else "dealer",
         )
     )
     ev.extend(start_ev)
@@ -479,17 +572,43 @@ def _holds_color(hand: list[Card], color: Color | None) -> bool:
     return False
 
 
+def _w4_legal(g: Game, hand: list[Card]) -> bool:
+    """Whether a Wild Draw Four from ``hand`` is a legal play now, not a bluff (what a
+    challenge checks). RULES.md: no card of the colour in play. ``draw_four_when=no_play``
+    (seeds 003, 004, and 000's option): no other card of the hand can be played at all;
+    cards of the colour in play and of the top card's number or symbol count, wilds do not
+    (seed 003: "黑色牌不算"). After a taken +2 under ``after_penalty=same_color`` only the
+    colour in play can be played, so only it counts."""
+    return _w4_fits(g.fl, g.follow, hand, g.play_color, g.discard[-1])
+
+
+def _w4_fits(rules: Rules, follow: bool, hand: list[Card], color: Color | None, top: Card) -> bool:
+    if rules.draw_four_when == "no_color" or follow:
+        return not _holds_color(hand, color)
+    trank = None if top.is_wild else top.rank
+    for c in hand:  # noqa: SIM110 - as _holds_color
+        if (c.color is color or c.rank is trank) and not c.is_wild:
+            return False
+    return True
+
+
 def _w4_ok(g: Game, hand: list[Card]) -> bool:
     """Whether a Wild Draw Four is allowed at all (``no_bluff`` refuses an illegal one)."""
-    return g.rules.wild_draw_four != "no_bluff" or not _holds_color(hand, g.play_color)
+    return g.fl.wild_draw_four != "no_bluff" or _w4_legal(g, hand)
 
 
 def _matches(g: Game, c: Card, hand: list[Card]) -> bool:
-    """A normal play (no penalty pending): wild, colour in play, or same number/symbol."""
+    """A normal play (no penalty pending): wild, colour in play, or same number/symbol.
+    After a taken +2 under ``after_penalty=same_color`` (seed 000: "罰摸者的下家繼續出同最後
+    一個 +2 顏色相同的牌"): the colour in play, or a +4 ("+4：可以在任何時候出")."""
     if c.is_wild:
+        if g.follow:
+            return c.rank is W4 and _w4_ok(g, hand)
         return c.rank is not W4 or _w4_ok(g, hand)
     if c.color is g.play_color:
         return True
+    if g.follow:
+        return False
     top = g.discard[-1]
     return c.rank is top.rank and not top.is_wild
 
@@ -508,7 +627,7 @@ def _swap_kind(rules: Rules, rank: Rank) -> str | None:
 
 def _groups(g: Game, hand: list[Card], lead: Card) -> list[tuple[Card, ...]]:
     """The ``together`` tuples ``lead`` may be played with under ``multi_play``."""
-    mode = g.rules.multi_play
+    mode = g.fl.multi_play
     out: list[tuple[Card, ...]] = [()]
     if mode == "off":
         return out
@@ -542,12 +661,12 @@ def _emit_plays(
     swaps: bool = True,
 ) -> None:
     """Expand ``lead`` with each group into Plays: wild colours, colour choice, targets."""
-    rules = g.rules
-    number_only = rules.last_card == "number_only"
+    rules = g.fl
+    not_last = _NOT_LAST[rules.last_card]
     swap = _swap_kind(rules, lead.rank) if swaps else None
     for tog in groups:
         empties = len(tog) + 1 == len(hand)
-        if empties and number_only and not lead.is_number:
+        if empties and lead.rank in not_last:
             continue
         colors: Sequence[Color | None]
         if lead.is_wild:
@@ -561,7 +680,9 @@ def _emit_plays(
         else:
             colors = (None,)
         if swap == "target" and not empties:
-            targets: Sequence[str | None] = [p for i, p in enumerate(g.players_) if i != s]
+            targets: Sequence[str | None] = [
+                p for i, p in enumerate(g.players_) if i != s and g.hands[i]
+            ]
         else:
             targets = (None,)
         for col in colors:
@@ -579,20 +700,20 @@ def _bounce_target(g: Game, s: int) -> str | None:
     it to them (seed 001: "如果此时该玩家手上刚好也有同色的反转的话，则可以反还给你")."""
     me = g.players_[s]
     for p in (g.pending_from, g.pending_by):
-        if p is not None and p != me and p in g.seat:
+        if p is not None and p != me and p in g.seat and g.hands[g.seat[p]]:
             return p
     return None
 
 
 def _stack_plays(g: Game, s: int, out: list[Action]) -> None:
     """What the victim of a pending penalty may play on it."""
-    rules = g.rules
+    rules = g.fl
     st = rules.stacking
     if st == "off":
         return
     hand = g.hands[s]
     kind = g.pending_kind
-    number_only = rules.last_card == "number_only"
+    not_last = _NOT_LAST[rules.last_card]
     for c in _distinct(hand):
         r = c.rank
         if r is D2:
@@ -602,12 +723,14 @@ def _stack_plays(g: Game, s: int, out: list[Action]) -> None:
             if st in ("draw_four_on_two", "any") and _w4_ok(g, hand):
                 _emit_plays(g, s, hand, c, _groups(g, hand, c), out)
         elif r is W:
-            if rules.wild_on_penalty and not (len(hand) == 1 and number_only):
+            if rules.wild_on_penalty and not (len(hand) == 1 and W in not_last):
                 _emit_plays(g, s, hand, c, ((),), out)
         elif (
             (r is SKIP or r is REV)
-            and rules.deflect
-            and kind is D2
+            and (
+                (kind is D2 and rules.deflect != "off")
+                or (kind is W4 and rules.deflect == "all")  # seed 001: "或同色反转牌"
+            )
             and c.color is g.play_color
             and len(hand) > 1
             and (r is SKIP or _bounce_target(g, s) is not None)
@@ -635,23 +758,23 @@ def _turn_actions(g: Game, s: int, out: list[Action]) -> None:
         n0 = len(out)
         if _matches(g, drawn, hand):  # still: a false UNO call may have brought the colour
             _emit_plays(g, s, hand, drawn, ((),), out)
-        rules = g.rules
-        bluff = (
-            drawn.rank is W4
-            and rules.wild_draw_four == "challenge"
-            and _holds_color(hand, g.play_color)
-        )
+        rules = g.fl
+        bluff = drawn.rank is W4 and rules.wild_draw_four == "challenge" and not _w4_legal(g, hand)
         if not (rules.force_play and len(out) > n0 and not bluff):
             out.append(PASS)  # force_play: a playable drawn card must be played (not a bluff)
         return
     if g.first_play:
         n0 = len(out)
-        same_rank = g.rules.multi_play == "same_rank"
+        same_rank = g.fl.multi_play == "same_rank"
         for c in _distinct(hand):
             if not c.is_number:
                 continue
             groups = _groups(g, hand, c)
-            if not _matches(g, c, hand):
+            if g.follow:  # every card played is of the colour to follow
+                if not _matches(g, c, hand):
+                    continue
+                groups = [t for t in groups if all(x.color is c.color for x in t)]
+            elif not _matches(g, c, hand):
                 if not same_rank:
                     continue
                 groups = [t for t in groups if any(_matches(g, x, hand) for x in t)]
@@ -660,15 +783,15 @@ def _turn_actions(g: Game, s: int, out: list[Action]) -> None:
         if len(out) == n0:
             out.append(DRAW)  # no number to open with: draw 2 and lose the turn
         return
-    rules = g.rules
+    rules = g.fl
     multi = rules.multi_play
-    if rules.swap == "off" and multi != "same_rank":
+    if rules.swap == "off" and multi != "same_rank" and not g.follow:
         # the common case, kept fast: nothing to choose but a colour (and identical pairs)
         color = g.play_color
         top = g.discard[-1]
         trank = None if top.is_wild else top.rank
         n_hand = len(hand)
-        number_only = rules.last_card == "number_only"
+        not_last = _NOT_LAST[rules.last_card]
         no_bluff = rules.wild_draw_four == "no_bluff"
         distinct = dict.fromkeys(hand)
         pairs = multi == "identical" and len(distinct) < n_hand
@@ -676,11 +799,11 @@ def _turn_actions(g: Game, s: int, out: list[Action]) -> None:
             if c.color is color or c.rank is trank:
                 pass
             elif c.is_wild:
-                if no_bluff and c.rank is W4 and _holds_color(hand, color):
+                if no_bluff and c.rank is W4 and not _w4_legal(g, hand):
                     continue
             else:
                 continue
-            if not (number_only and n_hand == 1 and not c.is_number):
+            if n_hand != 1 or c.rank not in not_last:
                 out.extend(_SINGLE[c])
             if pairs:
                 m = hand.count(c)
@@ -690,7 +813,12 @@ def _turn_actions(g: Game, s: int, out: list[Action]) -> None:
         same_rank = multi == "same_rank"
         for c in _distinct(hand):
             groups = _groups(g, hand, c)
-            if not _matches(g, c, hand):
+            if g.follow:  # every card played is of the colour to follow
+                if not _matches(g, c, hand):
+                    continue
+                if same_rank:
+                    groups = [t for t in groups if all(x.color is c.color for x in t)]
+            elif not _matches(g, c, hand):
                 if not same_rank:
                     continue
                 # several of one rank: any of them may lead if one of them matches
@@ -710,11 +838,13 @@ def _jump_ins(g: Game, s: int, out: list[Action]) -> None:
         stackable = (top.rank is D2 and g.pending_kind is D2) or (
             top.rank is W4
             and g.pending_kind is W4
-            and g.rules.stacking in ("draw_four_on_two", "any")
+            and g.fl.stacking in ("draw_four_on_two", "any")
         )
         if not stackable:
             return
     if top.rank is W4 and not _w4_ok(g, hand):
+        return
+    if g.follow and not _matches(g, top, hand):  # the next play follows the +2's colour
         return
     _emit_plays(g, s, hand, top, ((),), out)
 
@@ -731,12 +861,13 @@ def _legal(g: Game, p: str) -> list[Action]:
     out: list[Action] = []
     if s == g.cur:
         _turn_actions(g, s, out)
-    elif ph is PLAYING and g.rules.jump_in and not g.first_play:
+    elif ph is PLAYING and g.fl.jump_in and not g.first_play:
         _jump_ins(g, s, out)
     n_cards = len(g.hands[s])
-    false_pen = g.rules.false_uno_penalty
+    # a player out of the round (places) holds nothing: no false alarm brings cards back
+    false_pen = g.fl.false_uno_penalty if n_cards else 0
     if n_cards == 1:
-        if p not in g.called:
+        if p not in g.called and p not in g.silent:  # uno_call=with_play: too late now
             out.append(CALL_UNO)
     elif false_pen:
         out.append(CALL_UNO)
@@ -744,8 +875,9 @@ def _legal(g: Game, p: str) -> list[Action]:
         if t != p:
             out.append(_catch(t))
     if false_pen:
-        for t in g.players_:
-            if t != p and t not in g.exposed:
+        hands = g.hands
+        for i, t in enumerate(g.players_):
+            if t != p and t not in g.exposed and hands[i]:
                 out.append(_catch(t))
     out.append(LEAVE)
     return out
@@ -804,6 +936,7 @@ def apply(game: Game, player: str, action: Action) -> tuple[Game, list[Event]]:
         _do_draw(g, s, ev)
     elif isinstance(action, Pass):
         g.drawn = None
+        g.follow = False
         ev.append(Passed(player))
         g.cur = _nxt(g, s)
     elif isinstance(action, Accept):
@@ -870,13 +1003,11 @@ def _timeout(game: Game, player: str, action: Timeout) -> tuple[Game, list[Event
         raise IllegalAction(Code.NOT_YOUR_TURN, f"it is {game.current}'s turn")
     g = game._clone()
     s = g.cur
+    g.follow = False  # whatever happens, this turn ends
     ev: list[Event] = [TurnTimedOut(player, "turn")]
     ph = g.phase_
-    if ph is CHOOSING:  # a colour not named in time is chosen at random
-        _own(g)
-        color = COLORS[g.rng.below(4)]
-        g.play_color = color
-        ev.append(ColorChosen(player, color, random=True))
+    if ph is CHOOSING:  # a colour not named in time is chosen at random (or kept)
+        _name_missing_color(g, player, ev)
         start = g.after_color == "start"
         _after_color(g, ev)
         if start:  # the first player, who was to name it and then play, is skipped
@@ -948,7 +1079,19 @@ def _own(g: Game) -> Game:
 
 
 def _nxt(g: Game, s: int, steps: int = 1) -> int:
-    return (s + g.direction_ * steps) % len(g.players_)
+    if not g.out:
+        return (s + g.direction_ * steps) % len(g.players_)
+    # places: those who went out have no turn (nor a penalty); someone always holds cards
+    n = len(g.players_)
+    hands = g.hands
+    d = g.direction_
+    for _ in range(steps):
+        s = (s + d) % n
+        for _ in range(n):
+            if hands[s]:
+                break
+            s = (s + d) % n
+    return s
 
 
 def _close(g: Game, actor: str) -> None:
@@ -962,6 +1105,8 @@ def _fix_uno(g: Game, pid: str, size: int) -> None:
     if size != 1:
         g.exposed = _without(g.exposed, pid)
         g.called = _without(g.called, pid)
+        if g.silent:
+            g.silent = _without(g.silent, pid)
 
 
 def _take(g: Game, ev: list[Event]) -> Card | None:
@@ -1002,7 +1147,8 @@ def _give(g: Game, s: int, n: int, reason: str, ev: list[Event]) -> int:
 def _stall(g: Game, s: int, ev: list[Event]) -> bool:
     """A draw found both piles empty. True when that ended the round (everyone passed)."""
     g.stalled += 1
-    if g.stalled < len(g.players_):
+    playing = sum(1 for h in g.hands if h) if g.out else len(g.players_)
+    if g.stalled < playing:
         return False
     table = _POINTS[g.rules.card_points]
     n = len(g.players_)
@@ -1017,6 +1163,7 @@ def _do_draw(g: Game, s: int, ev: list[Event]) -> None:
     _close(g, pid)
     if g.first_play:  # first_play_number: no number card to open with
         g.first_play = False
+        g.follow = False
         _give(g, s, 2, "first_play", ev)
         ev.append(TurnSkipped(pid))
         g.cur = _nxt(g, s)
@@ -1024,7 +1171,8 @@ def _do_draw(g: Game, s: int, ev: list[Event]) -> None:
     hand = _mhand(g, s)
     got: list[Card] = []
     playable = False
-    until = g.rules.draw == "until_playable"
+    rules = g.fl
+    until = rules.draw == "until_playable"
     while True:
         c = _take(g, ev)
         if c is None:
@@ -1032,6 +1180,8 @@ def _do_draw(g: Game, s: int, ev: list[Event]) -> None:
         got.append(c)
         hand.append(c)
         playable = _matches(g, c, hand)
+        if playable and not c.is_number and rules.drawn_card == "number_only":
+            playable = False  # seed 000: played at once only "可以出牌且不是功能牌"
         if playable or not until:
             break
     _fix_uno(g, pid, len(hand))
@@ -1044,6 +1194,7 @@ def _do_draw(g: Game, s: int, ev: list[Event]) -> None:
         if playable:
             g.drawn = got[-1]
             return
+    g.follow = False
     ev.append(Passed(pid))
     g.cur = _nxt(g, s)
 
@@ -1061,6 +1212,7 @@ def _do_accept(g: Game, s: int, ev: list[Event]) -> None:
     pid = g.players_[s]
     _close(g, pid)
     total = g.pending
+    g.follow = g.pending_kind is D2 and g.fl.after_penalty == "same_color"
     _clear_penalty(g)
     _give(g, s, total, "penalty", ev)
     ev.append(TurnSkipped(pid))
@@ -1117,7 +1269,7 @@ def _do_catch(g: Game, s: int, target: str, ev: list[Event]) -> None:
 
 
 def _do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
-    rules = g.rules
+    rules = g.fl
     pid = g.players_[s]
     jump = s != g.cur
     if g.exposed:
@@ -1130,7 +1282,7 @@ def _do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
     hand.remove(lead)
     for c in together:
         hand.remove(c)
-    w4_legal = rank is not W4 or not _holds_color(hand, g.play_color)
+    w4_legal = rank is not W4 or _w4_legal(g, hand)
     # under same_rank the card of the chosen colour goes on top
     if together and a.color is not None and not lead.is_wild:
         cards = [c for c in (lead, *together) if c.color is not a.color]
@@ -1140,6 +1292,8 @@ def _do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
         g.discard = [*g.discard, lead, *together]
     g.cur = s  # a jump-in: the players in between lose their turn
     g.drawn = None
+    if g.follow:
+        g.follow = False
     g.first_play = False
     g.stalled = 0
     facing = g.pending > 0
@@ -1167,41 +1321,54 @@ def _do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
         )
     )
     out = not hand
-    if out and rules.last_card == "play_and_draw" and not lead.is_number:
-        _give(g, s, 1, "last_card", ev)
-        out = not hand
-    if out:  # going out: a last +2/+4 is still drawn by the next player, and scored
-        if new_color is not None:
-            g.play_color = new_color
-        victim_draws = g.pending + (k * lead.draw if kind in ("stack", "normal") else 0)
-        _clear_penalty(g)
-        if victim_draws:
-            v = _nxt(g, s)
-            _give(g, v, victim_draws, "penalty", ev)
-        _end_round(g, s, "out", ev)
-        return
-    swap = _swap_kind(rules, rank) if rules.swap != "off" else None
+    if out:
+        if rules.last_card == "play_and_draw" and not lead.is_number:
+            _give(g, s, 1, "last_card", ev)
+            out = not hand
+        if out and not rules.places:  # going out: a last +2/+4 is still drawn, and scored
+            if new_color is not None:
+                g.play_color = new_color
+            victim_draws = g.pending + (k * lead.draw if kind in ("stack", "normal") else 0)
+            _clear_penalty(g)
+            if victim_draws:
+                v = _nxt(g, s)
+                _give(g, v, victim_draws, "penalty", ev)
+            _end_round(g, s, "out", ev)
+            return
+        # places: the player who went out plays on no more; their card takes its effect
+        # (no swap with a last card), and their place is settled once it has
+        if out:
+            _fix_uno(g, pid, 0)
+    swap = _swap_kind(rules, rank) if rules.swap != "off" and not out else None
     if len(hand) == 1 and swap is None:  # with a swap, UNO is settled after it
         g.called = _without(g.called, pid)
         if a.uno:
             g.called = (*g.called, pid)
             g.exposed = _without(g.exposed, pid)
+            g.silent = _without(g.silent, pid)
             ev.append(UnoCalled(pid))
-        elif pid not in g.exposed:
-            g.exposed = (*g.exposed, pid)
+        else:
+            if pid not in g.exposed:
+                g.exposed = (*g.exposed, pid)
+            if rules.uno_call == "with_play" and pid not in g.silent:
+                g.silent = (*g.silent, pid)  # seed 001: "必须在倒数第2张牌落地的时候喊出"
     if swap is not None:
         _do_swap(g, s, swap, a, ev)
     if lead.is_wild and new_color is None:  # the player names the colour next
+        if rules.color_timeout == "keep":
+            g.kept_color = g.play_color
         g.play_color = None
         g.phase_ = CHOOSING
         g.after_color = "effect"
         g.deferred = (pid, rank, k, kind, w4_legal)
         return
     g.play_color = new_color
-    if kind == "normal" and lead.is_number and swap is None:  # the common case
-        g.cur = (s + g.direction_) % len(g.players_)
+    if kind == "normal" and lead.is_number and swap is None and not out and not g.out:
+        g.cur = (s + g.direction_) % len(g.players_)  # the common case
         return
     _resolve(g, s, rank, k, kind, w4_legal, ev)
+    if out:
+        _settle_out(g, s, ev)
 
 
 def _do_swap(g: Game, s: int, how: str, a: Play, ev: list[Event]) -> None:
@@ -1217,37 +1384,61 @@ def _do_swap(g: Game, s: int, how: str, a: Play, ev: list[Event]) -> None:
         n = len(g.players_)
         new: list[list[Card]] = [[] for _ in range(n)]
         for i in range(n):
-            new[_nxt(g, i)] = g.hands[i]
+            if g.hands[i] or not g.out:  # places: hands pass among those still playing
+                new[_nxt(g, i)] = g.hands[i]
         g.hands = new
         changed = list(range(n))
         ev.append(HandsRotated(pid, g.direction_))
+    with_play = g.fl.uno_call == "with_play"
     for i in changed:  # a player left with one card by a swap must call UNO
         q = g.players_[i]
         g.exposed = _without(g.exposed, q)
         g.called = _without(g.called, q)
+        g.silent = _without(g.silent, q)
         if len(g.hands[i]) == 1:
             if i == s and a.uno:
                 g.called = (*g.called, q)
                 ev.append(UnoCalled(q))
             else:
                 g.exposed = (*g.exposed, q)
+                if i == s and with_play:  # the one who played: the call came with it or not
+                    g.silent = (*g.silent, q)
 
 
-def _after_color(g: Game, ev: list[Event]) -> None:
+def _name_missing_color(g: Game, pid: str, ev: list[Event]) -> None:
+    """A colour that was never named: chosen at random (RULES.md section 4), or under
+    ``color_timeout=keep`` the colour in play before the wild stays (seed 001: "如果忘记说颜色，
+    则以之前颜色为准"); a wild start card had none before it: random then too."""
+    kept = g.kept_color
+    if kept is not None:
+        g.play_color = kept
+        ev.append(ColorChosen(pid, kept, kept=True))
+        return
+    _own(g)
+    color = COLORS[g.rng.below(4)]
+    g.play_color = color
+    ev.append(ColorChosen(pid, color, random=True))
+
+
+def _after_color(g: Game, ev: list[Event], *, settle: bool = True) -> None:
     how = g.after_color
     g.after_color = None
+    g.kept_color = None
     g.phase_ = PLAYING
     if how == "effect" and g.deferred is not None:
         pid, rank, k, kind, w4_legal = g.deferred
         g.deferred = None
-        _resolve(g, g.seat[pid], rank, k, kind, w4_legal, ev)
+        s = g.seat[pid]
+        _resolve(g, s, rank, k, kind, w4_legal, ev)
+        if settle and g.rules.places and not g.hands[s]:
+            _settle_out(g, s, ev)
 
 
 def _resolve(
     g: Game, s: int, rank: Rank, k: int, kind: str, w4_legal: bool, ev: list[Event]
 ) -> None:
     """The effect of the card(s) just played from seat ``s``; sets whose turn it is."""
-    rules = g.rules
+    rules = g.fl
     n = len(g.players_)
     pid = g.players_[s]
     two = n == 2 and rules.two_player == "official"
@@ -1273,23 +1464,22 @@ def _resolve(
         g.cur = to
         g.pending_by = pid
         ev.append(PenaltyPassed(pid, g.players_[to], g.pending, "wild"))
+        if not g.hands[s]:  # places: a last card is never stacked on; drawn at once
+            _draw_at_once(g, to, g.pending_kind is D2, ev)
         return
     if rank is D2 or rank is W4:
         per = 2 if rank is D2 else 4
         g.pending += k * per
         g.pending_kind = rank
-        if rank is D2:
+        if rank is D2 or rules.deflect == "all":  # where a Reverse deflect sends it back
             g.pending_from = pid
         if kind == "stack":
             ev.append(PenaltyStacked(pid, g.pending))
         challengeable = rank is W4 and rules.wild_draw_four == "challenge"
         v = _nxt(g, s)
-        if rules.stacking == "off" and not challengeable:  # drawn at once, victim skipped
-            total = g.pending
-            _clear_penalty(g)
-            _give(g, v, total, "penalty", ev)
-            ev.append(TurnSkipped(g.players_[v]))
-            g.cur = _nxt(g, v)
+        # drawn at once, victim skipped (places: also a last card, never stacked on)
+        if (rules.stacking == "off" and not challengeable) or not g.hands[s]:
+            _draw_at_once(g, v, rank is D2, ev)
         else:  # the victim decides: stack, challenge or accept
             g.cur = v
             g.pending_by = pid
@@ -1300,7 +1490,11 @@ def _resolve(
     if rank is SKIP or (rank is REV and two):
         # several Skips skip as many players, but never the one who played them: with two
         # players any number of them means "play again" (RULES.md, two players)
-        k = min(k, n - 1)
+        if g.out or not g.hands[s]:  # places: among those still playing, never back to s
+            others = sum(1 for i, h in enumerate(g.hands) if h and i != s)
+            k = min(k, others if g.hands[s] else others - 1)
+        else:
+            k = min(k, n - 1)
         for i in range(1, k + 1):
             ev.append(TurnSkipped(g.players_[_nxt(g, s, i)]))
         g.cur = _nxt(g, s, k + 1)
@@ -1309,6 +1503,35 @@ def _resolve(
         g.direction_ = -g.direction_
         ev.append(DirectionReversed(g.direction_))
     g.cur = _nxt(g, s)
+
+
+def _draw_at_once(g: Game, v: int, two: bool, ev: list[Event]) -> None:
+    """Seat ``v`` draws the pending total and loses the turn; after a +2 under
+    ``after_penalty=same_color`` the next play follows its colour."""
+    total = g.pending
+    _clear_penalty(g)
+    _give(g, v, total, "penalty", ev)
+    ev.append(TurnSkipped(g.players_[v]))
+    g.cur = _nxt(g, v)
+    g.follow = two and g.fl.after_penalty == "same_color"
+
+
+def _settle_out(g: Game, s: int, ev: list[Event]) -> None:
+    """``places``: seat ``s`` played its last card and its effect is done. They take the
+    next place; the round's points are counted when the first player goes out (as without
+    places); the round ends when one player is left holding cards."""
+    pid = g.players_[s]
+    if pid in g.out or g.phase_ not in ACTIVE:
+        return
+    if g.out_points is None:
+        table = _POINTS[g.rules.card_points]
+        g.out_points = {
+            p: sum(table[c] for c in h) for p, h in zip(g.players_, g.hands, strict=True)
+        }
+    g.out = (*g.out, pid)
+    ev.append(PlayerFinished(pid, len(g.out)))
+    if sum(1 for h in g.hands if h) <= 1:
+        _end_round(g, s, "out", ev)
 
 
 def _add_score(g: Game, pid: str, pts: int) -> None:
@@ -1327,6 +1550,20 @@ def _end_round(g: Game, ws: int, reason: str, ev: list[Event], *, final: bool = 
     table = _POINTS[rules.card_points]
     winner = g.players_[ws]
     hp = {p: sum(table[c] for c in g.hands[i]) for i, p in enumerate(g.players_)}
+    places: tuple[str, ...] = ()
+    if rules.places:
+        # those who went out, in order; then whoever still holds cards, the lowest hand
+        # first, ties in turn order from ``ws`` (one player, unless the round was blocked
+        # or everyone else left)
+        n = len(g.players_)
+        left = [g.players_[(ws + g.direction_ * i) % n] for i in range(n)]
+        left = [p for p in left if p not in g.out]
+        left.sort(key=hp.__getitem__)
+        places = (*(p for p in g.out if p in g.seat), *left)
+        winner = places[0]
+        ws = g.seat[winner]
+        if g.out_points is not None:  # the points as they stood when the first went out
+            hp = {p: g.out_points.get(p, hp[p]) for p in g.players_}
     teams = g.teams
     losers = [
         p for p in g.players_ if p != winner and (teams is None or teams[p] != teams[winner])
@@ -1348,11 +1585,19 @@ def _end_round(g: Game, ws: int, reason: str, ev: list[Event], *, final: bool = 
     g.deferred = None
     _clear_penalty(g)
     g.phase_ = ROUND_OVER
-    ev.append(RoundWon(winner, g.round_no, gained, reason, hp, dict(g.scores_)))
+    ev.append(RoundWon(winner, g.round_no, gained, reason, hp, dict(g.scores_), places))
     seated = g.players_
     champion: str | None = None
     if final:
         champion = winner
+    elif rules.scoring == "winner_takes" and rules.partners == "rotate":
+        # seed 003: the partners change, so the totals are each player's own ("依累计分数
+        # 产生冠军"): once anyone reaches the target, the highest total wins (ties: the
+        # round's winner, then turn order from them)
+        if rules.target == 0 or any(g.scores_[p] >= rules.target for p in seated):
+            n = len(seated)
+            order = [seated[(ws + g.direction_ * i) % n] for i in range(n)]
+            champion = max(order, key=lambda p: g.scores_[p])  # max keeps the first of a tie
     elif rules.scoring == "winner_takes":
         if rules.target == 0 or g.scores_[winner] >= rules.target:
             champion = winner
@@ -1376,14 +1621,14 @@ def _do_leave(g: Game, s: int, ev: list[Event]) -> None:
     g.hands[s] = []
     g.exposed = _without(g.exposed, pid)
     g.called = _without(g.called, pid)
+    g.silent = _without(g.silent, pid)
     next_id: str | None = None
+    if g.phase_ in ACTIVE and g.phase_ is CHOOSING and s == g.cur:
+        # a colour still to be named is chosen at random (or kept), the card takes effect
+        # (places: if it was their last card, they leave without a place)
+        _name_missing_color(g, pid, ev)
+        _after_color(g, ev, settle=False)
     if g.phase_ in ACTIVE:
-        if g.phase_ is CHOOSING and s == g.cur:
-            # a colour still to be named is chosen at random, and the card takes effect
-            color = COLORS[g.rng.below(4)]
-            g.play_color = color
-            ev.append(ColorChosen(pid, color, random=True))
-            _after_color(g, ev)
         if g.phase_ is CHALLENGE and g.challenge is not None and g.challenge[0] == pid:
             # they played the Wild Draw Four being challenged: the victim draws it
             v = g.cur
@@ -1400,6 +1645,7 @@ def _do_leave(g: Game, s: int, ev: list[Event]) -> None:
             if g.pending:
                 _clear_penalty(g)
             g.drawn = None
+            g.follow = False
             g.cur = _nxt(g, s)
         next_id = g.players_[g.cur]
     players = [p for p in g.players_ if p != pid]
@@ -1407,6 +1653,8 @@ def _do_leave(g: Game, s: int, ev: list[Event]) -> None:
     g.players_ = players
     g.seat = {p: i for i, p in enumerate(players)}
     g.cur = g.seat[next_id] if next_id is not None else 0
+    if pid in g.out:  # places: the others move up
+        g.out = _without(g.out, pid)
     # a game left with one player (or one team) ends: they win the round and the game
     alone = len(players) == 1 or (g.teams is not None and len({g.teams[p] for p in players}) == 1)
     if alone and g.phase_ is not GAME_OVER:
@@ -1416,6 +1664,8 @@ def _do_leave(g: Game, s: int, ev: list[Event]) -> None:
             g.winner_ = players[0]
             g.phase_ = GAME_OVER
             ev.append(GameWon(players[0], dict(g.scores_)))
+    elif g.rules.places and g.phase_ in ACTIVE and sum(1 for h in g.hands if h) <= 1:
+        _end_round(g, g.cur, "last_player", ev)  # places: one player is left holding cards
 
 
 # ---------------------------------------------------------------------------- refusals
@@ -1436,6 +1686,8 @@ def _diagnose(g: Game, player: str, a: Action) -> IllegalAction:
     hand = g.hands[s]
     mine = s == g.cur
     if isinstance(a, CallUno):
+        if len(hand) == 1 and player in g.silent:
+            return IllegalAction(Code.UNO_TOO_LATE, "UNO is called with the play at this table")
         if len(hand) == 1:
             return IllegalAction(Code.ALREADY_CALLED, "UNO was called already")
         return IllegalAction(Code.NOT_ONE_CARD, "UNO is called holding one card")
@@ -1482,6 +1734,16 @@ def _diagnose(g: Game, player: str, a: Action) -> IllegalAction:
     return _diagnose_play(g, s, a)
 
 
+def _w4_refusal(g: Game) -> IllegalAction:
+    if g.rules.draw_four_when == "no_play" and not g.follow:
+        return IllegalAction(
+            Code.WILD_DRAW_FOUR_PLAYABLE, "a Wild Draw Four only with nothing else to play"
+        )
+    return IllegalAction(
+        Code.WILD_DRAW_FOUR_ILLEGAL, "a Wild Draw Four only without the colour in play"
+    )
+
+
 def _diagnose_play(g: Game, s: int, a: Play) -> IllegalAction:
     rules = g.rules
     hand = g.hands[s]
@@ -1501,15 +1763,18 @@ def _diagnose_play(g: Game, s: int, a: Play) -> IllegalAction:
         if g.phase_ is not PLAYING or g.first_play or g.pending:
             return IllegalAction(Code.NO_JUMP_IN, "no jumping in right now")
     last = len(cards) == len(hand)
-    if mine and last and rules.last_card == "number_only" and not a.card.is_number:
-        return IllegalAction(Code.NOT_AS_LAST_CARD, "the last card must be a number card")
+    if mine and last and a.card.rank in _NOT_LAST[rules.last_card]:
+        return IllegalAction(Code.NOT_AS_LAST_CARD, f"{a.card.code} may not be the last card")
     if mine and last and g.pending and a.card.rank in (SKIP, REV):
         return IllegalAction(Code.NOT_AS_LAST_CARD, "a deflect is never the last card")
     if a.card.rank is W4 and not _w4_ok(g, hand):
-        return IllegalAction(
-            Code.WILD_DRAW_FOUR_ILLEGAL, "a Wild Draw Four only without the colour in play"
-        )
-    if mine and g.phase_ is CHALLENGE and a.card.rank not in (D2, W4, W):
+        return _w4_refusal(g)
+    if (
+        mine
+        and g.phase_ is CHALLENGE
+        and a.card.rank not in (D2, W4, W)
+        and not (rules.deflect == "all" and a.card.rank in (SKIP, REV))
+    ):
         return IllegalAction(Code.CHALLENGE_OPEN, "challenge or accept the Wild Draw Four")
     if mine and g.pending and a.card.rank not in (D2, W4, W, SKIP, REV):
         return IllegalAction(Code.PENALTY_PENDING, "stack or accept the pending penalty")
@@ -1529,11 +1794,17 @@ def _diagnose_play(g: Game, s: int, a: Play) -> IllegalAction:
     if mine and g.first_play and not a.card.is_number:
         return IllegalAction(Code.FIRST_PLAY_NUMBER, "open the round with a number card")
     if a.card.rank is W4 and not _w4_ok(g, hand):
-        return IllegalAction(
-            Code.WILD_DRAW_FOUR_ILLEGAL, "a Wild Draw Four only without the colour in play"
-        )
-    if len(cards) == len(hand) and rules.last_card == "number_only" and not a.card.is_number:
-        return IllegalAction(Code.NOT_AS_LAST_CARD, "the last card must be a number card")
+        return _w4_refusal(g)
+    if len(cards) == len(hand) and a.card.rank in _NOT_LAST[rules.last_card]:
+        return IllegalAction(Code.NOT_AS_LAST_CARD, f"{a.card.code} may not be the last card")
+    if g.follow:
+        color = g.play_color
+        trank = None if top.is_wild else top.rank
+        off = any(c.color is not color for c in cards if not c.is_wild) or a.card.rank is W
+        if off and any(c.is_wild or c.color is color or c.rank is trank for c in cards):
+            return IllegalAction(
+                Code.FOLLOW_COLOR, "after a taken +2 the next play follows its colour"
+            )
     if not _matches(g, a.card, hand) and not (
         a.together and any(_matches(g, c, hand) for c in a.together)
     ):
@@ -1550,7 +1821,12 @@ def _diagnose_play(g: Game, s: int, a: Play) -> IllegalAction:
         return IllegalAction(Code.CHOOSE_COLOR, "choose which played colour stays")
     swap = _swap_kind(rules, a.card.rank)
     if swap == "target" and len(cards) < len(hand):
-        if a.target is None or a.target not in g.seat or a.target == g.players_[s]:
+        if (
+            a.target is None
+            or a.target not in g.seat
+            or a.target == g.players_[s]
+            or not g.hands[g.seat[a.target]]  # places: out of the round
+        ):
             return IllegalAction(Code.CHOOSE_TARGET, "choose a player to swap hands with")
     elif a.target is not None:
         return IllegalAction(Code.NO_TARGET_NEEDED, "this play swaps with nobody")

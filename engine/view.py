@@ -38,6 +38,10 @@ class View:
     drawn: Card | None = None  # the viewer's own drawn card, still playable this turn
     challenge_from: str | None = None  # while a challenge is open: who played the W4
     teams: dict[str, int] | None = field(default=None)
+    # issue 14
+    follow: bool = False  # after_penalty=same_color: the next play is of the colour in play
+    silent: tuple[str, ...] = ()  # uno_call=with_play: one card by their play, no call: late
+    places: tuple[str, ...] = ()  # places: who went out this round, in order
 
 
 def view(game: Game, player: str | None) -> View:
@@ -69,4 +73,7 @@ def view(game: Game, player: str | None) -> View:
         drawn=game.drawn if cur is not None and cur == player else None,
         challenge_from=game.challenge_offender,
         teams=dict(game.teams) if game.teams is not None else None,
+        follow=game.follow,
+        silent=game.silent,
+        places=game.out,
     )

@@ -1158,9 +1158,8 @@ class Adapter:
         if not legal:
             return _cut(body), None, shown
         if s.picking is not None:
-            choice = next(
-                (c for c in views.hand_choices(hand.hand or (), legal) if c.key == s.picking), None
-            )
+            choices = views.hand_choices(hand.hand or (), legal, hand.rules, hand.counts)
+            choice = next((c for c in choices if c.key == s.picking), None)
             if choice is not None and choice.needs() is not None:
                 prompt, view = views.picker_view(
                     s.key, info.version, choice, tr, names, self.emojis
@@ -1168,8 +1167,9 @@ class Adapter:
                 return _cut(body + "\n\n" + prompt), view, shown
             s.picking = None
         view, s.page, _ = views.hand_view(
-            s.key, info.version, hand.hand or (), legal, tr, names, page=s.page, art=self.emojis
-        )
+            s.key, info.version, hand.hand or (), legal, tr, names, page=s.page,
+            rules=hand.rules, counts=hand.counts, art=self.emojis,
+        )  # fmt: skip
         return _cut(body), view, shown
 
     # -- answering ----------------------------------------------------------------------------
@@ -1432,7 +1432,7 @@ class Adapter:
         elif a in ("pick", "cards"):
             group = values[0] if a == "cards" else cid.arg
             legal = await self.service.legal(key, o.player)
-            plays = [p for p in legal if isinstance(p, Play) and ids.group_key(p) == group]
+            plays = views.uno_plays(group, legal)  # "R5!": R5 calling UNO with it
             if len(plays) == 1:
                 action = plays[0]
             elif plays:

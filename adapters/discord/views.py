@@ -36,6 +36,7 @@ from engine import (
     Phase,
     Play,
     Rules,
+    leaves_one_card,
 )
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ __all__ = [
     "settings_flags",
     "settings_view",
     "table_view",
+    "uno_plays",
 ]
 
 ROWS = 5  # action rows in a message
@@ -326,12 +328,20 @@ class Choice:
     def playable(self) -> bool:
         return bool(self.plays)
 
+    @property
+    def calls_uno(self) -> bool:
+        return bool(self.plays) and all(p.uno for p in self.plays)
+
     def short(self) -> str:
         label = "+".join(render.card_short(c) for c in self.cards)
+        if self.calls_uno:
+            return label + " · UNO!"
         return f"{label} ×{self.count}" if self.count > 1 else label
 
     def long(self, tr: Translator) -> str:
         label = " + ".join(render.card_text(c, tr) for c in self.cards)
+        if self.calls_uno:
+            return label + " · UNO!"
         return f"{label} ×{self.count}" if self.count > 1 else label
 
     def pictured(
@@ -359,20 +369,53 @@ class Choice:
         return "play"
 
 
-def hand_choices(hand: Sequence[Card], legal: Sequence[Action]) -> list[Choice]:
+UNO_MARK = "!"  # a choice's key: its plays call UNO with the card (ids.encode_play too)
+
+
+def hand_choices(
+    hand: Sequence[Card],
+    legal: Sequence[Action],
+    rules: Rules | None = None,
+    counts: Mapping[str, int] | None = None,
+) -> list[Choice]:
     """One choice per distinct card in the hand (in card order, unplayable ones too), then
-    the legal plays of several cards together."""
-    counts: dict[Card, int] = {}
+    the legal plays of several cards together. Under ``uno_call=with_play`` (``rules``) a
+    play that leaves one card has a twin that calls UNO with it (key ending ``!``): the call
+    is part of the play there, a press of UNO afterwards too late. ``counts``: the hand
+    sizes of the others (a swap with one holding one card leaves one)."""
+    n_of: dict[Card, int] = {}
     for c in sorted(hand, key=lambda c: c.order):
-        counts[c] = counts.get(c, 0) + 1
+        n_of[c] = n_of.get(c, 0) + 1
     groups: dict[str, list[Play]] = {}
     for a in legal:
         if isinstance(a, Play):
             groups.setdefault(ids.group_key(a), []).append(a)
-    out = [Choice(c.code, (c,), groups.pop(c.code, []), n) for c, n in counts.items()]
+    out = [Choice(c.code, (c,), groups.pop(c.code, []), n) for c, n in n_of.items()]
     for key, plays in groups.items():
         out.append(Choice(key, plays[0].cards, plays))
-    return out
+    if rules is None or rules.uno_call != "with_play":
+        return out
+    twins: list[Choice] = []
+    for ch in out:
+        calls = [
+            Play(p.card, p.color, p.target, p.together, uno=True)
+            for p in ch.plays
+            if leaves_one_card(rules, len(hand), p, (counts or {}).get(p.target or ""))
+        ]
+        if calls:
+            twins.append(Choice(ch.key + UNO_MARK, ch.cards, calls))
+    return [*twins, *out]
+
+
+def uno_plays(group: str, legal: Sequence[Action]) -> list[Play]:
+    """The listed plays of a choice's key (``R5``; ``R5!``: those plays calling UNO)."""
+    base = group.removesuffix(UNO_MARK)
+    uno = base != group
+    return [
+        Play(p.card, p.color, p.target, p.together, uno=True) if uno else p
+        for p in legal
+        if isinstance(p, Play) and ids.group_key(p) == base
+    ]
 
 
 def _choice_button(
@@ -449,18 +492,22 @@ def hand_view(
     *,
     page: int = 0,
     art: CardEmojis | None = None,
+    rules: Rules | None = None,
+    counts: Mapping[str, int] | None = None,
 ) -> tuple[discord.ui.View, int, int]:
     """The hand's components: ``(view, page, pages)``.
 
     Cards are buttons (unplayable ones disabled); when they do not all fit in the rows left
     by the controls, the rest of the playable ones go in a select menu paged at 25. With
     card emojis (``art``), each card is its picture, dimmed when the player has a move to
-    make and the card is not part of it."""
+    make and the card is not part of it. Under ``uno_call=with_play`` (``rules``) the plays
+    that leave one card come first, as "card · UNO!" buttons beside the card
+    (``hand_choices``)."""
     t, v = channel_of(key), version
     view = discord.ui.View(timeout=None)
     colors = [a for a in legal if isinstance(a, ChooseColor)]
     controls = _controls(legal, key, t, v, tr, names, art)
-    choices = hand_choices(hand, legal)
+    choices = hand_choices(hand, legal, rules, counts)
     rows_left = ROWS - (1 if controls else 0) - (1 if colors else 0)
     row = 0
     if colors:
@@ -587,14 +634,7 @@ def settings_flags() -> list[str]:
 
 def flag_values(flag: str, current: Any) -> list[Any]:
     """The values offered for ``flag`` (its current one always among them)."""
-    annotation = Rules.model_fields[flag].annotation
-    values: list[Any]
-    if annotation is bool:
-        values = [False, True]
-    elif typing.get_origin(annotation) is typing.Literal:
-        values = list(typing.get_args(annotation))
-    else:
-        values = list(_INT_CHOICES.get(flag, ()))
+    values: list[Any] = render.flag_menu_values(flag) or list(_INT_CHOICES.get(flag, ()))
     if current not in values:
         values.append(current)
         if all(isinstance(x, int) and not isinstance(x, bool) for x in values):

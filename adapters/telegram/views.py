@@ -11,7 +11,6 @@ instead, and a playable card posts its sticker.)
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -45,6 +44,7 @@ from engine import (
     Rules,
     Timeout,
     View,
+    leaves_one_card,
 )
 
 __all__ = [
@@ -187,7 +187,8 @@ def table_keyboard(
         colours = [_act(render.COLOR_EMOJI[c], info, ChooseColor(c)) for c in COLORS]
         rows.append([x for x in colours if x is not None])
     extra: list[InlineKeyboardButton | None] = []
-    if any(v.counts.get(p) == 1 and p not in v.called for p in v.players):
+    # who holds one card and may still call (uno_call=with_play: not after their play)
+    if any(v.counts.get(p) == 1 and p not in v.called and p not in v.silent for p in v.players):
         extra.append(_act("📢 UNO!", info, CallUno()))
     for p in v.exposed:
         extra.append(_act("🎯 " + render.action_label(CatchUno(p), tr, names), info, CatchUno(p)))
@@ -211,13 +212,14 @@ def _playable(legal: Sequence[Action]) -> set[Card]:
 
 def _uno_variants(view: View, legal: Sequence[Action]) -> list[tuple[Play, Play | None]]:
     """Each listed play, with its ``uno=True`` twin when it leaves exactly one card."""
-    hand = view.hand or ()
+    held = len(view.hand or ())
     out: list[tuple[Play, Play | None]] = []
     for a in legal:
         if not isinstance(a, Play):
             continue
         twin = None
-        if not a.uno and len(hand) - len(a.cards) == 1:
+        target = view.counts.get(a.target) if a.target is not None else None
+        if not a.uno and leaves_one_card(view.rules, held, a, target):
             twin = Play(a.card, a.color, a.target, a.together, uno=True)
         out.append((a, twin))
     out.sort(key=lambda pair: (pair[0].card.order, len(pair[0].together)))
@@ -365,13 +367,7 @@ def _status(view: View, tr: Translator, names: dict[str, str]) -> str:
 
 def flag_choices(flag: str, current: Any) -> list[Any]:
     """The values offered for ``flag`` in the menu."""
-    ann = Rules.model_fields[flag].annotation
-    if ann is bool:
-        values: list[Any] = [False, True]
-    elif typing.get_origin(ann) is typing.Literal:
-        values = list(typing.get_args(ann))
-    else:
-        values = list(_NUMBERS.get(flag, ()))
+    values: list[Any] = render.flag_menu_values(flag) or list(_NUMBERS.get(flag, ()))
     if current not in values:
         values.append(current)
         if all(isinstance(v, int) for v in values):

@@ -30,7 +30,7 @@ from bot.model import LOBBY, PLAYING
 from bot.port import Notice, TableInfo
 from bot.service import Service
 from bot.store import SqliteStore
-from engine import Action, CallUno, CardsDrawn, Event, Leave, Play, View
+from engine import Action, CallUno, CardsDrawn, Event, Leave, Play, View, leaves_one_card
 
 __all__ = ["KEY", "TerminalOptions", "TerminalPort", "play"]
 
@@ -303,8 +303,8 @@ async def _prompt(
 
 
 def _leaves_one(view: View, play: Play) -> bool:
-    hand = view.hand or ()
-    return len(hand) - 1 - len(play.together) == 1
+    target = view.counts.get(play.target) if play.target is not None else None
+    return leaves_one_card(view.rules, len(view.hand or ()), play, target)
 
 
 def _moves(view: View, acts: Sequence[Action]) -> list[Action]:
@@ -330,6 +330,8 @@ def _forgot_uno(info: TableInfo, player: str | None) -> str | None:
     can still call it (nobody has caught them yet)."""
     v = info.view
     if player is None or v is None or player not in v.exposed:
+        return None
+    if player in v.silent:  # uno_call=with_play: the call had to come with the play
         return None
     return player
 

@@ -4,6 +4,7 @@ and beats ``random`` and ``basic``."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -17,6 +18,7 @@ from engine import (
     ChooseColor,
     Color,
     Draw,
+    Game,
     Leave,
     NextRound,
     Phase,
@@ -28,15 +30,33 @@ from engine import (
     new_game,
     scenario,
 )
+from tests.engine.strategies import random_rules, valid_player_counts
 
 
 @pytest.mark.parametrize("preset", ["official", "house", "party"])
 def test_every_choice_is_accepted_by_the_engine(preset: str) -> None:
     rng = random.Random(preset)
-    rules = Rules.preset(preset, target=0)
+    assert _play_out(rng, lambda: Rules.preset(preset, target=0)) > 300
+
+
+@pytest.mark.parametrize("chunk", range(3))
+def test_every_choice_is_accepted_under_random_flags(chunk: int) -> None:
+    """Every flag (issue 14's too: draw_four_when, after_penalty, drawn_card, uno_call,
+    places, ...) drawn at random: a bot seat still only ever picks what the engine takes."""
+    rng = random.Random(f"flags{chunk}")
+
+    assert _play_out(rng, lambda: random_rules(rng, target=0, hand_size=rng.randint(3, 7))) > 300
+
+
+def _play_out(
+    rng: random.Random, make: Callable[[], Rules], players: tuple[int, int] = (2, 7)
+) -> int:
+    """Ten games of bot seats, each move checked against the engine: the moves checked."""
     checked = 0
     for seed in range(10):
-        ids = [f"p{i}" for i in range(rng.randint(2, 7))]
+        rules = make()
+        counts = [n for n in valid_player_counts(rules, players[1]) if n >= players[0]]
+        ids = [f"p{i}" for i in range(rng.choice(counts))]
         strategy = dict(zip(ids, [rng.choice(ai.STRATEGIES) for _ in ids], strict=True))
         g = new_game(ids, rules, seed=seed)
         for _ in range(600):
@@ -60,7 +80,7 @@ def test_every_choice_is_accepted_by_the_engine(preset: str) -> None:
             assert any(p == g.current for p, _ in moves)  # the one whose turn it is moves
             p, a = rng.choice(moves)
             g, _ = apply(g, p, a)
-    assert checked > 300
+    return checked
 
 
 def test_random_moves_only_in_its_turn_and_basic_plays_when_it_can() -> None:
@@ -116,6 +136,26 @@ def test_smart_never_bluffs_a_wild_draw_four() -> None:
     for seed in range(30):
         a = ai.choose(g, "a", "smart", random.Random(seed))
         assert isinstance(a, Play) and a.card.rank is not Rank.WILD_DRAW_FOUR  # ... not taken
+
+
+def test_smart_never_bluffs_by_the_rule_in_force() -> None:
+    """draw_four_when=no_play: a card of the top card's number makes the +4 a bluff too."""
+    r = Rules(draw_four_when="no_play")
+    g = scenario({"a": ["W4", "G1", "G5"], "b": ["R6", "B1"]}, ["R1"], rules=r)
+    for seed in range(30):
+        a = ai.choose(g, "a", "smart", random.Random(seed))
+        assert isinstance(a, Play) and a.card.rank is not Rank.WILD_DRAW_FOUR
+
+
+def test_smart_calls_uno_with_the_play_under_with_play() -> None:
+    """uno_call=with_play: the call is part of the play, also a play_and_draw last card."""
+    r = Rules(uno_call="with_play", last_card="play_and_draw")
+    g = scenario({"a": ["RS"], "b": ["R6", "B1"]}, ["R1"], rules=r)
+    d = g.to_dict()
+    d["called"] = ["a"]  # they called when they came down to it
+    g = Game.from_dict(d)
+    assert ai.choose(g, "a", "smart", random.Random(0)) == Play("RS", uno=True)
+    assert ai.choose(g, "a", "basic", random.Random(0)) == Play("RS", uno=True)
 
 
 def test_smart_keeps_its_wilds_when_another_card_fits() -> None:

@@ -23,7 +23,7 @@ async def test_the_house_preset_with_stacking_off_is_accepted(env: Env) -> None:
     assert (await svc.create(KEY, "chat", "u1", "Ann")).ok
     res = await svc.configure(KEY, "u1", preset="house", overrides={"stacking": "off"})
     assert res.ok and res.table is not None, res.code
-    assert (res.table.rules.stacking, res.table.rules.deflect) == ("off", True)
+    assert (res.table.rules.stacking, res.table.rules.deflect) == ("off", "draw_two")  # True
     assert not [n for _, u, n, _ in port.of("tell") if n.code == "bad_setting"]
     # and back on: deflect acts again, nothing had to be set twice
     res = await svc.configure(KEY, "u1", overrides={"stacking": "draw_two"})

@@ -182,6 +182,18 @@ def all_kinds_of_events() -> list[Event]:
             [("A", Play("RS"))],
         ),
     ]
+    cases += [
+        (  # places: the first out plays no more, the others play on (issue 14)
+            scenario(_three("R1", "R2 R3", "G1 G2"), ["R5"], blues, rules=Rules(places=True)),
+            [("A", Play("R1")), ("B", Play("R2"))],
+        ),
+        (  # color_timeout=keep: a wild whose colour is not named keeps the one before
+            scenario(
+                _three("W R3", "Y3 Y4", "G1 G2"), ["R5"], blues, rules=Rules(color_timeout="keep")
+            ),
+            [("A", Play("W")), ("A", Timeout())],
+        ),
+    ]
     for game, steps in cases:
         _, e = _run(game, steps)
         evs += e

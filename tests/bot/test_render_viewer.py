@@ -29,6 +29,7 @@ from engine import (
     Passed,
     PenaltyPassed,
     PenaltyStacked,
+    PlayerFinished,
     PlayerJoined,
     PlayerLeft,
     RoundStarted,
@@ -79,6 +80,12 @@ def _events() -> list[events_module.Event]:
         PlayerJoined(ME),
         TurnTimedOut(ME),
         GameWon(ME),
+        # issue 14
+        PlayerFinished(ME, 1),
+        PlayerFinished(BOB, 2),
+        ColorChosen(ME, Color.GREEN, kept=True),
+        RoundWon(ME, 2, 30, "out", places=(ME, BOB)),
+        RoundStarted(1, BOB, (ME, BOB), R5, Color.RED, 1, ME, 7, ((ME, R5),), draws_for="first"),
     ]
     for how in ("skip", "reverse", "wild"):
         out += [PenaltyPassed(ME, BOB, 2, how), PenaltyPassed(BOB, ME, 2, how)]

@@ -630,6 +630,76 @@ async def test_partners_win_together(env: Env, store: SqliteStore, clock: Clock)
     assert wins == {"u1": 1, "u3": 1, "u2": 0, "u4": 0}
 
 
+async def test_rotating_partners_each_win_for_themselves(
+    env: Env, store: SqliteStore, clock: Clock
+) -> None:
+    """partners=rotate (issue 14, seed 003): the partners change, so the game's winner alone
+    wins it in the statistics, not whoever partnered them last."""
+    svc, _, _ = env
+    hands = {"u1": ["R5"], "u2": ["B1", "G2"], "u3": ["Y1", "Y2"], "u4": ["G1", "G3"]}
+    g = scenario(hands, ["R1"], draw_pile=DECK, rules=Rules(partners="rotate", target=0))
+    await put_game(store, KEY, g, clock=clock)
+    await svc.start(run_timers=False)
+    res = await svc.act(KEY, "u1", Play("R5"))
+    assert res.ok and res.table is not None and res.table.status == FINISHED
+    wins = {s.player: s.wins for s in await svc.leaderboard("chat")}
+    assert wins == {"u1": 1, "u3": 0, "u2": 0, "u4": 0}
+
+
+async def test_places_are_kept_in_the_statistics(
+    env: Env, store: SqliteStore, clock: Clock
+) -> None:
+    """places (issue 14, seed 004): the round goes on until one player is left; the news of
+    it gives the places, and each person's place counts in their statistics."""
+    svc, _, port = env
+    hands = {"u1": ["R5"], "u2": ["R6", "R7"], "u3": ["R2", "Y2", "Y3"]}
+    g = scenario(hands, ["R1"], draw_pile=DECK, rules=Rules(places=True, target=0))
+    await put_game(store, KEY, g, clock=clock)
+    await svc.start(run_timers=False)
+    res = await svc.act(KEY, "u1", Play("R5"))
+    assert res.ok and res.table is not None and res.table.status == PLAYING
+    assert (await svc.act(KEY, "u2", Play("R6"))).ok
+    assert (await svc.act(KEY, "u3", Play("R2"))).ok
+    res = await svc.act(KEY, "u2", Play("R7"))
+    assert res.ok and res.table is not None and res.table.status == FINISHED, res.code
+    won = [n for n in notices(port) if n.code == "info.round_won"]
+    assert won[-1].params["places"] == ["u1", "u2", "u3"]
+    stats = {s.player: s for s in await svc.leaderboard("chat")}
+    assert {p: (s.rounds_placed, s.places_total) for p, s in stats.items()} == {
+        "u1": (1, 1),
+        "u2": (1, 2),
+        "u3": (1, 3),
+    }
+    assert (stats["u1"].wins, stats["u1"].rounds_won) == (1, 1)
+
+
+async def test_rules_that_contradict_each_other_are_refused_with_both_named(env: Env) -> None:
+    svc, _, _ = env
+    await lobby(svc, humans=2)
+    assert (await svc.configure(KEY, "u1", overrides={"places": True})).ok
+    res = await svc.configure(KEY, "u1", overrides={"partners": "rotate"})
+    assert not res.ok and res.code == "bad_setting"
+    assert (res.params["reason"], res.params["flag"], res.params["other"]) == (
+        "conflict",
+        "places",
+        "partners",
+    )
+
+
+async def test_chat_rules_stored_before_issue_14_still_read(env: Env) -> None:
+    """A chat's rules saved when deflect and partners were yes/no (JSON true/false) open
+    a table with the same rules: deflect true is a +2 deflect."""
+    svc, store, _ = env
+    await store.write(
+        WriteBatch(
+            chat_settings=[("chat", "official", {"deflect": True, "partners": False}, None)]
+        )
+    )
+    res = await svc.create(KEY, "chat", "u1", "Ann")
+    assert res.ok and res.table is not None
+    assert res.table.rules == Rules(deflect="draw_two")
+
+
 async def test_chat_settings_and_languages_are_kept(env: Env, clock: Clock) -> None:
     svc, store, _ = env
     await lobby(svc, humans=2)

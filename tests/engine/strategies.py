@@ -7,6 +7,7 @@ seed). Both respect the model's validation:
 
 - ``deflect`` and ``wild_on_penalty`` with any ``stacking`` (without it they are accepted
   and have nothing to act on: ``check_listing`` and ``check_step`` say so);
+- ``places`` never with ``partners`` (a partners round ends when one partner goes out);
 - ``players * hand_size <= 108 * decks - 4 * decks - 1`` (a start card must remain);
 - ``partners`` only with 4 or 6 players.
 
@@ -72,17 +73,28 @@ CHOICE_FLAGS: dict[str, tuple[Any, ...]] = {
     "force_play": (False, True),
     "wild_draw_four": ("challenge", "no_bluff", "free"),
     "guilty_challenger": ("plays", "skipped"),
-    "last_card": ("any", "number_only", "play_and_draw"),
+    "last_card": ("any", "number_only", "play_and_draw", "no_skip_reverse_wild"),
     "first_play_number": (False, True),
     "scoring": ("winner_takes", "penalty"),
     "card_points": ("standard", "low"),
-    "partners": (False, True),
+    "partners": (False, True, "rotate"),
     "two_player": ("official", "plain"),
     "decks": (1, 2),
-    "dealer": ("draw_high", "creator"),
+    "dealer": ("draw_high", "creator", "high_plays_first"),
+    # issue 14
+    "draw_four_when": ("no_color", "no_play"),
+    "after_penalty": ("any", "same_color"),
+    "drawn_card": ("any", "number_only"),
+    "uno_call": ("after_play", "with_play"),
+    "color_timeout": ("random", "keep"),
+    "places": (False, True),
+    "start_reverse": ("dealer", "right_of_dealer"),
 }
 # flags that act only on a stacked penalty: accepted (and inactive) without stacking
-NEEDS_STACKING: tuple[str, ...] = ("deflect", "wild_on_penalty")
+NEEDS_STACKING: dict[str, tuple[Any, ...]] = {
+    "deflect": ("off", "draw_two", "all"),
+    "wild_on_penalty": (False, True),
+}
 INT_FLAGS: dict[str, tuple[int, int]] = {
     "uno_penalty": (0, 8),
     "false_uno_penalty": (0, 8),
@@ -194,8 +206,13 @@ def build_rules(pick: Picker, overrides: dict[str, Any] | None = None) -> Rules:
     v: dict[str, Any] = {}
     for flag, options in CHOICE_FLAGS.items():
         v[flag] = value(flag, lambda options=options: pick.choice(options))
-    for flag in NEEDS_STACKING:
-        v[flag] = value(flag, lambda: pick.chance(0.5))
+    for flag, options in NEEDS_STACKING.items():
+        v[flag] = value(flag, lambda options=options: pick.choice(options))
+    if v["places"] and v["partners"]:  # refused together: keep whichever was fixed
+        if "places" in fixed and "partners" not in fixed:
+            v["partners"] = False
+        else:
+            v["places"] = False
     for flag, (lo, hi) in INT_FLAGS.items():
         if flag == "target":  # mostly small targets, sometimes anything
             v[flag] = value(
@@ -561,7 +578,14 @@ def check_state(game: Game, ctx: Any) -> None:
         return
     assert game.winner is None, ctx
     assert game.current in game.players, ctx
-    assert all(game.hand(p) for p in game.players), f"an empty hand mid-round ({ctx})"
+    for p in game.players:  # places: those out of the round; or naming their last wild's colour
+        if not game.hand(p):
+            chooser = p == game.current and phase is Phase.CHOOSING_COLOR
+            assert game.rules.places and (p in game.places or chooser), f"empty hand ({ctx})"
+    if game.rules.places:
+        assert all(not game.hand(p) for p in game.places), ctx
+        assert game.current not in game.places, ctx
+        assert len(set(game.places)) == len(game.places), ctx
     assert (game.color is None) == (phase is Phase.CHOOSING_COLOR), ctx
     if phase is Phase.CHALLENGE:
         assert str(game.top) == "W4" and game.pending_draw >= 4, ctx
@@ -609,6 +633,16 @@ def check_scoring(game: Game, new: Game, events: list[Any], ctx: Any) -> None:
     assert new.round_winner == rw.player, ctx
     assert rw.scores == new.scores, ctx
     hp = {p: sum(card_points(c, r.card_points) for c in new.hand(p)) for p in new.players}
+    if r.places:
+        # the round's points as they stood when the first player went out; everyone placed
+        assert sorted(rw.places) == sorted(new.players), (ctx, rw)
+        assert rw.places[0] == rw.player, (ctx, rw)
+        assert set(rw.hand_points) == set(hp), (ctx, rw)
+        if rw.reason == "out":  # the last one left still holds cards; the others none
+            assert all(not new.hand(p) for p in rw.places[:-1]), (ctx, rw)
+        hp = dict(rw.hand_points)
+    else:
+        assert rw.places == (), (ctx, rw)
     assert rw.hand_points == hp, (ctx, rw)
 
     def team(p: str) -> list[str]:
@@ -692,8 +726,22 @@ def check_listing(game: Game, p: str, listed: list[Any], ctx: Any) -> None:
             assert len(cards) < len(hand), (ctx, "no swap with the last card", a)
         if len(cards) == len(hand) and r.last_card == "number_only":
             assert a.card.is_number, (ctx, "number_only last card", a)
+        if len(cards) == len(hand) and r.last_card == "no_skip_reverse_wild":
+            assert a.card.rank.value not in ("S", "R", "W", "W4"), (ctx, "last card", a)
         if a.card.rank.value == "W4" and r.wild_draw_four == "no_bluff":
             assert not any(c.color is game.color for c in hand), (ctx, "no_bluff", a)
+            if r.draw_four_when == "no_play":  # nothing else that matches, wilds apart
+                trank = None if top.is_wild else top.rank
+                fits = [c for c in hand if not c.is_wild and c.rank is trank]
+                assert not fits or game.follow, (ctx, "no_play", a)
+        if game.follow and p == cur and not game.pending_draw:  # after a taken +2: its colour
+            assert all(c.color is game.color or c.rank.value == "W4" for c in cards), (ctx, a)
+    if r.drawn_card == "number_only" and p == cur and game.drawn_card is not None:
+        assert game.drawn_card.is_number, (ctx, "drawn_card", game.drawn_card)
+    if p in game.players and p in game.silent:  # uno_call=with_play: no call after the play
+        assert r.uno_call == "with_play" and CallUno not in kinds, (ctx, listed)
+    if r.places and p in game.places:  # out of the round: nothing to play, call or draw
+        assert not plays and not kinds & {Draw, Pass, Accept, Challenge, CallUno}, (ctx, listed)
 
 
 def check_step(

@@ -82,7 +82,13 @@ GAME_BOUND = 80_000  # steps a game to a target must end within
 
 
 def bound_for(rules: Rules) -> int:
-    return SINGLE_ROUND_BOUND if rules.target == 0 else GAME_BOUND
+    bound = SINGLE_ROUND_BOUND if rules.target == 0 else GAME_BOUND
+    # rounds in which fewer cards may be played last longer (a drawn action card kept; only
+    # the +2's colour after it was taken)
+    if rules.drawn_card == "number_only" or rules.after_penalty == "same_color":
+        bound *= 2
+    # places: a round goes on until one player is left holding cards (up to 19 go out)
+    return bound * 4 if rules.places else bound
 
 
 @dataclass

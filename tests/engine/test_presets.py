@@ -9,7 +9,7 @@ from engine import Rules, new_game
 
 OFFICIAL = {
     "stacking": "off",
-    "deflect": False,
+    "deflect": "off",  # a yes/no before issue 14: False still reads as "off"
     "jump_in": False,
     "multi_play": "off",
     "swap": "off",
@@ -34,12 +34,20 @@ OFFICIAL = {
     "afk_strikes": 3,
     "uno_window_seconds": 5,
     "challenge_seconds": 20,
+    # issue 14
+    "draw_four_when": "no_color",
+    "after_penalty": "any",
+    "drawn_card": "any",
+    "uno_call": "after_play",
+    "color_timeout": "random",
+    "places": False,
+    "start_reverse": "dealer",
 }
 
 HOUSE = {
     **OFFICIAL,
     "stacking": "draw_four_on_two",
-    "deflect": True,
+    "deflect": "draw_two",  # True before issue 14
     "jump_in": True,
     "multi_play": "identical",
     "wild_on_penalty": False,
@@ -144,14 +152,14 @@ def test_deflect_without_stacking_is_accepted() -> None:
     is drawn at once), not a contradiction: accepted, and inactive (tests/engine/
     test_inactive_flags.py shows the engine never deflects without stacking)."""
     r = Rules(deflect=True)
-    assert (r.deflect, r.stacking) == (True, "off")
+    assert (r.deflect, r.stacking) == ("draw_two", "off")
 
 
 def test_house_with_stacking_off_is_accepted() -> None:
     """Issue 9 item 2: a table that takes the house preset and turns stacking off keeps
     deflect on (inactive until stacking comes back)."""
     r = Rules.preset("house", stacking="off")
-    assert (r.stacking, r.deflect, r.jump_in) == ("off", True, True)
+    assert (r.stacking, r.deflect, r.jump_in) == ("off", "draw_two", True)
     assert r.overrides("house") == {"stacking": "off"}
 
 
@@ -159,7 +167,7 @@ def test_house_with_stacking_off_and_deflect_off_accepted() -> None:
     """RULES.md s3: both flags may be overridden together."""
     r = Rules.preset("house", stacking="off", deflect=False)
     assert r.stacking == "off"
-    assert r.deflect is False
+    assert r.deflect == "off"
 
 
 def test_wild_on_penalty_without_stacking_is_accepted() -> None:

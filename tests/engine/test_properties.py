@@ -48,6 +48,7 @@ from tests.engine.strategies import (
     CHOICE_FLAGS,
     COLORS,
     INT_FLAGS,
+    NEEDS_STACKING,
     PRESET_NAMES,
     UNKNOWN_IDS,
     actions,
@@ -202,7 +203,7 @@ def test_presets_and_defaults() -> None:
     house = Rules.preset("house")
     assert (house.stacking, house.deflect, house.jump_in, house.multi_play) == (
         "draw_four_on_two",
-        True,
+        "draw_two",  # True before issue 14, which made deflect off / draw_two / all
         True,
         "identical",
     )
@@ -247,7 +248,7 @@ def _valid_value(flag: str) -> st.SearchStrategy[Any]:
     if flag in INT_FLAGS:
         lo, hi = INT_FLAGS[flag]
         return st.integers(lo, hi)
-    return st.booleans()
+    return st.sampled_from(NEEDS_STACKING[flag])
 
 
 @st.composite
@@ -282,8 +283,8 @@ def test_preset_with_random_overrides(name: str, overrides: dict[str, Any]) -> N
 
 @FAST
 @given(
-    rules(stacking="off", deflect=False, wild_on_penalty=False),
-    st.sampled_from([{"deflect": True}, {"wild_on_penalty": True}]),
+    rules(stacking="off", deflect="off", wild_on_penalty=False),
+    st.sampled_from([{"deflect": "draw_two"}, {"deflect": "all"}, {"wild_on_penalty": True}]),
 )
 def test_flags_that_need_stacking_are_accepted_without_it(r: Rules, more: dict[str, bool]) -> None:
     """deflect and wild_on_penalty act on a stacked penalty (RULES.md section 2); without

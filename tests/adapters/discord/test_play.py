@@ -243,3 +243,44 @@ async def test_a_revealed_hand_is_shown_once_and_sorted(world: World) -> None:
     rec = await world.press(bob, table, world.button(table, "challenge"))
     assert world.fake.texts_for(rec) == [f"Hand of Alice: {shown}"]
     assert world.fake.replies(rec)[0].audience == bob.id
+
+
+async def test_with_play_the_call_is_pressed_with_the_card(world: World) -> None:
+    """uno_call=with_play (seed 001: "必须在倒数第2张牌落地的时候喊出"): the hand offers
+    "· UNO!" beside the card that leaves one; pressed, the card is played with the call. A
+    play without it leaves the player exposed, with no UNO! left to press in their hand."""
+    alice, bob, carol = world.users
+    await world.load_scenario(
+        {alice: ["R5", "W"], bob: ["R6", "B2"], carol: ["G1", "G2", "G3"]},
+        ["R9"],
+        DECK_FILLER,
+        uno_call="with_play",
+    )
+    rec = await world.slash(alice, "hand")
+    msg = world.fake.messages[rec.original]  # type: ignore[index]
+    labels = [b["label"] for b in msg.buttons()]
+    assert "🟥5 · UNO!" in labels and "🌈 · UNO!" in labels
+    cid = world.button(msg, "play", "R5!")
+    assert cid is not None
+    await world.press(alice, msg, cid)
+    await world.settle()
+    assert "Alice calls UNO!" in (await world.table_message()).content
+    info = await world.info()
+    assert info.view is not None and info.view.exposed == ()
+    # Bob plays his next-to-last card without the call: exposed, and too late to call
+    rec = await world.slash(bob, "hand")
+    msg = world.fake.messages[rec.original]  # type: ignore[index]
+    cid = world.button(msg, "play", "R6")
+    assert cid is not None
+    await world.press(bob, msg, cid)
+    await world.settle()
+    info = await world.info()
+    assert info.view is not None and info.view.exposed == (f"dc:{bob.id}",)
+    msg = world.hand_message(bob)
+    assert msg is not None and world.button(msg, "uno") is None
+    table = await world.table_message()
+    rec = await world.press(bob, table, world.button(table, "uno"))  # type: ignore[arg-type]
+    assert any("too late" in t.lower() for t in world.fake.texts_for(rec)), world.fake.texts_for(
+        rec
+    )
+    assert world.fake.errors == []

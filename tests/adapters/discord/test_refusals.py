@@ -279,5 +279,5 @@ async def test_settings_presets_and_flags(world: World) -> None:
         stacking = next((s for s in menu.selects() if s["custom_id"].endswith(":stacking")), None)
     await world.press(alice, menu, stacking["custom_id"], value="off")
     info = await world.info()
-    assert (info.rules.stacking, info.rules.deflect) == ("off", True)
+    assert (info.rules.stacking, info.rules.deflect) == ("off", "draw_two")  # was True
     assert world.fake.errors == []

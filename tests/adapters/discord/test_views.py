@@ -103,14 +103,20 @@ def _reachable(items: list[dict[str, Any]], pages: list[list[dict[str, Any]]]) -
     return out
 
 
-@pytest.mark.parametrize("preset", ["official", "house", "party"])
+# issue 14's variants that change what a hand offers: the call with the play beside the card
+VARIANTS = {"uno_call": "with_play", "last_card": "play_and_draw", "after_penalty": "same_color"}
+
+
+@pytest.mark.parametrize("preset", ["official", "house", "party", "party+variants"])
 async def test_every_hand_of_random_games_fits_and_plays(preset: str) -> None:
     rng = random.Random(preset)
     names = {f"dc:{n}": f"Player {n}" for n in range(1, 5)}
     tr = translator("en")
     steps = 0
+    base, _, more = preset.partition("+")
     for seed in range(6):
-        rules = Rules.preset(preset, hand_size=rng.choice((7, 15)))
+        extra = VARIANTS if more else {}
+        rules = Rules.preset(base, hand_size=rng.choice((7, 15)), **extra)
         game = new_game(list(names), rules, seed=seed)
         for _ in range(120):
             if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
@@ -119,14 +125,16 @@ async def test_every_hand_of_random_games_fits_and_plays(preset: str) -> None:
             for p in names:
                 legal = legal_actions(game, p)
                 hand = view(game, p).hand or ()
-                v, _, pagecount = views.hand_view(f"dc:{CHANNEL}", 999999, hand, legal, tr, names)
+                v, _, pagecount = views.hand_view(
+                    f"dc:{CHANNEL}", 999999, hand, legal, tr, names, rules=rules
+                )
                 items = _check(_rows(v))
                 pages = []
                 for n in range(1, pagecount):
-                    more, _, _ = views.hand_view(
-                        f"dc:{CHANNEL}", 999999, hand, legal, tr, names, page=n
+                    page, _, _ = views.hand_view(
+                        f"dc:{CHANNEL}", 999999, hand, legal, tr, names, page=n, rules=rules
                     )
-                    pages.append(_check(_rows(more)))
+                    pages.append(_check(_rows(page)))
                 wanted = {ids.group_key(a) for a in legal if isinstance(a, Play)}
                 assert wanted <= _reachable(items, pages)
                 colors = [c for c in items if c["custom_id"].split(":")[1] == "color"]
@@ -236,3 +244,52 @@ def test_settings_show_a_flag_without_what_it_needs_as_inactive(lang: str) -> No
             inactive = noted and flag != "jump_in"
             assert (note in line) is inactive, line
             assert all((note in label) is inactive for label in shown), shown
+
+
+def test_with_play_puts_the_call_beside_the_card() -> None:
+    """uno_call=with_play (seed 001): each play that leaves one card has a "· UNO!" button
+    beside it that plays it calling UNO; a wild's goes through the colour picker with the
+    call kept. Without the flag the hand is as it was (UNO is its own button)."""
+    tr = translator("en")
+    names = {"dc:1": "A", "dc:2": "B"}
+    key = f"dc:{CHANNEL}"
+    g = scenario(
+        {"dc:1": ["R5", "W"], "dc:2": ["B1", "B2"]}, ["R9"], rules=Rules(uno_call="with_play")
+    )
+    legal = legal_actions(g, "dc:1")
+    hand = view(g, "dc:1").hand or ()
+    v, _, _ = views.hand_view(key, 7, hand, legal, tr, names, rules=g.rules)
+    buttons = [c for c in _check(_rows(v)) if c["type"] == 2]
+    labels = [b["label"] for b in buttons]
+    assert labels[:4] == ["🟥5 · UNO!", "🌈 · UNO!", "🟥5", "🌈"], labels
+    (r5,) = [b for b in buttons if b["label"] == "🟥5 · UNO!"]
+    parsed = ids.parse(r5["custom_id"])
+    assert parsed is not None and ids.decode_play(parsed.arg, key) == Play("R5", uno=True)
+    (wild,) = views.uno_plays("W!", legal)[:1]
+    assert wild.uno and wild.card.is_wild
+    choice = next(c for c in views.hand_choices(hand, legal, g.rules) if c.key == "W!")
+    assert choice.needs() == "color"
+    _, picker = views.picker_view(key, 7, choice, tr, names)
+    picks = [c for c in _check(_rows(picker)) if c["custom_id"].split(":")[1] == "play"]
+    plays = [ids.decode_play(c["custom_id"].split(":")[4], key) for c in picks]
+    assert len(plays) == 4 and all(p is not None and p.uno for p in plays)
+    # the official reading: no twins
+    g0 = scenario({"dc:1": ["R5", "W"], "dc:2": ["B1", "B2"]}, ["R9"])
+    v0, _, _ = views.hand_view(key, 7, hand, legal_actions(g0, "dc:1"), tr, names, rules=g0.rules)
+    assert not any("UNO!" in c.get("label", "") and c["custom_id"].split(":")[1] != "uno"
+                   for c in _check(_rows(v0)))  # fmt: skip
+
+
+def test_the_settings_menu_offers_every_value_of_the_variants() -> None:
+    """Issue 14's flags are in the menu, each with all its values (a select of at most 25
+    options, custom ids within 100 characters: test_table_and_settings_views_keep_the_limits)."""
+    tr = translator("en")
+    flags = views.settings_flags()
+    for flag in ("draw_four_when", "after_penalty", "drawn_card", "uno_call", "color_timeout",
+                 "places", "start_reverse"):  # fmt: skip
+        assert flag in flags
+    assert views.flag_values("partners", False) == [False, True, "rotate"]
+    assert views.flag_values("deflect", "off") == ["off", "draw_two", "all"]
+    assert views.decode_value("partners", "rotate", Rules()) == "rotate"
+    assert views.decode_value("places", "true", Rules()) is True
+    assert render.flag_value("partners", "rotate", tr) == "rotating"

@@ -307,3 +307,40 @@ async def test_typed_commands(tg: Harness) -> None:
     await tg.until(lambda: any("/new" in t for t in api.dms(bob)))
     await bob.send(bob.chat, "/hand")
     await tg.until(lambda: api.dms(bob)[-1] == EN.gettext("You are not playing at any table."))
+
+
+async def test_the_variants_are_set_from_the_settings_menu(tg: Harness) -> None:
+    """Issue 14: a variant's flag is a button of the menu like any other; a combination the
+    rules refuse (places with partners) is refused with its reason, in the host's language,
+    and changes nothing."""
+    api = tg.api
+    g = api.group()
+    alice, bob = api.user("Alice", started=True), api.user("Bob", started=True)
+    table = await open_table(tg, g, alice, [bob], start=False)
+    await alice.click(table, "Settings")
+    menu = await tg.until(lambda: api.bot_messages(alice.chat))
+    await alice.click(menu[0], "Play on for places: off")
+    await tg.settle()
+    await alice.click(menu[0], "on")
+    await tg.settle()
+    assert (await tg.info(g)).rules.places is True
+    await alice.click(menu[0], "Back")
+    await tg.settle()
+    await alice.click(menu[0], "Partners: off")
+    await tg.settle()
+    no = await alice.click(menu[0], "rotating")
+    assert no.show_alert
+    assert no.text == EN.gettext(
+        "“{flag}” cannot be combined with “{other}”.",
+        flag="Play on for places",
+        other="Partners",
+    )
+    info = await tg.info(g)
+    assert info.rules.partners is False and info.rules.places is True
+    await alice.click(menu[0], "Back")
+    await tg.settle()
+    await alice.click(menu[0], "When to call UNO: until caught")
+    await tg.settle()
+    await alice.click(menu[0], "with the play")
+    await tg.settle()
+    assert (await tg.info(g)).rules.uno_call == "with_play"

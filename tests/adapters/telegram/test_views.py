@@ -6,6 +6,7 @@ import dataclasses
 
 import engine
 from adapters.telegram import views
+from bot import render
 from bot.i18n import translator
 from bot.model import Seat
 from bot.port import TableInfo
@@ -190,7 +191,8 @@ def test_flags_that_need_stacking_are_shown_inactive_without_it() -> None:
         text, markup = views.settings_flag(info, deflect, EN)
         assert "(needs “Stacking”)" in text.splitlines()[0]
         assert "Inactive while “Stacking” is off." in text
-        assert len(_labels(markup)) == 3  # off, on, back: it can still be set
+        # off, on, on with a +4 too (issue 14), back: it can still be set
+        assert len(_labels(markup)) == 4
         assert "Inactive while “Stacking” is off." in views.settings_flag(info, wild, EN)[0]
     text, _ = views.settings_flag(house, deflect, EN)
     assert "needs" not in text and "Inactive" not in text
@@ -211,3 +213,71 @@ def test_the_language_prompt_is_in_every_language_until_one_is_chosen() -> None:
     assert text == HANS.gettext("Choose the language of this chat:")
     text, _ = views.language_menu("1001", "u", None, HANT)
     assert text.splitlines()[0] == "Choose your language:" and len(text.splitlines()) == 3
+
+
+# -- issue 14: the variants' flags, and calling UNO with the play ------------------------------
+
+ISSUE_14 = {
+    "draw_four_when": ["without the colour in play", "with nothing else to play"],
+    "after_penalty": ["match as usual", "follow its colour"],
+    "drawn_card": ["any card that fits", "number cards only"],
+    "uno_call": ["until caught", "with the play"],
+    "color_timeout": ["random colour", "colour stays"],
+    "places": ["off", "on"],
+    "start_reverse": ["dealer plays first", "dealer's right plays first"],
+    "deflect": ["off", "on", "on, a +4 too"],
+    "partners": ["off", "on", "rotating"],
+    "last_card": ["any card", "number cards only", "action card, then draw 1",
+                  "no Skip, Reverse or wild"],
+    "dealer": ["highest card drawn", "table creator", "highest card plays first"],
+}  # fmt: skip
+
+
+def test_the_settings_offer_every_value_of_the_variants() -> None:
+    """Each flag of issue 14 has its button in the menu, and each of its values a button
+    (callback data still within 64 bytes: test_every_button_fits_in_64_bytes)."""
+    labels = _labels(views.settings_main(_info(None, "lobby"), EN)[1])
+    for flag, values in ISSUE_14.items():
+        i = views.FLAGS.index(flag)
+        assert any(label.startswith(render.flag_name(flag, EN) + ":") for label in labels), flag
+        shown = [t.removeprefix("✓ ") for t in _labels(views.settings_flag(_info(None), i, EN)[1])]
+        assert shown == [*values, "⬅️ Back"], (flag, shown)
+    # the flags that were there keep their places: a menu's callback names a flag by index
+    assert views.FLAGS[: views.FLAGS.index("challenge_seconds") + 1] == (
+        "stacking", "deflect", "jump_in", "multi_play", "swap", "draw", "force_play",
+        "wild_draw_four", "guilty_challenger", "wild_on_penalty", "last_card",
+        "first_play_number", "uno_penalty", "false_uno_penalty", "scoring", "card_points",
+        "target", "partners", "two_player", "decks", "hand_size", "dealer", "turn_seconds",
+        "afk_strikes", "uno_window_seconds", "challenge_seconds",
+    )  # fmt: skip
+
+
+def test_with_play_offers_the_call_beside_the_card() -> None:
+    """uno_call=with_play (seed 001): the play that leaves one card comes with its "· UNO!"
+    twin in the inline results and the private hand, also a last action card under
+    play_and_draw (its draw leaves one); the table's UNO! button is not offered to a
+    player whose play left them one card without the call."""
+    g = _game(
+        [["RS"], ["G3", "Y4"], ["B5", "B6"]],
+        uno_call="with_play",
+        last_card="play_and_draw",
+    )
+    d = g.to_dict()
+    d["called"] = [PLAYERS[0]]  # they called when they came down to it
+    g = Game.from_dict(d)
+    view = engine.view(g, PLAYERS[0])
+    legal = engine.legal_actions(g, PLAYERS[0])
+    results, _ = views.inline_answer(_info(g), view, legal, EN, "uno_bot")
+    assert [r.title for r in results][:2] == ["🟥 Skip · UNO!", "🟥 Skip"]
+    hand = _labels(views.hand_message(_info(g), view, legal, EN)[1])
+    assert hand[:2] == ["🟥⊘ · UNO!", "🟥⊘"]
+    # after a play without the call: no UNO! for them on the table, catching only
+    g2 = _game([["R1", "B2"], ["G3", "Y4"], ["B5", "B6"]], uno_call="with_play")
+    g2, _ = engine.apply(g2, PLAYERS[0], Play("R1"))
+    labels = _labels(views.table_keyboard(_info(g2), EN))
+    assert "📢 UNO!" not in labels and "🎯 Catch Player 0" in labels
+    # the official reading: the same play leaves the call for later, as before
+    g3 = _game([["RS"], ["G3", "Y4"], ["B5", "B6"]], last_card="play_and_draw")
+    legal3 = engine.legal_actions(g3, PLAYERS[0])
+    hand3 = _labels(views.hand_message(_info(g3), engine.view(g3, PLAYERS[0]), legal3, EN)[1])
+    assert "🟥⊘ · UNO!" not in hand3

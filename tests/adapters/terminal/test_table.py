@@ -255,3 +255,34 @@ async def test_the_rules_are_shown_with_inactive_flags_marked(tmp_path: Path) ->
     note = "• Deflect a +2: on (needs “Stacking”)"
     assert text.count(note) == 2  # at the start, and again for "r"
     assert text.index("📜 House rules") < text.index("🃏 Your cards")
+
+
+# -- issue 14: UNO called with the play ----------------------------------------------------------
+
+
+async def test_with_play_a_late_call_is_not_offered_and_the_bots_catch(tmp_path: Path) -> None:
+    """uno_call=with_play (seed 001): the terminal lists "… and call UNO!" beside the play as
+    always; once the play went without it, no late call is offered (it would not protect),
+    and a bot catches the person."""
+    out = io.StringIO()
+    player = Player(out, shed(uno=False), late="u")
+    rules = {**UNO_RULES, "uno_call": "with_play"}
+    opts = options(tmp_path / "w.db", overrides=rules, seed=4)
+    summary = await run(opts, player, out)
+    assert summary["status"] == "finished"
+    text = out.getvalue()
+    assert player.offered_uno >= 1
+    assert not any(p.startswith("❗") for p in player.asked)  # no late call offered
+    assert "Bot 1 caught you without UNO! You draw 2 cards." in text
+    assert "too late now" in text  # the hand says why
+
+
+async def test_the_variants_are_set_on_the_command_line(tmp_path: Path) -> None:
+    """``--set`` takes issue 14's flags and values; the old yes/no of deflect still reads."""
+    from bot.cli import _rules
+
+    r = _rules("official", ["places=true", "uno_call=with_play", "deflect=true"])
+    assert (r.places, r.uno_call, r.deflect) == (True, "with_play", "draw_two")
+    assert _rules("official", ["partners=rotate"]).partners == "rotate"
+    with pytest.raises(SystemExit):
+        _rules("official", ["places=true", "partners=true"])
