@@ -40,7 +40,7 @@ from urllib.parse import unquote, urlsplit
 import asyncpg
 
 from bot.model import OPEN_STATUSES, Deadline, Table
-from bot.store import (
+from bot.storage import (
     SPENT,
     ActionRecord,
     CardAsset,
