@@ -33,11 +33,10 @@ import contextlib
 import logging
 import os
 import random
-import re
 import secrets
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -94,6 +93,8 @@ from engine import (
     Timeout,
     redact,
 )
+from engine.game import ACTIVE
+from engine.rules import check_seating, max_seats, refusal
 
 __all__ = ["GLOBAL", "Result", "Service"]
 
@@ -103,7 +104,6 @@ GLOBAL = "*"  # the statistics scope of every game everywhere
 # a turn deadline that fires this much after it was due ran out while the bot was down:
 # it still times the turn out (RULES.md section 4), but it is no AFK strike
 LATE_SECONDS = 30.0
-ACTIVE = (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
 # actions that leave the turn as it was: they do not make other players' buttons stale
 _KEEPS_TURN = (CallUno, CatchUno)
 # buttons that are never out of date: calling, catching, leaving
@@ -623,7 +623,7 @@ class Service:
             if seated:
                 raise Refused("already_joined")
             _next_round_ahead(t)
-            if self._count(t) >= _max_seats(t.rules):
+            if self._count(t) >= max_seats(t.rules):
                 raise Refused("table_full")
             if t.status == PLAYING and t.rules.partners:
                 raise Refused("teams_fixed")
@@ -662,7 +662,7 @@ class Service:
             t = _open(t)
             _host_or_admin(t, by, admin)
             _next_round_ahead(t)
-            if self._count(t) >= _max_seats(t.rules):
+            if self._count(t) >= max_seats(t.rules):
                 raise Refused("table_full")
             if t.status == PLAYING and t.rules.partners:
                 raise Refused("teams_fixed")
@@ -767,11 +767,12 @@ class Service:
                 k: v for k, v in rules.model_dump(mode="json").items()
                 if getattr(base, k) != getattr(rules, k)
             }  # fmt: skip
-            if self._count(t) > _max_seats(rules):
+            if self._count(t) > max_seats(rules):
                 raise Refused("table_full")
             changes: dict[str, Any] = {"preset": new_preset, "overrides": over}
             if g is not None and t.status == PLAYING:
                 try:
+                    check_seating(len(g.players), rules, before=g.rules)
                     changes["game"] = engine.set_rules(g, rules)
                 except (IllegalAction, ValueError) as e:
                     raise Refused("bad_setting", **_setting_error(e)) from None
@@ -993,9 +994,10 @@ class Service:
             ids = [s.id for s in t.seats]
             if len(ids) < 2:
                 raise Refused("not_enough_players")
-            if len(ids) > _max_seats(rules):
+            if len(ids) > max_seats(rules):
                 raise Refused("table_full")
             try:
+                check_seating(len(ids), rules)
                 g, events = engine.new_game_events(ids, rules, seed=t.seed)
             except ValueError as e:
                 raise Refused("bad_setting", **_setting_error(e)) from None
@@ -1515,63 +1517,19 @@ def _host_or_admin(t: Table, by: str, admin: bool) -> None:
         raise Refused("not_host")
 
 
-def _max_seats(rules: Rules) -> int:
-    return 10 * rules.decks
-
-
-def _first_error(e: Exception) -> str:
-    errors = getattr(e, "errors", None)
-    if callable(errors):
-        try:
-            first = errors()[0]
-            loc = ".".join(str(x) for x in first.get("loc", ()))
-            msg = str(first.get("msg", e))
-            return f"{loc}: {msg}" if loc else msg
-        except Exception:  # fall back to the plain text
-            pass
-    return str(e).splitlines()[0]
-
-
 def _setting_error(e: Exception) -> dict[str, Any]:
-    """Why rules were refused, as notice parameters a translation can use: ``reason``
-    (value, unknown_flag, preset, needs, deal, seats, partners, other), the ``flag``
-    concerned and what it ``needs``; ``detail`` is the English text, for the log."""
-    detail = _first_error(e)
-    text = str(e)
-    errors = getattr(e, "errors", None)
-    if callable(errors):
-        try:
-            first = errors()[0]
-        except Exception:
-            first = {}
-        loc = first.get("loc") or ()
-        if loc:
-            kind = "unknown_flag" if first.get("type") == "extra_forbidden" else "value"
-            return {"reason": kind, "flag": str(loc[0]), "detail": detail}
-    for flag in ("deflect", "wild_on_penalty"):
-        if f"{flag} needs stacking" in text:
-            return {"reason": "needs", "flag": flag, "needs": "stacking", "detail": detail}
-    if "cannot be combined with" in text:  # Rules refusing two flags together
-        m = re.search(r"(\w+) cannot be combined with (\w+)", text)
-        if m:
-            return {"reason": "conflict", "flag": m[1], "other": m[2], "detail": detail}
-    if "unknown preset" in text:
-        return {"reason": "preset", "detail": detail}
-    if "unknown rule flag" in text:
-        return {"reason": "unknown_flag", "detail": detail}
-    if "do not fit" in text:
-        return {"reason": "deal", "detail": detail}
-    if "partners" in text:
-        return {"reason": "partners", "flag": "partners", "detail": detail}
-    if "a game needs" in text:
-        return {"reason": "seats", "detail": detail}
-    return {"reason": "other", "detail": detail}
+    """Why rules were refused, as notice parameters a translation can use: ``reason`` (a
+    code of ``engine.rules.REASONS``), the ``flag`` concerned and the refusal's parameters
+    (``other``: the flag it conflicts with); ``detail`` is the English text, for the log.
+    Read from the refusal's data (``engine.rules.refusal``), never from its text."""
+    r = refusal(e)
+    out: dict[str, Any] = {"reason": r.reason, **r.params}
+    if r.flag is not None:
+        out["flag"] = r.flag
+    out["detail"] = str(r)
+    return out
 
 
 def _scope_lock(scope: str) -> str:
     """The lock name of a chat as a whole (never a table key: those hold no NUL)."""
     return "\0scope:" + scope
-
-
-def iter_bots(t: Table) -> Iterable[Seat]:
-    return (s for s in t.seats if s.bot is not None)
