@@ -42,7 +42,7 @@ from functools import partial
 from typing import Any
 
 import engine
-from bot import ai
+from bot import ai, policy
 from bot.codec import action_to_dict
 from bot.config import Settings
 from bot.metrics import Metrics
@@ -296,7 +296,7 @@ class Service:
         """The stored table at ``key``, kept as this process's copy while it is open. Where
         this process times the table, its timers follow the stored deadlines."""
         t = await self.store.get_table(key)
-        if t is not None and t.status in (LOBBY, PLAYING):
+        if t is not None and policy.is_open(t):
             self._tables[key] = t
         else:
             self._tables.pop(key, None)
@@ -370,7 +370,7 @@ class Service:
         return engine.legal_actions(g, player)
 
     def open_tables(self) -> list[str]:
-        return [k for k, t in self._tables.items() if t.status in (LOBBY, PLAYING)]
+        return [k for k, t in self._tables.items() if policy.is_open(t)]
 
     async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]:
         return await self.store.leaderboard(scope, limit)
@@ -486,7 +486,7 @@ class Service:
             )
         )
         t.rev = rev + 1  # the write of the row on that revision made this one
-        if t.status in (LOBBY, PLAYING):
+        if policy.is_open(t):
             self._tables[t.key] = t
         else:
             self._tables.pop(t.key, None)
@@ -585,7 +585,7 @@ class Service:
         now = self.clock()
 
         def build(t: Table | None) -> _Step:
-            if t is not None and t.status in (LOBBY, PLAYING):
+            if t is not None and policy.is_open(t):
                 raise Refused("table_exists")
             if bad is not None:
                 raise Refused("bad_setting", **bad)
@@ -719,7 +719,7 @@ class Service:
         """A host who left hands the table on; a table with no person left closes."""
         t = step.table
         g = t.game
-        if t.status not in (LOBBY, PLAYING):
+        if not policy.is_open(t):
             return step
         if t.status == LOBBY:
             present = [s for s in t.seats if s.bot is None]
@@ -753,7 +753,7 @@ class Service:
             t = _open(t)
             _host_or_admin(t, by, admin)
             g = t.game
-            if t.status == PLAYING and (g is None or g.phase is not Phase.ROUND_OVER):
+            if not policy.may_configure(t):
                 raise Refused("not_mid_round")
             new_preset = preset or t.preset
             over = dict(t.overrides) if preset is None else {}
@@ -802,7 +802,7 @@ class Service:
             for k in [key, *others]:
 
                 def build(t: Table | None) -> _Step | None:
-                    if t is None or t.status not in (LOBBY, PLAYING) or t.scope != scope:
+                    if t is None or not policy.is_open(t) or t.scope != scope:
                         return None
                     return _Step(self._touch(t, lang=lang))
 
@@ -821,7 +821,7 @@ class Service:
         """The open tables where ``player`` is seated, waiting or hosting (in memory)."""
         out = []
         for t in self._tables.values():
-            if t.status not in (LOBBY, PLAYING):
+            if not policy.is_open(t):
                 continue
             if t.host == player or player in t.waiting or t.seat(player) is not None:
                 g = t.game
@@ -870,7 +870,7 @@ class Service:
                     t = await self._load(key)
                     continue
                 nt.rev = t.rev + 1
-                if nt.status in (LOBBY, PLAYING):
+                if policy.is_open(nt):
                     self._tables[key] = nt
                 return self.info(nt)
             raise RuntimeError(f"table {key} kept changing: its data not kept")
@@ -972,7 +972,7 @@ class Service:
             nt.rev = (expect[nt.key] if nt.key != old else nt.rev) + 1
             self._tables.pop(old, None)
             self.timers.set(old, ())
-            if nt.status in (LOBBY, PLAYING):
+            if policy.is_open(nt):
                 self._tables[nt.key] = nt
             self.timers.set(nt.key, nt.deadlines)
             out[old] = self.info(nt)
@@ -1236,7 +1236,7 @@ class Service:
             # on a shared store another process may have shown or changed it since
             t = await self._current(key) if self.shared else self._tables.get(key)
             for _ in range(STALE_TRIES):
-                if t is None or t.status not in (LOBBY, PLAYING):
+                if t is None or not policy.is_open(t):
                     # closed: the mark alone (the store keeps it within the version)
                     alone = WriteBatch(shown=[ShownMark(key, version)])
                     await asyncio.shield(self.store.write(alone))
@@ -1500,7 +1500,7 @@ def _who(t: Table, player: str) -> dict[str, Any]:
 
 
 def _open(t: Table | None) -> Table:
-    if t is None or t.status not in (LOBBY, PLAYING):
+    if t is None or not policy.is_open(t):
         raise Refused("no_table")
     return t
 
@@ -1513,7 +1513,7 @@ def _next_round_ahead(t: Table) -> None:
 
 
 def _host_or_admin(t: Table, by: str, admin: bool) -> None:
-    if by != t.host and not admin:
+    if not policy.may_manage(t, by, admin):
         raise Refused("not_host")
 
 
