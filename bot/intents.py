@@ -32,6 +32,7 @@ kind   intent                fields after the token
 ``c``  ``Back``              version
 ``L``  ``Language``          ``c`` (the chat) or ``u`` (the user), code or ``-``
 ``m``  ``Choose``            menu name (a select: its chosen option is an intent)
+``u``  ``Unplayable``        card (a card of the hand not playable now)
 =====  ====================  ===================================================
 
 An action code: ``d`` Draw, ``s`` Pass, ``a`` Accept, ``c`` Challenge, ``u`` CallUno,
@@ -104,6 +105,7 @@ __all__ = [
     "SetPreset",
     "Start",
     "TooLong",
+    "Unplayable",
     "decode",
     "encode",
     "short_player",
@@ -240,10 +242,18 @@ class Choose:
     menu: str
 
 
+@dataclass(frozen=True, slots=True)
+class Unplayable:
+    """A card of the hand that cannot be played now (an inline result listing the whole
+    hand): nothing to do but say so."""
+
+    card: Card
+
+
 Intent = (
     Act | Join | Leave | AddBot | Start | OpenHand | Refresh | OpenSettings | OpenFlag
     | SetFlag | SetPreset | CloseSettings | Kick | OpenKick | Page | Pick | Back | Language
-    | Choose
+    | Choose | Unplayable
 )  # fmt: skip
 
 
@@ -405,6 +415,8 @@ def _fields(intent: Intent) -> list[str]:
             if code is not None and (code == "-" or not _LANG.fullmatch(code)):
                 raise ValueError(f"not a language code: {code!r}")
             return ["L", "c" if kind == "chat" else "u", code or "-"]
+        case Unplayable(card):
+            return ["u", Card.parse(card).code]
         case Choose(menu):
             if not _MENU.fullmatch(menu):
                 raise ValueError(f"not a menu name: {menu!r}")
@@ -541,6 +553,8 @@ def _decode(kind: str, token: str, f: list[str]) -> Press | None:
         if lang is not None and not _LANG.fullmatch(lang):
             return None
         return Press(token, Language("chat" if f[0] == "c" else "user", lang))
+    if kind == "u" and n == 1:
+        return Press(token, Unplayable(Card.parse(f[0])))
     if kind == "m" and n == 1 and _MENU.fullmatch(f[0]):
         return Press(token, Choose(f[0]))
     return None

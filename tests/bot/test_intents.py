@@ -98,6 +98,7 @@ intents = st.one_of(
         st.none() | st.sampled_from(["en", "zh_Hans", "zh_Hant"]),
     ),
     st.from_regex(r"[A-Za-z0-9_]{1,16}", fullmatch=True).map(it.Choose),
+    st.sampled_from(CARDS).map(it.Unplayable),
 )
 
 
@@ -148,6 +149,7 @@ def test_garbage_decodes_to_a_refusal(text: str) -> None:
         "i:123:4:Q",
         "L:123:x:en",
         "q:123",
+        "u:123:Q9",
         "a:" + "1" * 70 + ":1:d",
     ],
 )
