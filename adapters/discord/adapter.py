@@ -12,7 +12,8 @@ they only queue work in the :class:`~adapters.discord.outbox.Outbox`:
   with a picture of the cards attached (``hand.png``, uploaded again only when the cards
   or what can be played changed; ``UNO_CARD_IMAGES=false`` turns it off). The message
   and its token are kept with the table (``hand_record``): any process can draw it;
-- ``announce``: a new public message for a round or game won and an AFK removal only;
+- ``announce``: a new public message for a round or game won and an AFK removal only
+  (``bot.port.NEWS``; any other notice is one of the table message's recent lines);
 - ``tell``: an ephemeral answer to the interaction that caused it (said on its own, a
   line under the player's hand);
 - ``closed``: the table message's last edit, without buttons.
@@ -41,7 +42,7 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from adapters.discord.board import NOTABLE, Board
+from adapters.discord.board import Board
 from adapters.discord.context import Context
 from adapters.discord.emojis import CardEmojis, EmojiSets
 from adapters.discord.gateway import IDENTIFY_SECONDS, IdentifyPacer, UnoClient
@@ -325,11 +326,6 @@ class Adapter:
 
     async def announce(self, table: TableInfo, notice: Notice) -> None:
         self.board.announce(table, notice)
-
-    def on_table(self, key: str, status: str, notice: Notice) -> bool:
-        """A notice shown among the table message's recent lines (kept with the table),
-        not news of its own."""
-        return notice.code not in NOTABLE
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
         sessions = self.hands.sessions

@@ -24,10 +24,10 @@ from adapters.discord.markup import (
 from bot import render
 from bot.i18n import Translator, translator
 from bot.model import OPEN_STATUSES, PLAYING
-from bot.port import Notice, TableInfo
+from bot.port import NEWS, Notice, TableInfo
 from engine.game import ACTIVE
 
-__all__ = ["NOTABLE", "Board"]
+__all__ = ["Board"]
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +35,6 @@ log = logging.getLogger(__name__)
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 THREAD_ARCHIVED = 50083
-# notices worth a message of their own; the rest is written under the table
-NOTABLE = frozenset({"info.round_won", "info.game_won", "info.afk_removed"})
 
 
 class Board:
@@ -73,11 +71,11 @@ class Board:
     def announce(self, table: TableInfo, notice: Notice) -> None:
         tr = translator(self.ctx.langs.table_lang(table))
         line = notice_text(notice, tr, self.names(table))
-        if notice.code in NOTABLE:
+        if notice.code in NEWS:  # worth a message of its own; the rest is under the table
             # one message for the news of one change (a round and the game won together)
             self._news.setdefault(table.key, []).append(line)
             self.ctx.outbox.put(f"t:{table.key}", "news", lambda: self._post_news(table.key))
-        else:  # one of the table's recent lines (``on_table``)
+        else:  # one of the table's recent lines (``bot.port.on_table``)
             self.latest.setdefault(table.key, table)
             self.queue(table.key)
 
