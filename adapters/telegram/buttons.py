@@ -88,7 +88,7 @@ class Buttons(Base):
         tr = translator(origin.lang)
         if op == Op.ACT and len(args) == 2:
             info = await self.svc.table(key)
-            if info is None or info.status not in ("lobby", "playing"):
+            if info is None or info.status not in OPEN:
                 origin.alerts.append(notice_text(Notice("no_table"), tr))
                 return
             action = decode_action(args[1], [s.id for s in info.seats])

@@ -13,6 +13,7 @@ from adapters.telegram.front import NO_TABLES, OPEN_PRIVATE, Base, Context, Fron
 from adapters.telegram.menus import Menus, lang_done
 from bot import ai, render
 from bot.i18n import LANGUAGES, N_, Translator, translator
+from bot.model import OPEN_STATUSES as OPEN
 from bot.service import GLOBAL
 from engine import Rules
 
@@ -179,7 +180,7 @@ class Commands(Base):
             return
         tr = await self.chats.chat_tr(here.chat)
         info = await self.svc.table(here.key)
-        if info is not None and info.status in ("lobby", "playing"):
+        if info is not None and info.status in OPEN:
             text = render.rules_summary(info.rules, tr, info.preset)
         else:
             preset, over, _lang = await self.svc.chat_settings(here.scope)
@@ -197,7 +198,7 @@ class Commands(Base):
         if here is None:
             return
         info = await self.svc.table(here.key)
-        if info is None or info.status not in ("lobby", "playing"):
+        if info is None or info.status not in OPEN:
             if here.private:
                 await self._tell_text(here.uid, N_("Send /settings in the group of the table."))
             else:

@@ -13,6 +13,7 @@ from adapters.telegram import pictures, views
 from adapters.telegram.codec import decode_action, key_of, key_of_tid, player_id, version_of
 from adapters.telegram.common import INTERACTIVE, Posted, answer_quietly
 from adapters.telegram.front import INVALID, NO_TABLES, Base, Context
+from bot.model import LOBBY, PLAYING
 from bot.port import Notice
 from engine import Card, Play
 
@@ -46,7 +47,7 @@ class Inline(Base):
         info = await self.svc.table(key) if key is not None else None
         results: list[Any] = []
         button: InlineQueryResultsButton | None
-        if key is None or info is None or info.status != "playing":
+        if key is None or info is None or info.status != PLAYING:
             button = InlineQueryResultsButton(tr.gettext(NO_TABLES), start_parameter="help")
         else:
             view = await self.svc.hand(key, pid)
@@ -81,8 +82,8 @@ class Inline(Base):
             await self._tell_text(uid, INVALID)
             return
         info = await self.svc.table(key)
-        if info is None or info.status != "playing":
-            lobby = info is not None and info.status == "lobby"
+        if info is None or info.status != PLAYING:
+            lobby = info is not None and info.status == LOBBY
             self.messages.dm_notice(
                 uid, Notice("not_started" if lobby else "no_table"), key, origin
             )

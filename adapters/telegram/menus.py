@@ -12,6 +12,7 @@ from adapters.telegram.common import Origin, notice_text
 from adapters.telegram.front import INVALID, Base
 from bot import render
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from bot.model import OPEN_STATUSES as OPEN
 from bot.port import Notice
 from engine import Rules
 
@@ -24,7 +25,7 @@ class Menus(Base):
     async def send_settings(self, key: str, uid: int, chat: int) -> None:
         info = await self.svc.table(key)
         tr = await self.chats.user_tr(uid)
-        if info is None or info.status not in ("lobby", "playing"):
+        if info is None or info.status not in OPEN:
             text = notice_text(Notice("no_table"), tr)
             await self.a.bot.send_message(chat, text)
             return
@@ -46,7 +47,7 @@ class Menus(Base):
     async def open_settings(self, key: str, uid: int, origin: Origin) -> None:
         info = await self.svc.table(key)
         tr = translator(origin.lang)
-        if info is None or info.status not in ("lobby", "playing"):
+        if info is None or info.status not in OPEN:
             origin.alerts.append(notice_text(Notice("no_table"), tr))
             return
         if info.host != player_id(uid) and not await self.chats.is_admin(chat_of(key)[0], uid):
@@ -64,7 +65,7 @@ class Menus(Base):
         pid = player_id(uid)
         tr = translator(origin.lang)
         info = await self.svc.table(key)
-        if info is None or info.status not in ("lobby", "playing"):
+        if info is None or info.status not in OPEN:
             origin.alerts.append(notice_text(Notice("no_table"), tr))
             return
         admin = await self._admin_unless_host(key, chat_of(key)[0], uid)

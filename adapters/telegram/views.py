@@ -25,6 +25,7 @@ from telegram import (
 from adapters.telegram.codec import MAX_DATA, Link, Op, encode_action, pack, tid_of
 from bot import render
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator, translator
+from bot.model import LOBBY, PLAYING
 from bot.port import TableInfo
 from engine import (
     COLORS,
@@ -152,7 +153,7 @@ def table_keyboard(
 ) -> InlineKeyboardMarkup | None:
     tid = tid_of(info.key)
     b = render.button_label
-    if info.status == "lobby":
+    if info.status == LOBBY:
         return InlineKeyboardMarkup(
             [
                 [
@@ -167,7 +168,7 @@ def table_keyboard(
             ]
         )
     v = info.view
-    if info.status != "playing" or v is None:
+    if info.status != PLAYING or v is None:
         return None
     rows: list[list[InlineKeyboardButton]] = []
     names = info.names
@@ -261,7 +262,7 @@ def hand_message(
     rows = _rows(buttons[:HAND_BUTTONS], 4)
     others = [_act(short_label(a, tr, names), info, a) for a in _others(legal)]
     rows.extend(_rows([x for x in others if x is not None], 2))
-    if info.status == "playing":
+    if info.status == PLAYING:
         rows.append([_button("🔄", Op.HAND, tid)])
     return text, InlineKeyboardMarkup(rows) if rows else None
 
