@@ -57,7 +57,6 @@ from engine import (
     Play,
     Timeout,
     View,
-    leaves_one_card,
 )
 from engine.game import ACTIVE  # the phases of a round being played
 
@@ -217,19 +216,16 @@ def _playable(legal: Sequence[Action]) -> set[Card]:
     return out
 
 
-def _uno_variants(view: View, legal: Sequence[Action]) -> list[tuple[Play, Play | None]]:
-    """Each listed play, with its ``uno=True`` twin when it leaves exactly one card."""
-    held = len(view.hand or ())
-    out: list[tuple[Play, Play | None]] = []
-    for a in legal:
-        if not isinstance(a, Play):
-            continue
-        twin = None
-        target = view.counts.get(a.target) if a.target is not None else None
-        if not a.uno and leaves_one_card(view.rules, held, a, target):
-            twin = Play(a.card, a.color, a.target, a.together, uno=True)
-        out.append((a, twin))
-    out.sort(key=lambda pair: (pair[0].card.order, len(pair[0].together)))
+def uno_first(view: View, legal: Sequence[Action]) -> list[Play]:
+    """The legal plays in card order (``bot.controls.with_uno_twins``), a play that leaves
+    one card preceded by its twin calling UNO with it: here the call comes first."""
+    out: list[Play] = []
+    for play in controls.with_uno_twins(view, legal):
+        plain = out[-1] if out else None
+        if play.uno and plain is not None and play == dataclasses.replace(plain, uno=True):
+            out.insert(len(out) - 1, play)
+        else:
+            out.append(play)
     return out
 
 
@@ -257,11 +253,10 @@ def hand_message(
     text = "\n".join([*head, render.hand_text(view, tr, info.names), *_tail(lines)])
     names = info.names
     buttons: list[InlineKeyboardButton] = []
-    for play, twin in _uno_variants(view, legal):
-        for a in (twin, play) if twin is not None else (play,):
-            btn = _act(short_label(a, tr, names), info, a)
-            if btn is not None:
-                buttons.append(btn)
+    for a in uno_first(view, legal):
+        btn = _act(short_label(a, tr, names), info, a)
+        if btn is not None:
+            buttons.append(btn)
     rows = _rows(buttons[:HAND_BUTTONS], 4)
     others = [_act(short_label(a, tr, names), info, a) for a in _others(legal)]
     rows.extend(_rows([x for x in others if x is not None], 2))
@@ -312,13 +307,12 @@ def inline_answer(
     ver = info.version
     plays: list[InlineQueryResultArticle | None] = []
     playable_mark = tr.gettext("✅ Playable")
-    for play, twin in _uno_variants(view, legal):
-        for a in (twin, play) if twin is not None else (play,):
-            code = encode_action(a, _seats(info))
-            if code is None:
-                continue
-            label = render.action_label(a, tr, names)
-            plays.append(_result(tid, ver, code, label, playable_mark))
+    for a in uno_first(view, legal):
+        code = encode_action(a, _seats(info))
+        if code is None:
+            continue
+        label = render.action_label(a, tr, names)
+        plays.append(_result(tid, ver, code, label, playable_mark))
     others: list[InlineQueryResultArticle | None] = []
     for other in _others(legal):
         code = encode_action(other, _seats(info))
