@@ -7,6 +7,12 @@ choosing an inline result posts to the group is the same neutral :data:`POSTED` 
 result: a choice may be refused (stale, not playable), and its card must not show before
 the table message does. (With the card stickers made, ``pictures`` answers the Play query
 instead, and a playable card posts its sticker.)
+
+What a menu offers and what a button means are ``bot``'s: ``bot.controls`` gives the
+controls (the lobby, the settings, the kick menu, which plays come with an UNO twin),
+``bot.settings_schema`` every flag and its values, ``bot.intents`` the ``callback_data``
+(:func:`callback_data`, :func:`widget`); this module lays them out under Telegram's limits
+(64 bytes of data, no disabled buttons, inline mode for the hand).
 """
 
 from __future__ import annotations
