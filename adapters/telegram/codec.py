@@ -15,7 +15,9 @@ version, never state: a button works after a restart for as long as its version 
   and sits down again, and a catch is not version-checked): a person's Telegram user id
   (``tg:1234567890`` -> ``1234567890``), a bot seat's number (``bot:tg:-100123:2`` ->
   ``b2``). A player who is not seated at the table decodes to nothing (a forged button).
-- ``callback_data``: ``<op>|<tid>|...`` (``a|<tid>|<version>|<action>`` for game actions).
+- ``callback_data``: ``<op>|<tid>|...`` (``a|<tid>|<version>|<action>`` for game actions);
+  the operations are :class:`Op`.
+- deep-link payload: ``<kind><tid>``, the kinds are :class:`Link`.
 - inline result id: ``<tid>|<version>|<action>`` (``-<card>`` for a card not playable now).
 """
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine import (
     Accept,
@@ -44,6 +47,8 @@ from engine import (
 __all__ = [
     "MAX_DATA",
     "Data",
+    "Link",
+    "Op",
     "chat_of",
     "decode_action",
     "encode_action",
@@ -211,6 +216,33 @@ def decode_action(code: str, seats: Sequence[str]) -> Action | None:
 
 
 # -- callback data --------------------------------------------------------------------------
+
+
+class Op(StrEnum):
+    """What a button does: the first field of its ``callback_data`` (kept short: 64 bytes
+    for it all). Buttons already posted carry these: a value never changes meaning."""
+
+    ACT = "a"  # a game action: ``a|<tid>|<version>|<action code>``
+    JOIN = "j"
+    LEAVE = "l"
+    ADD_BOT = "b"
+    START = "g"  # deal
+    SETTINGS = "S"  # open the settings menu in the private chat
+    HAND = "h"  # send (or refresh) the private hand
+    # the settings menu (in the private chat)
+    SETTINGS_MAIN = "sm"  # back to the menu
+    SETTINGS_FLAG = "sf"  # ``sf|<tid>|<flag>``: open one flag
+    SETTINGS_VALUE = "sv"  # ``sv|<tid>|<flag>|<choice>``: set it
+    SETTINGS_PRESET = "sp"  # ``sp|<tid>|<preset>``
+    SETTINGS_DONE = "sx"  # close the menu: the rules as set
+    LANGUAGE = "L"  # ``L|<tid>|<c (the chat) or u (the user)>|<code, or - for Telegram's>``
+
+
+class Link(StrEnum):
+    """What a deep link (``t.me/<bot>?start=<kind><tid>``) opens in the private chat."""
+
+    HAND = "h"
+    SETTINGS = "s"
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from telegram import (
 )
 
 from adapters.telegram import views
-from adapters.telegram.codec import MAX_DATA, encode_action, tid_of
+from adapters.telegram.codec import MAX_DATA, Link, encode_action, tid_of
 from bot import render
 from bot.cards import Pictures
 from bot.i18n import Translator
@@ -109,5 +109,5 @@ def inline_answer(
     dimmed = dimmed[: room - len(playable) - len(said)]
     results = [*playable, *dimmed, *said, *moves]
     status = views._status(view, tr, names)
-    button = InlineQueryResultsButton(status[:64], start_parameter="h" + tid)
+    button = InlineQueryResultsButton(status[:64], start_parameter=Link.HAND + tid)
     return results, button

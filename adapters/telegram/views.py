@@ -22,9 +22,10 @@ from telegram import (
     InputTextMessageContent,
 )
 
-from adapters.telegram.codec import MAX_DATA, encode_action, pack, tid_of
+from adapters.telegram.codec import MAX_DATA, Link, Op, encode_action, pack, tid_of
 from bot import render
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator, translator
+from bot.model import LOBBY, PLAYING
 from bot.port import TableInfo
 from engine import (
     COLORS,
@@ -46,6 +47,7 @@ from engine import (
     View,
     leaves_one_card,
 )
+from engine.game import ACTIVE  # the phases of a round being played
 
 __all__ = [
     "FLAGS",
@@ -58,7 +60,6 @@ __all__ = [
     "table_message",
 ]
 
-ACTIVE = (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
 FLAGS: tuple[str, ...] = tuple(Rules.model_fields)
 # values offered for the numeric flags (a table's current value is always added)
 _NUMBERS: dict[str, tuple[int, ...]] = {
@@ -108,7 +109,7 @@ def _act(text: str, info: TableInfo, action: Action) -> InlineKeyboardButton | N
     if code is None:
         return None
     try:
-        return _button(text, "a", tid_of(info.key), info.version, code)
+        return _button(text, Op.ACT, tid_of(info.key), info.version, code)
     except ValueError:  # over 64 bytes: leave the button out rather than fail the message
         return None
 
@@ -152,19 +153,22 @@ def table_keyboard(
 ) -> InlineKeyboardMarkup | None:
     tid = tid_of(info.key)
     b = render.button_label
-    if info.status == "lobby":
+    if info.status == LOBBY:
         return InlineKeyboardMarkup(
             [
-                [_button("✋ " + b("join", tr), "j", tid), _button(b("leave", tr), "l", tid)],
                 [
-                    _button("🤖 " + b("add_bot", tr), "b", tid),
-                    _button("⚙️ " + tr.gettext(SETTINGS), "S", tid),
+                    _button("✋ " + b("join", tr), Op.JOIN, tid),
+                    _button(b("leave", tr), Op.LEAVE, tid),
                 ],
-                [_button("▶️ " + b("start", tr), "g", tid)],
+                [
+                    _button("🤖 " + b("add_bot", tr), Op.ADD_BOT, tid),
+                    _button("⚙️ " + tr.gettext(SETTINGS), Op.SETTINGS, tid),
+                ],
+                [_button("▶️ " + b("start", tr), Op.START, tid)],
             ]
         )
     v = info.view
-    if info.status != "playing" or v is None:
+    if info.status != PLAYING or v is None:
         return None
     rows: list[list[InlineKeyboardButton]] = []
     names = info.names
@@ -193,7 +197,7 @@ def table_keyboard(
     for p in v.exposed:
         extra.append(_act("🎯 " + render.action_label(CatchUno(p), tr, names), info, CatchUno(p)))
     rows.extend(_rows([x for x in extra if x is not None], 3))
-    link = deep_link(username, "h" + tid)
+    link = deep_link(username, Link.HAND + tid)
     if link:
         rows.append([InlineKeyboardButton("🔒 " + tr.gettext(MY_CARDS), url=link)])
     return InlineKeyboardMarkup(rows)
@@ -258,8 +262,8 @@ def hand_message(
     rows = _rows(buttons[:HAND_BUTTONS], 4)
     others = [_act(short_label(a, tr, names), info, a) for a in _others(legal)]
     rows.extend(_rows([x for x in others if x is not None], 2))
-    if info.status == "playing":
-        rows.append([_button("🔄", "h", tid)])
+    if info.status == PLAYING:
+        rows.append([_button("🔄", Op.HAND, tid)])
     return text, InlineKeyboardMarkup(rows) if rows else None
 
 
@@ -334,7 +338,7 @@ def inline_answer(
     cards = [r for r in plays if r is not None][: INLINE_MAX - len(moves)]
     results = [*cards, *moves, *(r for r in rest if r is not None)][:INLINE_MAX]
     status = _status(view, tr, names)
-    button = InlineQueryResultsButton(status[:64], start_parameter="h" + tid)
+    button = InlineQueryResultsButton(status[:64], start_parameter=Link.HAND + tid)
     return results, button
 
 
@@ -400,15 +404,19 @@ def settings_main(info: TableInfo, tr: Translator) -> tuple[str, InlineKeyboardM
     )
     presets = [
         _button(
-            ("✓ " if name == info.preset else "") + render.preset_name(name, tr), "sp", tid, name
+            ("✓ " if name == info.preset else "") + render.preset_name(name, tr),
+            Op.SETTINGS_PRESET,
+            tid,
+            name,
         )
         for name in Rules.PRESET_NAMES
     ]
     flags = [
-        _button(_flag_line(f, getattr(rules, f), rules, tr), "sf", tid, i)
+        _button(_flag_line(f, getattr(rules, f), rules, tr), Op.SETTINGS_FLAG, tid, i)
         for i, f in enumerate(FLAGS)
     ]
-    rows = [presets, *_rows(flags, 2), [_button("✅ " + tr.gettext("Done"), "sx", tid)]]
+    done = _button("✅ " + tr.gettext("Done"), Op.SETTINGS_DONE, tid)
+    rows = [presets, *_rows(flags, 2), [done]]
     return text, InlineKeyboardMarkup(rows)
 
 
@@ -427,14 +435,14 @@ def settings_flag(info: TableInfo, index: int, tr: Translator) -> tuple[str, Inl
     buttons = [
         _button(
             ("✓ " if value == current else "") + render.flag_value(flag, value, tr),
-            "sv",
+            Op.SETTINGS_VALUE,
             tid,
             index,
             j,
         )
         for j, value in enumerate(flag_choices(flag, current))
     ]
-    rows = [*_rows(buttons, 2), [_button("⬅️ " + tr.gettext("Back"), "sm", tid)]]
+    rows = [*_rows(buttons, 2), [_button("⬅️ " + tr.gettext("Back"), Op.SETTINGS_MAIN, tid)]]
     return text, InlineKeyboardMarkup(rows)
 
 
@@ -449,11 +457,11 @@ def language_menu(
     else:
         text = tr.gettext(prompt)
     buttons = [
-        _button(("✓ " if code == current else "") + name, "L", tid, kind, code)
+        _button(("✓ " if code == current else "") + name, Op.LANGUAGE, tid, kind, code)
         for code, name in LANGUAGE_NAMES.items()
     ]
     rows = [buttons]
     if kind == "u":
         mark = "✓ " if current is None else ""
-        rows.append([_button(mark + tr.gettext("As in Telegram"), "L", tid, kind, "-")])
+        rows.append([_button(mark + tr.gettext("As in Telegram"), Op.LANGUAGE, tid, kind, "-")])
     return text, InlineKeyboardMarkup(rows)
