@@ -48,6 +48,7 @@ from engine.events import (
 )
 from engine.game import Game, Phase, game_from_json, game_to_json
 from engine.play import (
+    MAX_SEATS_PER_DECK,
     apply,
     draw_four_legal,
     hand_points,
@@ -64,6 +65,7 @@ from engine.view import View, view
 
 __all__ = [
     "COLORS",
+    "MAX_SEATS_PER_DECK",
     "PRESETS",
     "Accept",
     "Action",

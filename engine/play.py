@@ -60,6 +60,7 @@ from engine.rules import Rules, plain
 from engine.view import View
 
 __all__ = [
+    "MAX_SEATS_PER_DECK",
     "apply",
     "draw_four_legal",
     "join",
@@ -104,7 +105,7 @@ _POINTS = {
         for c in ALL_CARDS
     },
 }
-MAX_SEATS_PER_DECK = 10
+MAX_SEATS_PER_DECK = 10  # seats a game may have per deck of 108 cards
 # last_card: the ranks a player may not go out on
 _NOT_LAST: dict[str, frozenset[Rank]] = {
     "any": frozenset(),
