@@ -1,0 +1,26 @@
+"""The rules in motion: ``new_game``, ``legal_actions``, ``apply``, ``scenario``, ``join``.
+
+One module per rule family (docs/engine.md, "Layout"); this package re-exports the
+names the rest of the engine uses.
+"""
+
+from engine.play.base import MAX_SEATS_PER_DECK, hand_points
+from engine.play.core import apply
+from engine.play.dealing import join, new_game, new_game_events, scenario, set_rules
+from engine.play.listing import legal_actions
+from engine.play.matching import draw_four_legal
+from engine.play.uno import leaves_one_card
+
+__all__ = [
+    "MAX_SEATS_PER_DECK",
+    "apply",
+    "draw_four_legal",
+    "hand_points",
+    "join",
+    "leaves_one_card",
+    "legal_actions",
+    "new_game",
+    "new_game_events",
+    "scenario",
+    "set_rules",
+]
