@@ -19,6 +19,7 @@ from engine.actions import (
     Play,
 )
 from engine.cards import ALL_CARDS, COLORS, Card, Color, Rank
+from engine.errors import Code, IllegalAction
 from engine.events import CardsDrawn, DeckReshuffled, Event
 from engine.game import Game, Phase
 from engine.rng import Rng
@@ -56,6 +57,21 @@ POINTS = {
     },
 }
 MAX_SEATS_PER_DECK = 10  # seats a game may have per deck of 108 cards
+
+# Why an action is refused: a stable code and a sentence for the log. Each family's
+# ``*_refusal`` function returns one (``None``: allowed); its ``verify_*`` raises it as an
+# ``IllegalAction`` and its ``can_*`` is ``refusal is None``. A tuple, not the exception,
+# so that a listing asking ``can_*`` builds no exception.
+Refusal = tuple[Code, str]
+
+
+def refused(why: Refusal) -> IllegalAction:
+    """The ``IllegalAction`` for a refusal."""
+    return IllegalAction(why[0], why[1])
+
+
+def not_your_turn(g: Game) -> Refusal:
+    return (Code.NOT_YOUR_TURN, f"it is {g.players_[g.cur]}'s turn")
 
 
 def play_of(

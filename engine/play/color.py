@@ -1,16 +1,56 @@
-"""Naming a colour (ChooseColor): after a wild played without one, or on a wild start card."""
+"""Naming a colour (``ChooseColor``): after a wild played without one (its effect waits
+for the colour: ``g.deferred``), or on a wild start card (the first player names it, then
+plays). A colour never named (a timeout, a leave) is chosen at random, or kept under
+``color_timeout=keep``.
+"""
 
 from __future__ import annotations
 
-from engine.cards import COLORS
-from engine.events import (
-    ColorChosen,
-    Event,
-)
+from engine.actions import Action, ChooseColor
+from engine.cards import COLORS, Color
+from engine.errors import Code
+from engine.events import ColorChosen, Event
 from engine.game import Game
-from engine.play.base import PLAYING, own
+from engine.play.base import CHOOSE, CHOOSING, PLAYING, Refusal, own, refused
 from engine.play.playing import resolve
 from engine.play.scoring import settle_out
+
+_NOT_ASKED: Refusal = (Code.NO_COLOR_NEEDED, "no colour is asked for now")
+_OTHER_NAMES: Refusal = (Code.NOT_YOUR_TURN, "another player names the colour")
+_NOT_A_COLOR: Refusal = (Code.BAD_ACTION, "not a colour")
+
+
+def color_refusal(g: Game, s: int, color: Color | None = COLORS[0]) -> Refusal | None:
+    """In phase ``CHOOSING`` the current player names one of the four colours."""
+    if g.phase_ is not CHOOSING:
+        return _NOT_ASKED
+    if s != g.cur:
+        return _OTHER_NAMES
+    if color not in COLORS:
+        return _NOT_A_COLOR
+    return None
+
+
+def verify_choose_color(g: Game, s: int, a: ChooseColor) -> None:
+    why = color_refusal(g, s, a.color)
+    if why is not None:
+        raise refused(why)
+
+
+def can_choose_color(g: Game, s: int, color: Color | None = COLORS[0]) -> bool:
+    return color_refusal(g, s, color) is None
+
+
+def list_colors(g: Game, s: int, out: list[Action]) -> None:
+    """One ``ChooseColor`` per colour, when seat ``s`` names one."""
+    if can_choose_color(g, s):
+        out.extend(CHOOSE)
+
+
+def do_choose_color(g: Game, s: int, a: ChooseColor, ev: list[Event]) -> None:
+    g.play_color = a.color
+    ev.append(ColorChosen(g.players_[s], a.color))
+    after_color(g, ev)
 
 
 def name_missing_color(g: Game, pid: str, ev: list[Event]) -> None:

@@ -1,4 +1,11 @@
-"""apply: the one way a game changes; an action not listed is refused with its family's reason."""
+"""``apply``: the one way a game changes.
+
+An action is accepted iff ``legal_actions`` lists it (identity first, then equality), or
+it is an accepted form of a listed play (``playing.accepted_unlisted``): one legality
+source, which each family feeds through its ``can_*``. A refused action gets its
+family's reason (``refusal``: the checks every action has, then the family's
+``*_refusal``); an accepted one its family's ``do_*``, on a copy of the game.
+"""
 
 from __future__ import annotations
 
@@ -17,26 +24,24 @@ from engine.actions import (
     Play,
     Timeout,
 )
-from engine.cards import COLORS
 from engine.errors import Code, IllegalAction
-from engine.events import (
-    ColorChosen,
-    Event,
-    Passed,
-)
+from engine.events import Event
 from engine.game import Game
-from engine.play.base import CHALLENGE, CHOOSING, GAME_OVER, ROUND_OVER, nxt, play_of
-from engine.play.color import after_color
-from engine.play.dealing import start_round
-from engine.play.drawing import do_draw
+from engine.play.base import GAME_OVER, ROUND_OVER, Refusal, refused
+from engine.play.color import color_refusal, do_choose_color
+from engine.play.dealing import do_next_round, next_round_refusal
+from engine.play.drawing import do_draw, do_pass, draw_refusal, pass_refusal
 from engine.play.leaving import do_leave
 from engine.play.listing import listed_actions
-from engine.play.penalty import do_accept, do_challenge
-from engine.play.playing import diagnose_play, do_play
-from engine.play.timeout import do_timeout
-from engine.play.uno import do_call, do_catch
+from engine.play.penalty import accept_refusal, challenge_refusal, do_accept, do_challenge
+from engine.play.playing import accepted_unlisted, do_play, play_refusal
+from engine.play.timeout import can_timeout, do_timeout, verify_timeout
+from engine.play.uno import call_refusal, catch_refusal, do_call_uno, do_catch_uno
 
 _ACTION_SET = frozenset(ACTION_TYPES)
+_GAME_OVER: Refusal = (Code.GAME_OVER, "the game is over")
+_ROUND_OVER: Refusal = (Code.ROUND_OVER, "the round is over; deal the next one")
+_NOT_POSSIBLE: Refusal = (Code.BAD_ACTION, "not possible now")
 
 
 def apply(game: Game, player: str, action: Action) -> tuple[Game, list[Event]]:
@@ -57,7 +62,7 @@ def apply(game: Game, player: str, action: Action) -> tuple[Game, list[Event]]:
         if action not in acts:
             unlisted = accepted_unlisted(action, acts)
             if unlisted is None:
-                raise diagnose(game, player, action)
+                raise refused(refusal(game, player, action))
             action = unlisted
     g = game._clone()
     ev: list[Event] = []
@@ -67,112 +72,75 @@ def apply(game: Game, player: str, action: Action) -> tuple[Game, list[Event]]:
     elif isinstance(action, Draw):
         do_draw(g, s, ev)
     elif isinstance(action, Pass):
-        g.drawn = None
-        g.follow = False
-        ev.append(Passed(player))
-        g.cur = nxt(g, s)
+        do_pass(g, s, ev)
     elif isinstance(action, Accept):
         do_accept(g, s, ev)
     elif isinstance(action, Challenge):
         do_challenge(g, s, ev)
     elif isinstance(action, ChooseColor):
-        g.play_color = action.color
-        ev.append(ColorChosen(player, action.color))
-        after_color(g, ev)
+        do_choose_color(g, s, action, ev)
     elif isinstance(action, CallUno):
-        do_call(g, s, ev)
+        do_call_uno(g, s, ev)
     elif isinstance(action, CatchUno):
-        do_catch(g, s, action.target, ev)
+        do_catch_uno(g, s, action, ev)
     elif isinstance(action, Leave):
         do_leave(g, s, ev)
     elif isinstance(action, NextRound):
-        start_round(g, ev)
+        do_next_round(g, ev)
     return g, ev
 
 
-def accepted_unlisted(action: Action, acts: list[Action]) -> Action | None:
-    """The accepted forms never listed, as the action to apply (``None``: not accepted):
-    ``uno=True``; a wild with no colour yet (asked for next); and a ``same_rank`` play of
-    several colours with no colour, where the lead card's colour stays in play (the player
-    chose it by leading with it; it is laid on top)."""
-    if not isinstance(action, Play):
-        return None
-    card, together, target, color = action.card, action.together, action.target, action.color
-    mixed = bool(together) and not card.is_wild
-    mixed = mixed and any(c.color is not card.color for c in together)
-    if color is None and mixed:
-        if play_of(card, card.color, target, together) not in acts:
-            return None
-        return Play(card, card.color, target, together, action.uno)
-    if action.uno and play_of(card, color, target, together) in acts:
-        return action
-    if (
-        color is None
-        and card.is_wild
-        and any(play_of(card, c, target, together) in acts for c in COLORS)
-    ):
-        return action
-    return None
-
-
-def diagnose(g: Game, player: str, a: Action) -> IllegalAction:
-    """Why ``a`` is not legal: a stable code for the user, a sentence for the log."""
+def refusal(g: Game, player: str, a: Action) -> Refusal:
+    """Why ``a`` (not accepted) is refused: a stable code for the user, a sentence for the
+    log. The checks every action has (seated; the game not over; between rounds only
+    ``NextRound`` and ``Leave``), then the family's own."""
     s = g.seat.get(player)
     if s is None:
-        return IllegalAction(Code.NOT_A_PLAYER, f"{player} is not seated")
-    ph = g.phase_
-    if ph is GAME_OVER:
-        return IllegalAction(Code.GAME_OVER, "the game is over")
+        return (Code.NOT_A_PLAYER, f"{player} is not seated")
+    if g.phase_ is GAME_OVER:
+        return _GAME_OVER
+    why: Refusal | None
     if isinstance(a, NextRound):
-        return IllegalAction(Code.ROUND_IN_PROGRESS, "the round is still being played")
-    if ph is ROUND_OVER:
-        return IllegalAction(Code.ROUND_OVER, "the round is over; deal the next one")
-    hand = g.hands[s]
-    mine = s == g.cur
-    if isinstance(a, CallUno):
-        if len(hand) == 1 and player in g.silent:
-            return IllegalAction(Code.UNO_TOO_LATE, "UNO is called with the play at this table")
-        if len(hand) == 1:
-            return IllegalAction(Code.ALREADY_CALLED, "UNO was called already")
-        return IllegalAction(Code.NOT_ONE_CARD, "UNO is called holding one card")
-    if isinstance(a, CatchUno):
-        if a.target == player:
-            return IllegalAction(Code.CANNOT_CATCH_SELF, "you cannot catch yourself")
-        return IllegalAction(Code.NOT_CATCHABLE, f"{a.target} cannot be caught now")
-    if isinstance(a, ChooseColor):
-        if mine and ph is CHOOSING:
-            return IllegalAction(Code.BAD_ACTION, "not a colour")
-        if ph is CHOOSING:
-            return IllegalAction(Code.NOT_YOUR_TURN, "another player names the colour")
-        return IllegalAction(Code.NO_COLOR_NEEDED, "no colour is asked for now")
-    if isinstance(a, Challenge):
-        if ph is CHALLENGE and not mine:
-            return IllegalAction(Code.NOT_YOUR_TURN, "only the player facing the +4 challenges")
-        return IllegalAction(Code.NOTHING_TO_CHALLENGE, "no Wild Draw Four to challenge")
-    if not mine and not isinstance(a, Play):
-        return IllegalAction(Code.NOT_YOUR_TURN, f"it is {g.players_[g.cur]}'s turn")
-    if isinstance(a, Accept):
-        return IllegalAction(Code.NOTHING_PENDING, "no penalty to accept")
-    if ph is CHOOSING:
-        if mine:
-            return IllegalAction(Code.CHOOSE_COLOR, "name the colour first")
-        if g.rules.jump_in and isinstance(a, Play):
-            return IllegalAction(Code.NO_JUMP_IN, "no jumping in while a colour is named")
-        return IllegalAction(Code.NOT_YOUR_TURN, "a colour is being named")
-    if isinstance(a, Pass):
-        if g.drawn is None:
-            return IllegalAction(Code.NOTHING_TO_PASS, "draw before passing")
-        return IllegalAction(Code.MUST_PLAY, "the drawn card must be played")
-    if isinstance(a, Draw):
-        if ph is CHALLENGE:
-            return IllegalAction(Code.CHALLENGE_OPEN, "challenge or accept the Wild Draw Four")
-        if g.pending:
-            return IllegalAction(Code.PENALTY_PENDING, "stack or accept the pending penalty")
-        if g.drawn is not None:
-            return IllegalAction(Code.ALREADY_DRAWN, "play the drawn card or pass")
-        if g.first_play:
-            return IllegalAction(Code.FIRST_PLAY_NUMBER, "open the round with a number card")
-        return IllegalAction(Code.BAD_ACTION, "drawing is not possible now")
-    if not isinstance(a, Play):
-        return IllegalAction(Code.BAD_ACTION, "not possible now")
-    return diagnose_play(g, s, a)
+        why = next_round_refusal(g)
+    elif g.phase_ is ROUND_OVER:
+        return _ROUND_OVER
+    elif isinstance(a, Play):
+        why = play_refusal(g, s, a)
+    elif isinstance(a, CallUno):
+        why = call_refusal(g, s)
+    elif isinstance(a, CatchUno):
+        why = catch_refusal(g, s, a.target)
+    elif isinstance(a, ChooseColor):
+        why = color_refusal(g, s, a.color)
+    elif isinstance(a, Challenge):
+        why = challenge_refusal(g, s)
+    elif isinstance(a, Accept):
+        why = accept_refusal(g, s)
+    elif isinstance(a, Pass):
+        why = pass_refusal(g, s)
+    elif isinstance(a, Draw):
+        why = draw_refusal(g, s)
+    else:
+        why = None
+    return why or _NOT_POSSIBLE
+
+
+def verify(game: Game, player: str, action: Action) -> None:
+    """Raise the ``IllegalAction`` ``apply`` would raise for ``action``, if any."""
+    if not can(game, player, action):
+        kind = type(action)
+        if kind not in _ACTION_SET and not isinstance(action, ACTION_TYPES):
+            raise IllegalAction(Code.BAD_ACTION, f"not an action: {kind.__name__}")
+        if isinstance(action, Timeout):
+            verify_timeout(game, player, action)
+        raise refused(refusal(game, player, action))
+
+
+def can(game: Game, player: str, action: Action) -> bool:
+    """Whether ``apply`` accepts ``action`` from ``player`` now."""
+    if isinstance(action, Timeout):
+        return can_timeout(game, player, action)
+    if type(action) not in _ACTION_SET and not isinstance(action, ACTION_TYPES):
+        return False
+    acts = listed_actions(game, player)
+    return action in acts or accepted_unlisted(action, acts) is not None

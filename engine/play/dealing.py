@@ -1,4 +1,7 @@
-"""New games, scenarios, joining, new rules between rounds, and dealing a round."""
+"""Dealing and starting: new games (``new_game``, ``scenario``), seating between rounds
+(``join``, new rules: ``set_rules``), the dealer, the deal and the start card's effect,
+and ``NextRound`` (listed for every seated player between rounds).
+"""
 
 from __future__ import annotations
 
@@ -27,12 +30,37 @@ from engine.play.base import (
     ROUND_OVER,
     SKIP,
     W4,
+    Refusal,
     W,
     give,
     own,
+    refused,
 )
 from engine.rng import Rng
 from engine.rules import Rules, plain
+
+_IN_PROGRESS: Refusal = (Code.ROUND_IN_PROGRESS, "the round is still being played")
+
+
+def next_round_refusal(g: Game) -> Refusal | None:
+    """``NextRound`` between rounds only (after the game: refused before, as everything)."""
+    if g.phase_ is not ROUND_OVER:
+        return _IN_PROGRESS
+    return None
+
+
+def verify_next_round(g: Game) -> None:
+    why = next_round_refusal(g)
+    if why is not None:
+        raise refused(why)
+
+
+def can_next_round(g: Game) -> bool:
+    return next_round_refusal(g) is None
+
+
+def do_next_round(g: Game, ev: list[Event]) -> None:
+    start_round(g, ev)
 
 
 def validate_seating(players: Sequence[str], rules: Rules) -> None:
@@ -47,13 +75,17 @@ def validate_seating(players: Sequence[str], rules: Rules) -> None:
         raise ValueError(f"a game needs 2 to {most} players with {rules.decks} deck(s), not {n}")
     if rules.partners and n not in (4, 6):
         raise ValueError("partners needs 4 or 6 players (teams of two sitting opposite)")
-    deck = 108 * rules.decks
-    spare = 4 * rules.decks + 1  # a start card that is not a Wild Draw Four must exist
-    if n * rules.hand_size > deck - spare:
+    if not _hands_fit(n, rules):
         raise ValueError(
-            f"{n} hands of {rules.hand_size} cards do not fit in {deck} cards; "
+            f"{n} hands of {rules.hand_size} cards do not fit in {108 * rules.decks} cards; "
             "deal fewer cards or use two decks"
         )
+
+
+def _hands_fit(n: int, rules: Rules) -> bool:
+    """Whether ``n`` hands can be dealt, leaving a start card that is not a Wild Draw
+    Four (all the Wild Draw Fours and one more card)."""
+    return n * rules.hand_size <= 108 * rules.decks - (4 * rules.decks + 1)
 
 
 def blank(players: Sequence[str], rules: Rules, seed: int) -> Game:
@@ -214,11 +246,8 @@ def join(game: Game, player: str) -> tuple[Game, list[Event]]:
         raise IllegalAction(Code.ALREADY_SEATED, f"{player} is seated")
     if g.teams is not None:
         raise IllegalAction(Code.GAME_FULL, "partner teams are fixed for the game")
-    most = MAX_SEATS_PER_DECK * g.rules.decks
-    deck = 108 * g.rules.decks
-    if len(g.players_) >= most or (len(g.players_) + 1) * g.rules.hand_size > deck - (
-        4 * g.rules.decks + 1
-    ):
+    n = len(g.players_) + 1
+    if n > MAX_SEATS_PER_DECK * g.rules.decks or not _hands_fit(n, g.rules):
         raise IllegalAction(Code.GAME_FULL, "the table is full")
     ng = g._clone()
     ng.players_ = [*g.players_, player]

@@ -1,18 +1,138 @@
-"""Drawing a card (Draw) and passing after a draw (Pass)."""
+"""Drawing (``Draw``) and passing after a draw (``Pass``).
+
+``Draw`` draws one card (``draw=until_playable``: until a playable one; ``drawn_card=
+number_only``: only a number card is playable at once). A playable drawn card waits: it
+may be played alone (``playing.list_drawn_play``) or kept with ``Pass`` (``force_play``:
+not kept, unless it is a +4 that would be a bluff). Under ``first_play_number`` a player
+with no number card to open with draws 2 and is skipped. Refused while a penalty is
+pending, a +4 challenge is open or a colour is to be named.
+"""
 
 from __future__ import annotations
 
+from engine.actions import Action
 from engine.cards import Card
-from engine.events import (
-    CardsDrawn,
-    Event,
-    Passed,
-    TurnSkipped,
-)
+from engine.errors import Code
+from engine.events import CardsDrawn, Event, Passed, TurnSkipped
 from engine.game import Game
-from engine.play.base import close_windows, fix_uno, give, mhand, nxt, take
-from engine.play.matching import matches
+from engine.play.base import (
+    CHALLENGE,
+    CHOOSING,
+    DRAW,
+    PASS,
+    W4,
+    Refusal,
+    close_windows,
+    fix_uno,
+    give,
+    mhand,
+    not_your_turn,
+    nxt,
+    refused,
+    take,
+)
+from engine.play.matching import matches, w4_is_legal
+from engine.play.playing import list_plays
 from engine.play.scoring import stall
+
+_NAME_FIRST: Refusal = (Code.CHOOSE_COLOR, "name the colour first")
+_CHALLENGE_OPEN: Refusal = (Code.CHALLENGE_OPEN, "challenge or accept the Wild Draw Four")
+_PENALTY_PENDING: Refusal = (Code.PENALTY_PENDING, "stack or accept the pending penalty")
+_ALREADY_DRAWN: Refusal = (Code.ALREADY_DRAWN, "play the drawn card or pass")
+_NUMBER_FIRST: Refusal = (Code.FIRST_PLAY_NUMBER, "open the round with a number card")
+_NOTHING_TO_PASS: Refusal = (Code.NOTHING_TO_PASS, "draw before passing")
+_MUST_PLAY: Refusal = (Code.MUST_PLAY, "the drawn card must be played")
+
+
+def _has_play(g: Game, s: int) -> bool:
+    plays: list[Action] = []
+    list_plays(g, s, plays)
+    return bool(plays)
+
+
+def draw_refusal(g: Game, s: int, played: bool | None = None) -> Refusal | None:
+    """Why seat ``s`` may not draw now (``None``: it may). ``played``: whether a play is
+    listed for them now, when the caller knows (else it is found out)."""
+    if s != g.cur:
+        return not_your_turn(g)
+    ph = g.phase_
+    if ph is CHOOSING:
+        return _NAME_FIRST
+    if ph is CHALLENGE:
+        return _CHALLENGE_OPEN
+    if g.pending:
+        return _PENALTY_PENDING
+    if g.drawn is not None:
+        return _ALREADY_DRAWN
+    if g.first_play:  # first_play_number: the draw (2, skipped) only with no number to play
+        if played is None:
+            played = _has_play(g, s)
+        if played:
+            return _NUMBER_FIRST
+    return None
+
+
+def verify_draw(g: Game, s: int) -> None:
+    why = draw_refusal(g, s)
+    if why is not None:
+        raise refused(why)
+
+
+def can_draw(g: Game, s: int) -> bool:
+    return draw_refusal(g, s) is None
+
+
+def pass_refusal(g: Game, s: int, played: bool | None = None) -> Refusal | None:
+    """Why seat ``s`` may not pass now: only after drawing a playable card, and under
+    ``force_play`` only when it cannot be played or would be a +4 bluff (``wild_draw_four=
+    challenge``). ``played`` as for ``draw_refusal``."""
+    if s != g.cur:
+        return not_your_turn(g)
+    ph = g.phase_
+    if ph is CHOOSING:
+        return _NAME_FIRST
+    drawn = g.drawn
+    if drawn is None:
+        return _NOTHING_TO_PASS
+    if ph is CHALLENGE or g.pending:
+        return _MUST_PLAY
+    rules = g.fl
+    if rules.force_play:
+        if played is None:
+            played = _has_play(g, s)
+        bluff = (
+            drawn.rank is W4
+            and rules.wild_draw_four == "challenge"
+            and not w4_is_legal(g, g.hands[s])
+        )
+        if played and not bluff:
+            return _MUST_PLAY
+    return None
+
+
+def verify_pass(g: Game, s: int) -> None:
+    why = pass_refusal(g, s)
+    if why is not None:
+        raise refused(why)
+
+
+def can_pass(g: Game, s: int) -> bool:
+    return pass_refusal(g, s) is None
+
+
+def list_draw_pass(g: Game, s: int, played: bool, out: list[Action]) -> None:
+    """``Pass`` or ``Draw`` when seat ``s`` may (``played``: whether plays were listed)."""
+    if pass_refusal(g, s, played) is None:
+        out.append(PASS)
+    if draw_refusal(g, s, played) is None:
+        out.append(DRAW)
+
+
+def do_pass(g: Game, s: int, ev: list[Event]) -> None:
+    g.drawn = None
+    g.follow = False
+    ev.append(Passed(g.players_[s]))
+    g.cur = nxt(g, s)
 
 
 def do_draw(g: Game, s: int, ev: list[Event]) -> None:

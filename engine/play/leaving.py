@@ -1,7 +1,13 @@
-"""Leaving the game (Leave, RULES.md section 4)."""
+"""Leaving the game (``Leave``, RULES.md section 4): listed for every seated player until
+the game is over (never refused but by the checks every action has: ``core``). The hand
+goes under the draw pile; a colour still to be named is chosen; a challenge open on the
+leaver's +4 is drawn by its victim; their turn passes on and a penalty aimed at them is
+cancelled. One player (or one team) left wins the round and the game.
+"""
 
 from __future__ import annotations
 
+from engine.actions import Action
 from engine.events import (
     Event,
     GameWon,
@@ -13,6 +19,7 @@ from engine.play.base import (
     CHALLENGE,
     CHOOSING,
     GAME_OVER,
+    LEAVE,
     clear_penalty,
     give,
     nxt,
@@ -22,6 +29,10 @@ from engine.play.base import (
 )
 from engine.play.color import after_color, name_missing_color
 from engine.play.scoring import end_round
+
+
+def list_leave(out: list[Action]) -> None:
+    out.append(LEAVE)
 
 
 def do_leave(g: Game, s: int, ev: list[Event]) -> None:

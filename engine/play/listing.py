@@ -1,22 +1,28 @@
-"""legal_actions: every family's listing put together, for one player, cached per game."""
+"""``legal_actions``: every family's listing put together for one player, cached per game.
+
+The order is part of the behaviour (seeded playouts pick from it): a turn lists the
+victim's answers (``Challenge``, ``Accept``), then the plays, then ``Pass`` or ``Draw``;
+out of turn a jump-in; then anyone's UNO calls and catches; ``Leave`` last. Each family's
+``can_*`` decides its entries. Two fast paths, both exact: the ordinary turn (phase
+``PLAYING``, no penalty, nothing drawn, the round opened) lists its plays and ``Draw``
+without asking ``drawing.draw_refusal`` (which allows it there); and the UNO family is
+not asked when nobody can call or be caught (one card held, someone exposed, or
+``false_uno_penalty``: else ``uno.list_uno`` lists nothing).
+"""
 
 from __future__ import annotations
 
-from engine.actions import (
-    Action,
-)
+from engine.actions import Action
 from engine.game import Game
-from engine.play.base import (
-    CALL_UNO,
-    GAME_OVER,
-    LEAVE,
-    NEXT_ROUND,
-    PLAYING,
-    ROUND_OVER,
-    catch_of,
-)
-from engine.play.jump_in import jump_ins
-from engine.play.playing import turn_actions
+from engine.play.base import CHOOSING, DRAW, GAME_OVER, NEXT_ROUND, PLAYING, ROUND_OVER
+from engine.play.color import list_colors
+from engine.play.dealing import can_next_round
+from engine.play.drawing import list_draw_pass
+from engine.play.jump_in import jump_in_open, jump_ins
+from engine.play.leaving import list_leave
+from engine.play.penalty import list_answers
+from engine.play.playing import list_plays, list_turn_plays
+from engine.play.uno import list_uno
 
 
 def list_actions(g: Game, p: str) -> list[Action]:
@@ -26,30 +32,28 @@ def list_actions(g: Game, p: str) -> list[Action]:
     ph = g.phase_
     if ph is GAME_OVER:
         return []
-    if ph is ROUND_OVER:
-        return [NEXT_ROUND, LEAVE]
     out: list[Action] = []
+    if ph is ROUND_OVER:
+        if can_next_round(g):
+            out.append(NEXT_ROUND)
+        list_leave(out)
+        return out
     if s == g.cur:
-        turn_actions(g, s, out)
-    elif ph is PLAYING and g.fl.jump_in and not g.first_play:
+        if ph is PLAYING and not g.pending and g.drawn is None and not g.first_play:
+            list_turn_plays(g, s, out)  # the ordinary turn, the hot path
+            out.append(DRAW)
+        elif ph is CHOOSING:
+            list_colors(g, s, out)
+        else:
+            list_answers(g, s, out)
+            n0 = len(out)
+            list_plays(g, s, out)
+            list_draw_pass(g, s, len(out) > n0, out)
+    elif jump_in_open(g):
         jump_ins(g, s, out)
-    n_cards = len(g.hands[s])
-    # a player out of the round (places) holds nothing: no false alarm brings cards back
-    false_pen = g.fl.false_uno_penalty if n_cards else 0
-    if n_cards == 1:
-        if p not in g.called and p not in g.silent:  # uno_call=with_play: too late now
-            out.append(CALL_UNO)
-    elif false_pen:
-        out.append(CALL_UNO)
-    for t in g.exposed:
-        if t != p:
-            out.append(catch_of(t))
-    if false_pen:
-        hands = g.hands
-        for i, t in enumerate(g.players_):
-            if t != p and t not in g.exposed and hands[i]:
-                out.append(catch_of(t))
-    out.append(LEAVE)
+    if g.exposed or len(g.hands[s]) == 1 or g.fl.false_uno_penalty:
+        list_uno(g, s, out)
+    list_leave(out)
     return out
 
 
@@ -66,6 +70,7 @@ def legal_actions(game: Game, player: str) -> list[Action]:
 
 
 def listed_actions(game: Game, player: str) -> list[Action]:
+    """``legal_actions`` without the copy, for ``apply`` (which never changes it)."""
     cache = game._cache
     if cache is not None and cache[0] == player:
         return cache[1]

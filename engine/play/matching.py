@@ -1,19 +1,24 @@
-"""What a card may be played on: matching, the Wild Draw Four rule, groups of cards."""
+"""What a card may be played on, and how one play expands into listed actions.
+
+Matching (a wild, the colour in play, the top card's number or symbol; ``after_penalty=
+same_color``: only the colour), the Wild Draw Four rule (``draw_four_when``,
+``wild_draw_four``), the groups of ``multi_play``, and the colour a play names. Each rule
+gives the listings a fast predicate and the refusals (``playing.play_refusal``) its
+reason, side by side.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
 
-from engine.actions import (
-    Action,
-)
+from engine.actions import Action, Play
 from engine.cards import COLORS, Card, Color
-from engine.errors import Code, IllegalAction
+from engine.errors import Code
 from engine.game import Game
-from engine.play.base import W4, play_of
+from engine.play.base import W4, Refusal, W, play_of
 from engine.play.last_card import NOT_LAST
-from engine.play.swap import swap_kind
+from engine.play.swap import swap_kind, swap_targets
 from engine.rules import Rules
 from engine.view import View
 
@@ -109,13 +114,11 @@ def emit_plays(
     lead: Card,
     groups: Sequence[tuple[Card, ...]],
     out: list[Action],
-    *,
-    swaps: bool = True,
 ) -> None:
     """Expand ``lead`` with each group into Plays: wild colours, colour choice, targets."""
     rules = g.fl
     not_last = NOT_LAST[rules.last_card]
-    swap = swap_kind(rules, lead.rank) if swaps else None
+    swap = swap_kind(rules, lead.rank)
     for tog in groups:
         empties = len(tog) + 1 == len(hand)
         if empties and lead.rank in not_last:
@@ -132,9 +135,7 @@ def emit_plays(
         else:
             colors = (None,)
         if swap == "target" and not empties:
-            targets: Sequence[str | None] = [
-                p for i, p in enumerate(g.players_) if i != s and g.hands[i]
-            ]
+            targets: Sequence[str | None] = swap_targets(g, s)
         else:
             targets = (None,)
         for col in colors:
@@ -142,11 +143,83 @@ def emit_plays(
                 out.append(play_of(lead, col, t, tog))
 
 
-def w4_refusal(g: Game) -> IllegalAction:
-    if g.rules.draw_four_when == "no_play" and not g.follow:
-        return IllegalAction(
-            Code.WILD_DRAW_FOUR_PLAYABLE, "a Wild Draw Four only with nothing else to play"
-        )
-    return IllegalAction(
-        Code.WILD_DRAW_FOUR_ILLEGAL, "a Wild Draw Four only without the colour in play"
-    )
+_W4_PLAYABLE: Refusal = (
+    Code.WILD_DRAW_FOUR_PLAYABLE,
+    "a Wild Draw Four only with nothing else to play",
+)
+_W4_ILLEGAL: Refusal = (
+    Code.WILD_DRAW_FOUR_ILLEGAL,
+    "a Wild Draw Four only without the colour in play",
+)
+_FOLLOW: Refusal = (Code.FOLLOW_COLOR, "after a taken +2 the next play follows its colour")
+_MULTI_OFF: Refusal = (Code.MULTI_PLAY_OFF, "one card at a time")
+_BAD_GROUP: Refusal = (Code.BAD_COMBINATION, "these cards cannot be played together")
+_WILD_COLOR: Refusal = (Code.CHOOSE_COLOR, "name a colour for the wild card")
+_NO_COLOR: Refusal = (Code.NO_COLOR_NEEDED, "this play takes no colour")
+_PLAYED_COLOR: Refusal = (Code.CHOOSE_COLOR, "choose one of the played colours")
+_WHICH_COLOR: Refusal = (Code.CHOOSE_COLOR, "choose which played colour stays")
+
+
+def w4_refusal(g: Game, a: Play, hand: list[Card]) -> Refusal | None:
+    """A Wild Draw Four refused outright (``no_bluff``): why."""
+    if a.card.rank is not W4 or w4_ok(g, hand):
+        return None
+    if g.fl.draw_four_when == "no_play" and not g.follow:
+        return _W4_PLAYABLE
+    return _W4_ILLEGAL
+
+
+def group_refusal(g: Game, a: Play) -> Refusal | None:
+    """``multi_play``: why ``a.together`` may not go with ``a.card`` (one rank; identical
+    cards under ``identical``; nothing after a draw, where the drawn card goes alone)."""
+    if not a.together:
+        return None
+    mode = g.fl.multi_play
+    if mode == "off":
+        return _MULTI_OFF
+    if (
+        g.drawn is not None
+        or any(c.rank is not a.card.rank for c in a.together)
+        or (mode == "identical" and any(c is not a.card for c in a.together))
+    ):
+        return _BAD_GROUP
+    return None
+
+
+def follow_refusal(g: Game, a: Play) -> Refusal | None:
+    """``after_penalty=same_color``: a play that would match otherwise, but not in the
+    colour to follow (or a plain Wild)."""
+    if not g.follow:
+        return None
+    cards = a.cards
+    color = g.play_color
+    top = g.discard[-1]
+    trank = None if top.is_wild else top.rank
+    off = any(c.color is not color for c in cards if not c.is_wild) or a.card.rank is W
+    if off and any(c.is_wild or c.color is color or c.rank is trank for c in cards):
+        return _FOLLOW
+    return None
+
+
+def match_refusal(g: Game, a: Play, hand: list[Card]) -> Refusal | None:
+    """Neither the card nor (``same_rank``) any card played with it matches."""
+    if matches(g, a.card, hand) or (a.together and any(matches(g, c, hand) for c in a.together)):
+        return None
+    return (Code.DOES_NOT_MATCH, f"{a.card.code} does not match")
+
+
+def color_refusal(a: Play) -> Refusal | None:
+    """The colour a play names: a wild names one; a ``same_rank`` group of several colours
+    names which of them stays (one of them); any other play names none."""
+    if a.card.is_wild:  # a wild not listed by now: its colour is what is left to name
+        return _WILD_COLOR
+    cards = a.cards
+    if a.color is not None:
+        colors = {c.color for c in cards}
+        if len(colors) < 2:
+            return _NO_COLOR
+        if a.color not in colors:
+            return _PLAYED_COLOR
+    elif a.together and len({c.color for c in cards}) > 1:
+        return _WHICH_COLOR
+    return None

@@ -1,14 +1,81 @@
-"""The victim's answers to a pending penalty: taking it (Accept) or challenging a +4."""
+"""The victim's answers to a pending penalty other than a play: taking it (``Accept``:
+draw the total, lose the turn) and challenging the Wild Draw Four just played on them
+(``Challenge``, phase ``CHALLENGE``, under ``wild_draw_four=challenge``). The plays on a
+penalty (stacking, deflect, a Wild passing it) are ``engine.play.stacking``.
+"""
 
 from __future__ import annotations
 
-from engine.events import (
-    ChallengeResolved,
-    Event,
-    TurnSkipped,
-)
+from engine.actions import Action
+from engine.errors import Code
+from engine.events import ChallengeResolved, Event, TurnSkipped
 from engine.game import Game
-from engine.play.base import D2, clear_penalty, close_windows, give, nxt
+from engine.play.base import (
+    ACCEPT,
+    CHALLENGE,
+    CHALLENGE_A,
+    CHOOSING,
+    D2,
+    Refusal,
+    clear_penalty,
+    close_windows,
+    give,
+    not_your_turn,
+    nxt,
+    refused,
+)
+
+_NOTHING_PENDING: Refusal = (Code.NOTHING_PENDING, "no penalty to accept")
+_NOTHING_TO_CHALLENGE: Refusal = (Code.NOTHING_TO_CHALLENGE, "no Wild Draw Four to challenge")
+_NOT_THE_VICTIM: Refusal = (Code.NOT_YOUR_TURN, "only the player facing the +4 challenges")
+
+
+def accept_refusal(g: Game, s: int) -> Refusal | None:
+    """The current player facing a penalty (or a challengeable +4) may take it; not
+    while a colour is still to be named."""
+    if s != g.cur:
+        return not_your_turn(g)
+    ph = g.phase_
+    if ph is CHOOSING or not (ph is CHALLENGE or g.pending):
+        return _NOTHING_PENDING
+    return None
+
+
+def verify_accept(g: Game, s: int) -> None:
+    why = accept_refusal(g, s)
+    if why is not None:
+        raise refused(why)
+
+
+def can_accept(g: Game, s: int) -> bool:
+    return accept_refusal(g, s) is None
+
+
+def challenge_refusal(g: Game, s: int) -> Refusal | None:
+    """Only in phase ``CHALLENGE``, only the player the +4 was played on."""
+    if g.phase_ is not CHALLENGE:
+        return _NOTHING_TO_CHALLENGE
+    if s != g.cur:
+        return _NOT_THE_VICTIM
+    return None
+
+
+def verify_challenge(g: Game, s: int) -> None:
+    why = challenge_refusal(g, s)
+    if why is not None:
+        raise refused(why)
+
+
+def can_challenge(g: Game, s: int) -> bool:
+    return challenge_refusal(g, s) is None
+
+
+def list_answers(g: Game, s: int, out: list[Action]) -> None:
+    """``Challenge`` and ``Accept``, when seat ``s`` may."""
+    if can_challenge(g, s):
+        out.append(CHALLENGE_A)
+    if can_accept(g, s):
+        out.append(ACCEPT)
 
 
 def do_accept(g: Game, s: int, ev: list[Event]) -> None:

@@ -1,37 +1,37 @@
-"""Playing a card (Play): the turn's plays, their refusals and their effect."""
+"""Playing a card (``Play``), in turn or as a jump-in: the family that owns the listing of
+plays, the reason a play is refused and the effect of a play.
+
+The rules a play is made of live in their own modules, each with its listing predicate
+and its refusal side by side: ``matching`` (matching, the +4 rule, ``multi_play`` groups,
+the colour named, ``after_penalty``), ``last_card``, ``stacking`` (plays on a penalty and
+what a +2/+4 does), ``jump_in`` and ``swap``. This module puts them together:
+
+- ``list_plays`` (every play a seat may make now) and, on the hot path,
+  ``list_turn_plays`` (the plays of an ordinary turn, with a fast path for the common
+  table: no swaps, no ``same_rank``, no colour to follow);
+- ``play_refusal`` (why a play that is not listed is refused: the families' refusals in
+  a fixed order, so that the same play always gets the same reason), ``verify_play`` and
+  ``can_play``;
+- ``do_play`` and ``resolve`` (the effect).
+"""
 
 from __future__ import annotations
 
-from engine.actions import (
-    Action,
-    Play,
-)
-from engine.cards import Color, Rank
-from engine.errors import Code, IllegalAction
-from engine.events import (
-    CardPlayed,
-    DirectionReversed,
-    Event,
-    PenaltyPassed,
-    PenaltyStacked,
-    TurnSkipped,
-    UnoCalled,
-)
+from engine.actions import Action, Play
+from engine.cards import COLORS, Color, Rank
+from engine.errors import Code
+from engine.events import CardPlayed, DirectionReversed, Event, TurnSkipped
 from engine.game import Game
 from engine.play.base import (
-    ACCEPT,
     CHALLENGE,
-    CHALLENGE_A,
-    CHOOSE,
     CHOOSING,
     D2,
-    DRAW,
-    PASS,
     PLAYING,
     REV,
     SINGLE,
     SKIP,
     W4,
+    Refusal,
     W,
     clear_penalty,
     close_windows,
@@ -40,45 +40,60 @@ from engine.play.base import (
     give,
     mhand,
     nxt,
-    without,
+    play_of,
+    refused,
 )
-from engine.play.last_card import NOT_LAST
-from engine.play.matching import emit_plays, groups_for, matches, w4_is_legal, w4_ok, w4_refusal
-from engine.play.penalty import draw_at_once
+from engine.play.jump_in import (
+    jump_in_open,
+    jump_in_refusal,
+    jump_ins,
+    naming_refusal,
+    turn_refusal,
+)
+from engine.play.last_card import NOT_LAST, do_last_card, last_card_refusal
+from engine.play.matching import (
+    color_refusal,
+    emit_plays,
+    follow_refusal,
+    group_refusal,
+    groups_for,
+    match_refusal,
+    matches,
+    w4_is_legal,
+    w4_refusal,
+)
 from engine.play.scoring import end_round, settle_out
-from engine.play.stacking import bounce_target, stack_plays
-from engine.play.swap import do_swap, swap_kind
+from engine.play.stacking import (
+    do_deflect,
+    do_penalty_card,
+    do_wild_pass,
+    penalty_refusal,
+    stack_plays,
+)
+from engine.play.swap import do_swap, swap_kind, target_refusal
+from engine.play.uno import after_play
+
+_NAME_FIRST: Refusal = (Code.CHOOSE_COLOR, "name the colour first")
+_ONLY_DRAWN: Refusal = (Code.MUST_PLAY_DRAWN, "only the drawn card may be played")
+_NUMBER_FIRST: Refusal = (Code.FIRST_PLAY_NUMBER, "open the round with a number card")
+
+# ---------------------------------------------------------------------------- listing
 
 
-def turn_actions(g: Game, s: int, out: list[Action]) -> None:
-    ph = g.phase_
-    if ph is CHOOSING:
-        out.extend(CHOOSE)
-        return
-    if ph is CHALLENGE:
-        out.append(CHALLENGE_A)
-        out.append(ACCEPT)
-        stack_plays(g, s, out)
-        return
-    if g.pending:
-        out.append(ACCEPT)
-        stack_plays(g, s, out)
-        return
-    hand = g.hands[s]
+def list_drawn_play(g: Game, s: int, out: list[Action]) -> None:
+    """After a draw only the drawn card may be played, alone (re-checked: a false UNO call
+    may have brought the colour since)."""
     drawn = g.drawn
-    if drawn is not None:
-        n0 = len(out)
-        if matches(g, drawn, hand):  # still: a false UNO call may have brought the colour
-            emit_plays(g, s, hand, drawn, ((),), out)
-        rules = g.fl
-        bluff = (
-            drawn.rank is W4 and rules.wild_draw_four == "challenge" and not w4_is_legal(g, hand)
-        )
-        if not (rules.force_play and len(out) > n0 and not bluff):
-            out.append(PASS)  # force_play: a playable drawn card must be played (not a bluff)
-        return
-    if g.first_play:
-        n0 = len(out)
+    assert drawn is not None
+    hand = g.hands[s]
+    if matches(g, drawn, hand):
+        emit_plays(g, s, hand, drawn, ((),), out)
+
+
+def list_turn_plays(g: Game, s: int, out: list[Action]) -> None:
+    """The plays of an ordinary turn (phase ``PLAYING``, no penalty, nothing drawn)."""
+    hand = g.hands[s]
+    if g.first_play:  # first_play_number: only number cards open the round
         same_rank = g.fl.multi_play == "same_rank"
         for c in distinct_cards(hand):
             if not c.is_number:
@@ -94,13 +109,12 @@ def turn_actions(g: Game, s: int, out: list[Action]) -> None:
                 groups = [t for t in groups if any(matches(g, x, hand) for x in t)]
             if groups:
                 emit_plays(g, s, hand, c, groups, out)
-        if len(out) == n0:
-            out.append(DRAW)  # no number to open with: draw 2 and lose the turn
         return
     rules = g.fl
     multi = rules.multi_play
     if rules.swap == "off" and multi != "same_rank" and not g.follow:
-        # the common case, kept fast: nothing to choose but a colour (and identical pairs)
+        # the fast path, for the common table: nothing to choose but a colour (and
+        # identical pairs); the same plays emit_plays would list, without the expansion
         color = g.play_color
         top = g.discard[-1]
         trank = None if top.is_wild else top.rank
@@ -123,24 +137,124 @@ def turn_actions(g: Game, s: int, out: list[Action]) -> None:
                 m = hand.count(c)
                 if m > 1:
                     emit_plays(g, s, hand, c, [(c,) * x for x in range(1, m)], out)
+        return
+    same_rank = multi == "same_rank"
+    for c in distinct_cards(hand):
+        groups = groups_for(g, hand, c)
+        if g.follow:  # every card played is of the colour to follow
+            if not matches(g, c, hand):
+                continue
+            if same_rank:
+                groups = [t for t in groups if all(x.color is c.color for x in t)]
+        elif not matches(g, c, hand):
+            if not same_rank:
+                continue
+            # several of one rank: any of them may lead if one of them matches
+            groups = [t for t in groups if any(matches(g, x, hand) for x in t)]
+            if not groups:
+                continue
+        emit_plays(g, s, hand, c, groups, out)
+
+
+def list_plays(g: Game, s: int, out: list[Action]) -> None:
+    """Every play seat ``s`` may make now (``legal_actions`` lists the same plays, in the
+    same order, among the other actions)."""
+    if s != g.cur:
+        if jump_in_open(g):
+            jump_ins(g, s, out)
+        return
+    ph = g.phase_
+    if ph is CHOOSING:
+        return
+    if ph is CHALLENGE or g.pending:
+        stack_plays(g, s, out)
+    elif g.drawn is not None:
+        list_drawn_play(g, s, out)
     else:
-        same_rank = multi == "same_rank"
-        for c in distinct_cards(hand):
-            groups = groups_for(g, hand, c)
-            if g.follow:  # every card played is of the colour to follow
-                if not matches(g, c, hand):
-                    continue
-                if same_rank:
-                    groups = [t for t in groups if all(x.color is c.color for x in t)]
-            elif not matches(g, c, hand):
-                if not same_rank:
-                    continue
-                # several of one rank: any of them may lead if one of them matches
-                groups = [t for t in groups if any(matches(g, x, hand) for x in t)]
-                if not groups:
-                    continue
-            emit_plays(g, s, hand, c, groups, out)
-    out.append(DRAW)
+        list_turn_plays(g, s, out)
+
+
+def accepted_unlisted(action: Action, acts: list[Action]) -> Action | None:
+    """The accepted forms never listed, as the action to apply (``None``: not accepted):
+    ``uno=True``; a wild with no colour yet (asked for next); and a ``same_rank`` play of
+    several colours with no colour, where the lead card's colour stays in play (the player
+    chose it by leading with it; it is laid on top)."""
+    if not isinstance(action, Play):
+        return None
+    card, together, target, color = action.card, action.together, action.target, action.color
+    mixed = bool(together) and not card.is_wild
+    mixed = mixed and any(c.color is not card.color for c in together)
+    if color is None and mixed:
+        if play_of(card, card.color, target, together) not in acts:
+            return None
+        return Play(card, card.color, target, together, action.uno)
+    if action.uno and play_of(card, color, target, together) in acts:
+        return action
+    if (
+        color is None
+        and card.is_wild
+        and any(play_of(card, c, target, together) in acts for c in COLORS)
+    ):
+        return action
+    return None
+
+
+# ---------------------------------------------------------------------------- refusal
+
+
+def play_refusal(g: Game, s: int, a: Play) -> Refusal:
+    """Why ``a`` (not listed) is refused: each family's refusal in a fixed order (the turn,
+    the cards held, a jump-in, the last card, the +4 rule, the penalty faced, the drawn
+    card, the group, the first play, the colour to follow, matching, the colour named,
+    the swap target). Only asked for a play that is not listed."""
+    mine = s == g.cur
+    if g.phase_ is CHOOSING:
+        return _NAME_FIRST if mine else naming_refusal(g)
+    if not mine:  # the turn first: whatever the card, not now
+        why = turn_refusal(g)
+        if why is not None:
+            return why
+    hand = g.hands[s]
+    cards = a.cards
+    for c in dict.fromkeys(cards):  # in play order: the same message in every process
+        if hand.count(c) < cards.count(c):
+            return (Code.CARD_NOT_IN_HAND, f"{c.code} is not in the hand")
+    why = jump_in_refusal(g, a) if not mine else last_card_refusal(g, a, hand)
+    if why is None:
+        why = w4_refusal(g, a, hand)
+    if why is None and mine:
+        why = penalty_refusal(g, a)
+        if why is None and g.drawn is not None and a.card is not g.drawn:
+            why = _ONLY_DRAWN
+    if why is None:
+        why = group_refusal(g, a)
+    if why is None and mine and g.first_play and not a.card.is_number:
+        why = _NUMBER_FIRST
+    if why is None and not mine:
+        why = last_card_refusal(g, a, hand)
+    if why is None:
+        why = follow_refusal(g, a) or match_refusal(g, a, hand) or color_refusal(a)
+    if why is None:
+        why = target_refusal(g, s, a)
+    if why is None:  # nothing above says why: the play is simply not among the listed
+        why = (Code.DOES_NOT_MATCH, f"{a.card.code} cannot be played now")
+    return why
+
+
+def can_play(g: Game, s: int, a: Play) -> bool:
+    """Whether seat ``s`` may make play ``a`` now: listed, or an accepted form of a listed
+    play (``accepted_unlisted``)."""
+    plays: list[Action] = []
+    list_plays(g, s, plays)
+    return a in plays or accepted_unlisted(a, plays) is not None
+
+
+def verify_play(g: Game, s: int, a: Play) -> None:
+    if not can_play(g, s, a):
+        raise refused(play_refusal(g, s, a))
+
+
+# ---------------------------------------------------------------------------- effect
 
 
 def do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
@@ -184,22 +298,10 @@ def do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
         new_color = a.color
     else:
         new_color = g.discard[-1].color
-    ev.append(
-        CardPlayed(
-            pid,
-            lead,
-            together,
-            new_color,
-            a.target,
-            jump,
-            len(hand),
-        )
-    )
+    ev.append(CardPlayed(pid, lead, together, new_color, a.target, jump, len(hand)))
     out = not hand
     if out:
-        if rules.last_card == "play_and_draw" and not lead.is_number:
-            give(g, s, 1, "last_card", ev)
-            out = not hand
+        out = do_last_card(g, s, lead, ev)
         if out and not rules.places:  # going out: a last +2/+4 is still drawn, and scored
             if new_color is not None:
                 g.play_color = new_color
@@ -216,17 +318,7 @@ def do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
             fix_uno(g, pid, 0)
     swap = swap_kind(rules, rank) if rules.swap != "off" and not out else None
     if len(hand) == 1 and swap is None:  # with a swap, UNO is settled after it
-        g.called = without(g.called, pid)
-        if a.uno:
-            g.called = (*g.called, pid)
-            g.exposed = without(g.exposed, pid)
-            g.silent = without(g.silent, pid)
-            ev.append(UnoCalled(pid))
-        else:
-            if pid not in g.exposed:
-                g.exposed = (*g.exposed, pid)
-            if rules.uno_call == "with_play" and pid not in g.silent:
-                g.silent = (*g.silent, pid)  # seed 001: "必须在倒数第2张牌落地的时候喊出"
+        after_play(g, pid, a.uno, ev)
     if swap is not None:
         do_swap(g, s, swap, a, ev)
     if lead.is_wild and new_color is None:  # the player names the colour next
@@ -249,55 +341,19 @@ def do_play(g: Game, s: int, a: Play, ev: list[Event]) -> None:
 def resolve(
     g: Game, s: int, rank: Rank, k: int, kind: str, w4_legal: bool, ev: list[Event]
 ) -> None:
-    """The effect of the card(s) just played from seat ``s``; sets whose turn it is."""
+    """The effect of the card(s) just played from seat ``s`` (``kind``: ``normal``, or on
+    a penalty ``stack``, ``deflect``, ``pass``); sets whose turn it is."""
     rules = g.fl
     n = len(g.players_)
-    pid = g.players_[s]
     two = n == 2 and rules.two_player == "official"
     if kind == "deflect":
-        total = g.pending
-        if rank is SKIP:
-            to = nxt(g, s)
-            how = "skip"
-        else:
-            if not two:
-                g.direction_ = -g.direction_
-                ev.append(DirectionReversed(g.direction_))
-            back = bounce_target(g, s)
-            assert back is not None
-            to = g.seat[back]
-            how = "reverse"
-        g.cur = to
-        g.pending_by = pid
-        ev.append(PenaltyPassed(pid, g.players_[to], total, how))
+        do_deflect(g, s, rank, two, ev)
         return
     if kind == "pass":
-        to = nxt(g, s)
-        g.cur = to
-        g.pending_by = pid
-        ev.append(PenaltyPassed(pid, g.players_[to], g.pending, "wild"))
-        if not g.hands[s]:  # places: a last card is never stacked on; drawn at once
-            draw_at_once(g, to, g.pending_kind is D2, ev)
+        do_wild_pass(g, s, ev)
         return
     if rank is D2 or rank is W4:
-        per = 2 if rank is D2 else 4
-        g.pending += k * per
-        g.pending_kind = rank
-        if rank is D2 or rules.deflect == "all":  # where a Reverse deflect sends it back
-            g.pending_from = pid
-        if kind == "stack":
-            ev.append(PenaltyStacked(pid, g.pending))
-        challengeable = rank is W4 and rules.wild_draw_four == "challenge"
-        v = nxt(g, s)
-        # drawn at once, victim skipped (places: also a last card, never stacked on)
-        if (rules.stacking == "off" and not challengeable) or not g.hands[s]:
-            draw_at_once(g, v, rank is D2, ev)
-        else:  # the victim decides: stack, challenge or accept
-            g.cur = v
-            g.pending_by = pid
-            if challengeable:
-                g.phase_ = CHALLENGE
-                g.challenge = (pid, w4_legal)
+        do_penalty_card(g, s, rank, k, kind == "stack", w4_legal, ev)
         return
     if rank is SKIP or (rank is REV and two):
         # several Skips skip as many players, but never the one who played them: with two
@@ -315,92 +371,3 @@ def resolve(
         g.direction_ = -g.direction_
         ev.append(DirectionReversed(g.direction_))
     g.cur = nxt(g, s)
-
-
-def diagnose_play(g: Game, s: int, a: Play) -> IllegalAction:
-    rules = g.rules
-    hand = g.hands[s]
-    mine = s == g.cur
-    cards = a.cards
-    if not mine and not rules.jump_in:  # the turn first: whatever the card, not now
-        return IllegalAction(Code.NOT_YOUR_TURN, f"it is {g.players_[g.cur]}'s turn")
-    for c in dict.fromkeys(cards):  # in play order: the same message in every process
-        if hand.count(c) < cards.count(c):
-            return IllegalAction(Code.CARD_NOT_IN_HAND, f"{c.code} is not in the hand")
-    top = g.discard[-1]
-    if not mine:
-        if a.together:
-            return IllegalAction(Code.BAD_COMBINATION, "jump in with one card")
-        if a.card is not top:
-            return IllegalAction(Code.NOT_IDENTICAL, "jumping in needs the identical card")
-        if g.phase_ is not PLAYING or g.first_play or g.pending:
-            return IllegalAction(Code.NO_JUMP_IN, "no jumping in right now")
-    last = len(cards) == len(hand)
-    if mine and last and a.card.rank in NOT_LAST[rules.last_card]:
-        return IllegalAction(Code.NOT_AS_LAST_CARD, f"{a.card.code} may not be the last card")
-    if mine and last and g.pending and a.card.rank in (SKIP, REV):
-        return IllegalAction(Code.NOT_AS_LAST_CARD, "a deflect is never the last card")
-    if a.card.rank is W4 and not w4_ok(g, hand):
-        return w4_refusal(g)
-    if (
-        mine
-        and g.phase_ is CHALLENGE
-        and a.card.rank not in (D2, W4, W)
-        and not (rules.deflect == "all" and a.card.rank in (SKIP, REV))
-    ):
-        return IllegalAction(Code.CHALLENGE_OPEN, "challenge or accept the Wild Draw Four")
-    if mine and g.pending and a.card.rank not in (D2, W4, W, SKIP, REV):
-        return IllegalAction(Code.PENALTY_PENDING, "stack or accept the pending penalty")
-    if mine and g.pending:
-        return IllegalAction(Code.CANNOT_STACK, f"{a.card.code} cannot go on this penalty")
-    if mine and g.drawn is not None and a.card is not g.drawn:
-        return IllegalAction(Code.MUST_PLAY_DRAWN, "only the drawn card may be played")
-    if a.together:
-        if rules.multi_play == "off":
-            return IllegalAction(Code.MULTI_PLAY_OFF, "one card at a time")
-        if (
-            g.drawn is not None
-            or any(c.rank is not a.card.rank for c in a.together)
-            or (rules.multi_play == "identical" and any(c is not a.card for c in a.together))
-        ):
-            return IllegalAction(Code.BAD_COMBINATION, "these cards cannot be played together")
-    if mine and g.first_play and not a.card.is_number:
-        return IllegalAction(Code.FIRST_PLAY_NUMBER, "open the round with a number card")
-    if a.card.rank is W4 and not w4_ok(g, hand):
-        return w4_refusal(g)
-    if len(cards) == len(hand) and a.card.rank in NOT_LAST[rules.last_card]:
-        return IllegalAction(Code.NOT_AS_LAST_CARD, f"{a.card.code} may not be the last card")
-    if g.follow:
-        color = g.play_color
-        trank = None if top.is_wild else top.rank
-        off = any(c.color is not color for c in cards if not c.is_wild) or a.card.rank is W
-        if off and any(c.is_wild or c.color is color or c.rank is trank for c in cards):
-            return IllegalAction(
-                Code.FOLLOW_COLOR, "after a taken +2 the next play follows its colour"
-            )
-    if not matches(g, a.card, hand) and not (
-        a.together and any(matches(g, c, hand) for c in a.together)
-    ):
-        return IllegalAction(Code.DOES_NOT_MATCH, f"{a.card.code} does not match")
-    if a.card.is_wild:
-        return IllegalAction(Code.CHOOSE_COLOR, "name a colour for the wild card")
-    if a.color is not None:
-        colors = {c.color for c in cards}
-        if len(colors) < 2:
-            return IllegalAction(Code.NO_COLOR_NEEDED, "this play takes no colour")
-        if a.color not in colors:
-            return IllegalAction(Code.CHOOSE_COLOR, "choose one of the played colours")
-    elif a.together and len({c.color for c in cards}) > 1:
-        return IllegalAction(Code.CHOOSE_COLOR, "choose which played colour stays")
-    swap = swap_kind(rules, a.card.rank)
-    if swap == "target" and len(cards) < len(hand):
-        if (
-            a.target is None
-            or a.target not in g.seat
-            or a.target == g.players_[s]
-            or not g.hands[g.seat[a.target]]  # places: out of the round
-        ):
-            return IllegalAction(Code.CHOOSE_TARGET, "choose a player to swap hands with")
-    elif a.target is not None:
-        return IllegalAction(Code.NO_TARGET_NEEDED, "this play swaps with nobody")
-    return IllegalAction(Code.DOES_NOT_MATCH, f"{a.card.code} cannot be played now")

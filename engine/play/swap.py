@@ -1,11 +1,14 @@
-"""Swapping hands (``swap``: a 7 with a chosen player, a 0 rotates every hand)."""
+"""Swapping hands (``swap``): under ``seven_zero`` a 7 swaps with a chosen player and a 0
+rotates every hand one seat in the direction of play; under ``five`` a 5 swaps. The
+target is listed (one entry per other player holding cards) and checked here; no target
+when the card empties the hand. Everyone left with one card by a swap is exposed.
+"""
 
 from __future__ import annotations
 
-from engine.actions import (
-    Play,
-)
+from engine.actions import Play
 from engine.cards import Card, Rank
+from engine.errors import Code
 from engine.events import (
     Event,
     HandsRotated,
@@ -13,7 +16,7 @@ from engine.events import (
     UnoCalled,
 )
 from engine.game import Game
-from engine.play.base import nxt, own_hands, without
+from engine.play.base import Refusal, nxt, own_hands, without
 from engine.rules import Rules
 
 
@@ -26,6 +29,27 @@ def swap_kind(rules: Rules, rank: Rank) -> str | None:
             return "rotate"
     elif rules.swap == "five" and rank is Rank.FIVE:
         return "target"
+    return None
+
+
+def swap_targets(g: Game, s: int) -> list[str]:
+    """Whom seat ``s`` may swap hands with: every other player holding cards (``places``:
+    not those out of the round)."""
+    return [p for i, p in enumerate(g.players_) if i != s and g.hands[i]]
+
+
+_CHOOSE_TARGET: Refusal = (Code.CHOOSE_TARGET, "choose a player to swap hands with")
+_NO_TARGET: Refusal = (Code.NO_TARGET_NEEDED, "this play swaps with nobody")
+
+
+def target_refusal(g: Game, s: int, a: Play) -> Refusal | None:
+    """A swap card that does not empty the hand needs a target among ``swap_targets``;
+    any other play has none."""
+    if swap_kind(g.fl, a.card.rank) == "target" and len(a.together) + 1 < len(g.hands[s]):
+        if a.target is None or a.target not in swap_targets(g, s):
+            return _CHOOSE_TARGET
+    elif a.target is not None:
+        return _NO_TARGET
     return None
 
 
