@@ -43,7 +43,7 @@ def can_choose_color(g: Game, s: int, color: Color | None = COLORS[0]) -> bool:
 
 def list_colors(g: Game, s: int, out: list[Action]) -> None:
     """One ``ChooseColor`` per colour, when seat ``s`` names one."""
-    if can_choose_color(g, s):
+    if color_refusal(g, s) is None:
         out.extend(CHOOSE)
 
 

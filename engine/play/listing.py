@@ -3,18 +3,28 @@
 The order is part of the behaviour (seeded playouts pick from it): a turn lists the
 victim's answers (``Challenge``, ``Accept``), then the plays, then ``Pass`` or ``Draw``;
 out of turn a jump-in; then anyone's UNO calls and catches; ``Leave`` last. Each family's
-``can_*`` decides its entries. Two fast paths, both exact: the ordinary turn (phase
+``can_*`` decides its entries. Fast paths, all exact: the ordinary turn (phase
 ``PLAYING``, no penalty, nothing drawn, the round opened) lists its plays and ``Draw``
 without asking ``drawing.draw_refusal`` (which allows it there); and the UNO family is
 not asked when nobody can call or be caught (one card held, someone exposed, or
-``false_uno_penalty``: else ``uno.list_uno`` lists nothing).
+``false_uno_penalty``: else ``uno.list_uno`` lists nothing). Facing a penalty, ``Draw``
+and ``Pass`` are not asked for either (``draw_refusal``, ``pass_refusal``: never then).
 """
 
 from __future__ import annotations
 
 from engine.actions import Action
 from engine.game import Game
-from engine.play.base import CHOOSING, DRAW, GAME_OVER, NEXT_ROUND, PLAYING, ROUND_OVER
+from engine.play.base import (
+    CHALLENGE,
+    CHOOSING,
+    DRAW,
+    GAME_OVER,
+    LEAVE,
+    NEXT_ROUND,
+    PLAYING,
+    ROUND_OVER,
+)
 from engine.play.color import list_colors
 from engine.play.dealing import can_next_round
 from engine.play.drawing import list_draw_pass
@@ -22,6 +32,7 @@ from engine.play.jump_in import jump_in_open, jump_ins
 from engine.play.leaving import list_leave
 from engine.play.penalty import list_answers
 from engine.play.playing import list_plays, list_turn_plays
+from engine.play.stacking import stack_plays
 from engine.play.uno import list_uno
 
 
@@ -44,6 +55,9 @@ def list_actions(g: Game, p: str) -> list[Action]:
             out.append(DRAW)
         elif ph is CHOOSING:
             list_colors(g, s, out)
+        elif ph is CHALLENGE or g.pending:  # facing a penalty: no Draw, no Pass
+            list_answers(g, s, out)
+            stack_plays(g, s, out)
         else:
             list_answers(g, s, out)
             n0 = len(out)
@@ -53,7 +67,7 @@ def list_actions(g: Game, p: str) -> list[Action]:
         jump_ins(g, s, out)
     if g.exposed or len(g.hands[s]) == 1 or g.fl.false_uno_penalty:
         list_uno(g, s, out)
-    list_leave(out)
+    out.append(LEAVE)  # leaving.list_leave, inline: every seated player, every step
     return out
 
 

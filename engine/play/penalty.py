@@ -72,9 +72,9 @@ def can_challenge(g: Game, s: int) -> bool:
 
 def list_answers(g: Game, s: int, out: list[Action]) -> None:
     """``Challenge`` and ``Accept``, when seat ``s`` may."""
-    if can_challenge(g, s):
+    if challenge_refusal(g, s) is None:
         out.append(CHALLENGE_A)
-    if can_accept(g, s):
+    if accept_refusal(g, s) is None:
         out.append(ACCEPT)
 
 

@@ -119,7 +119,7 @@ def do_catch_uno(g: Game, s: int, a: CatchUno, ev: list[Event]) -> None:
 
 def list_uno(g: Game, s: int, out: list[Action]) -> None:
     """The calls and catches seat ``s`` may make now (any player, in turn or not)."""
-    if can_call_uno(g, s):
+    if call_refusal(g, s) is None:
         out.append(CALL_UNO)
     if g.exposed or g.fl.false_uno_penalty:  # else nobody to catch: skip building the list
         for t in catch_targets(g, s):
