@@ -70,6 +70,19 @@ def refused(why: Refusal) -> IllegalAction:
     return IllegalAction(why[0], why[1])
 
 
+def check(why: Refusal | None) -> None:
+    """What every ``verify_*`` does with its family's refusal: raise it, if any."""
+    if why is not None:
+        raise IllegalAction(why[0], why[1])
+
+
+# refusals that several families give, in the same words
+NAME_COLOR_FIRST: Refusal = (Code.CHOOSE_COLOR, "name the colour first")
+CHALLENGE_OPEN: Refusal = (Code.CHALLENGE_OPEN, "challenge or accept the Wild Draw Four")
+PENALTY_PENDING: Refusal = (Code.PENALTY_PENDING, "stack or accept the pending penalty")
+NUMBER_FIRST: Refusal = (Code.FIRST_PLAY_NUMBER, "open the round with a number card")
+
+
 def not_your_turn(g: Game) -> Refusal:
     return (Code.NOT_YOUR_TURN, f"it is {g.players_[g.cur]}'s turn")
 

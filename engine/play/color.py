@@ -11,7 +11,14 @@ from engine.cards import COLORS, Color
 from engine.errors import Code
 from engine.events import ColorChosen, Event
 from engine.game import Game
-from engine.play.base import CHOOSE, CHOOSING, PLAYING, Refusal, own, refused
+from engine.play.base import (
+    CHOOSE,
+    CHOOSING,
+    PLAYING,
+    Refusal,
+    check,
+    own,
+)
 from engine.play.playing import resolve
 from engine.play.scoring import settle_out
 
@@ -20,7 +27,7 @@ _OTHER_NAMES: Refusal = (Code.NOT_YOUR_TURN, "another player names the colour")
 _NOT_A_COLOR: Refusal = (Code.BAD_ACTION, "not a colour")
 
 
-def color_refusal(g: Game, s: int, color: Color | None = COLORS[0]) -> Refusal | None:
+def choose_color_refusal(g: Game, s: int, color: Color | None = COLORS[0]) -> Refusal | None:
     """In phase ``CHOOSING`` the current player names one of the four colours."""
     if g.phase_ is not CHOOSING:
         return _NOT_ASKED
@@ -32,18 +39,16 @@ def color_refusal(g: Game, s: int, color: Color | None = COLORS[0]) -> Refusal |
 
 
 def verify_choose_color(g: Game, s: int, a: ChooseColor) -> None:
-    why = color_refusal(g, s, a.color)
-    if why is not None:
-        raise refused(why)
+    check(choose_color_refusal(g, s, a.color))
 
 
 def can_choose_color(g: Game, s: int, color: Color | None = COLORS[0]) -> bool:
-    return color_refusal(g, s, color) is None
+    return choose_color_refusal(g, s, color) is None
 
 
 def list_colors(g: Game, s: int, out: list[Action]) -> None:
     """One ``ChooseColor`` per colour, when seat ``s`` names one."""
-    if color_refusal(g, s) is None:
+    if choose_color_refusal(g, s) is None:
         out.extend(CHOOSE)
 
 

@@ -28,10 +28,10 @@ from engine.errors import Code, IllegalAction
 from engine.events import Event
 from engine.game import Game
 from engine.play.base import GAME_OVER, ROUND_OVER, Refusal, refused
-from engine.play.color import color_refusal, do_choose_color
+from engine.play.color import choose_color_refusal, do_choose_color
 from engine.play.dealing import do_next_round, next_round_refusal
 from engine.play.drawing import do_draw, do_pass, draw_refusal, pass_refusal
-from engine.play.leaving import do_leave
+from engine.play.leaving import do_leave, leave_refusal
 from engine.play.listing import listed_actions
 from engine.play.penalty import accept_refusal, challenge_refusal, do_accept, do_challenge
 from engine.play.playing import accepted_unlisted, do_play, play_refusal
@@ -111,7 +111,7 @@ def refusal(g: Game, player: str, a: Action) -> Refusal:
     elif isinstance(a, CatchUno):
         why = catch_refusal(g, s, a.target)
     elif isinstance(a, ChooseColor):
-        why = color_refusal(g, s, a.color)
+        why = choose_color_refusal(g, s, a.color)
     elif isinstance(a, Challenge):
         why = challenge_refusal(g, s)
     elif isinstance(a, Accept):
@@ -120,6 +120,8 @@ def refusal(g: Game, player: str, a: Action) -> Refusal:
         why = pass_refusal(g, s)
     elif isinstance(a, Draw):
         why = draw_refusal(g, s)
+    elif isinstance(a, Leave):
+        why = leave_refusal(g, s)
     else:
         why = None
     return why or _NOT_POSSIBLE

@@ -32,9 +32,9 @@ from engine.play.base import (
     W4,
     Refusal,
     W,
+    check,
     give,
     own,
-    refused,
 )
 from engine.rng import Rng
 from engine.rules import Rules, plain
@@ -50,9 +50,7 @@ def next_round_refusal(g: Game) -> Refusal | None:
 
 
 def verify_next_round(g: Game) -> None:
-    why = next_round_refusal(g)
-    if why is not None:
-        raise refused(why)
+    check(next_round_refusal(g))
 
 
 def can_next_round(g: Game) -> bool:

@@ -17,29 +17,29 @@ from engine.events import CardsDrawn, Event, Passed, TurnSkipped
 from engine.game import Game
 from engine.play.base import (
     CHALLENGE,
+    CHALLENGE_OPEN,
     CHOOSING,
     DRAW,
+    NAME_COLOR_FIRST,
+    NUMBER_FIRST,
     PASS,
+    PENALTY_PENDING,
     W4,
     Refusal,
+    check,
     close_windows,
     fix_uno,
     give,
     mhand,
     not_your_turn,
     nxt,
-    refused,
     take,
 )
 from engine.play.matching import matches, w4_is_legal
 from engine.play.playing import list_plays
 from engine.play.scoring import stall
 
-_NAME_FIRST: Refusal = (Code.CHOOSE_COLOR, "name the colour first")
-_CHALLENGE_OPEN: Refusal = (Code.CHALLENGE_OPEN, "challenge or accept the Wild Draw Four")
-_PENALTY_PENDING: Refusal = (Code.PENALTY_PENDING, "stack or accept the pending penalty")
 _ALREADY_DRAWN: Refusal = (Code.ALREADY_DRAWN, "play the drawn card or pass")
-_NUMBER_FIRST: Refusal = (Code.FIRST_PLAY_NUMBER, "open the round with a number card")
 _NOTHING_TO_PASS: Refusal = (Code.NOTHING_TO_PASS, "draw before passing")
 _MUST_PLAY: Refusal = (Code.MUST_PLAY, "the drawn card must be played")
 
@@ -57,25 +57,23 @@ def draw_refusal(g: Game, s: int, played: bool | None = None) -> Refusal | None:
         return not_your_turn(g)
     ph = g.phase_
     if ph is CHOOSING:
-        return _NAME_FIRST
+        return NAME_COLOR_FIRST
     if ph is CHALLENGE:
-        return _CHALLENGE_OPEN
+        return CHALLENGE_OPEN
     if g.pending:
-        return _PENALTY_PENDING
+        return PENALTY_PENDING
     if g.drawn is not None:
         return _ALREADY_DRAWN
     if g.first_play:  # first_play_number: the draw (2, skipped) only with no number to play
         if played is None:
             played = _has_play(g, s)
         if played:
-            return _NUMBER_FIRST
+            return NUMBER_FIRST
     return None
 
 
 def verify_draw(g: Game, s: int) -> None:
-    why = draw_refusal(g, s)
-    if why is not None:
-        raise refused(why)
+    check(draw_refusal(g, s))
 
 
 def can_draw(g: Game, s: int) -> bool:
@@ -90,7 +88,7 @@ def pass_refusal(g: Game, s: int, played: bool | None = None) -> Refusal | None:
         return not_your_turn(g)
     ph = g.phase_
     if ph is CHOOSING:
-        return _NAME_FIRST
+        return NAME_COLOR_FIRST
     drawn = g.drawn
     if drawn is None:
         return _NOTHING_TO_PASS
@@ -111,9 +109,7 @@ def pass_refusal(g: Game, s: int, played: bool | None = None) -> Refusal | None:
 
 
 def verify_pass(g: Game, s: int) -> None:
-    why = pass_refusal(g, s)
-    if why is not None:
-        raise refused(why)
+    check(pass_refusal(g, s))
 
 
 def can_pass(g: Game, s: int) -> bool:

@@ -20,6 +20,8 @@ from engine.play.base import (
     CHOOSING,
     GAME_OVER,
     LEAVE,
+    Refusal,
+    check,
     clear_penalty,
     give,
     nxt,
@@ -29,6 +31,20 @@ from engine.play.base import (
 )
 from engine.play.color import after_color, name_missing_color
 from engine.play.scoring import end_round
+
+
+def leave_refusal(g: Game, s: int) -> Refusal | None:
+    """Nothing of its own: a seated player may leave until the game is over (``core``'s
+    checks, which every action has)."""
+    return None
+
+
+def verify_leave(g: Game, s: int) -> None:
+    check(leave_refusal(g, s))
+
+
+def can_leave(g: Game, s: int) -> bool:
+    return leave_refusal(g, s) is None
 
 
 def list_leave(out: list[Action]) -> None:

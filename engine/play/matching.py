@@ -208,7 +208,7 @@ def match_refusal(g: Game, a: Play, hand: list[Card]) -> Refusal | None:
     return (Code.DOES_NOT_MATCH, f"{a.card.code} does not match")
 
 
-def color_refusal(a: Play) -> Refusal | None:
+def named_color_refusal(a: Play) -> Refusal | None:
     """The colour a play names: a wild names one; a ``same_rank`` group of several colours
     names which of them stays (one of them); any other play names none."""
     if a.card.is_wild:  # a wild not listed by now: its colour is what is left to name

@@ -17,12 +17,12 @@ from engine.play.base import (
     CHOOSING,
     D2,
     Refusal,
+    check,
     clear_penalty,
     close_windows,
     give,
     not_your_turn,
     nxt,
-    refused,
 )
 
 _NOTHING_PENDING: Refusal = (Code.NOTHING_PENDING, "no penalty to accept")
@@ -42,9 +42,7 @@ def accept_refusal(g: Game, s: int) -> Refusal | None:
 
 
 def verify_accept(g: Game, s: int) -> None:
-    why = accept_refusal(g, s)
-    if why is not None:
-        raise refused(why)
+    check(accept_refusal(g, s))
 
 
 def can_accept(g: Game, s: int) -> bool:
@@ -61,9 +59,7 @@ def challenge_refusal(g: Game, s: int) -> Refusal | None:
 
 
 def verify_challenge(g: Game, s: int) -> None:
-    why = challenge_refusal(g, s)
-    if why is not None:
-        raise refused(why)
+    check(challenge_refusal(g, s))
 
 
 def can_challenge(g: Game, s: int) -> bool:

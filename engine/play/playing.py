@@ -26,6 +26,8 @@ from engine.play.base import (
     CHALLENGE,
     CHOOSING,
     D2,
+    NAME_COLOR_FIRST,
+    NUMBER_FIRST,
     PLAYING,
     REV,
     SINGLE,
@@ -52,13 +54,13 @@ from engine.play.jump_in import (
 )
 from engine.play.last_card import NOT_LAST, do_last_card, last_card_refusal
 from engine.play.matching import (
-    color_refusal,
     emit_plays,
     follow_refusal,
     group_refusal,
     groups_for,
     match_refusal,
     matches,
+    named_color_refusal,
     w4_is_legal,
     w4_refusal,
 )
@@ -73,9 +75,7 @@ from engine.play.stacking import (
 from engine.play.swap import do_swap, swap_kind, target_refusal
 from engine.play.uno import after_play
 
-_NAME_FIRST: Refusal = (Code.CHOOSE_COLOR, "name the colour first")
 _ONLY_DRAWN: Refusal = (Code.MUST_PLAY_DRAWN, "only the drawn card may be played")
-_NUMBER_FIRST: Refusal = (Code.FIRST_PLAY_NUMBER, "open the round with a number card")
 
 # ---------------------------------------------------------------------------- listing
 
@@ -209,7 +209,7 @@ def play_refusal(g: Game, s: int, a: Play) -> Refusal:
     the swap target). Only asked for a play that is not listed."""
     mine = s == g.cur
     if g.phase_ is CHOOSING:
-        return _NAME_FIRST if mine else naming_refusal(g)
+        return NAME_COLOR_FIRST if mine else naming_refusal(g)
     if not mine:  # the turn first: whatever the card, not now
         why = turn_refusal(g)
         if why is not None:
@@ -229,11 +229,11 @@ def play_refusal(g: Game, s: int, a: Play) -> Refusal:
     if why is None:
         why = group_refusal(g, a)
     if why is None and mine and g.first_play and not a.card.is_number:
-        why = _NUMBER_FIRST
+        why = NUMBER_FIRST
     if why is None and not mine:
         why = last_card_refusal(g, a, hand)
     if why is None:
-        why = follow_refusal(g, a) or match_refusal(g, a, hand) or color_refusal(a)
+        why = follow_refusal(g, a) or match_refusal(g, a, hand) or named_color_refusal(a)
     if why is None:
         why = target_refusal(g, s, a)
     if why is None:  # nothing above says why: the play is simply not among the listed

@@ -14,7 +14,9 @@ from engine.events import DirectionReversed, Event, PenaltyPassed, PenaltyStacke
 from engine.game import Game
 from engine.play.base import (
     CHALLENGE,
+    CHALLENGE_OPEN,
     D2,
+    PENALTY_PENDING,
     REV,
     SKIP,
     W4,
@@ -29,8 +31,6 @@ from engine.play.matching import emit_plays, groups_for, w4_ok
 from engine.play.penalty import draw_at_once
 from engine.rules import Rules
 
-_CHALLENGE_OPEN: Refusal = (Code.CHALLENGE_OPEN, "challenge or accept the Wild Draw Four")
-_PENALTY_PENDING: Refusal = (Code.PENALTY_PENDING, "stack or accept the pending penalty")
 _ON_PENALTY = frozenset((D2, W4, W, SKIP, REV))  # the ranks that may ever go on a penalty
 
 
@@ -97,11 +97,11 @@ def penalty_refusal(g: Game, a: Play) -> Refusal | None:
         and rank not in (D2, W4, W)
         and not (g.fl.deflect == "all" and rank in (SKIP, REV))
     ):
-        return _CHALLENGE_OPEN
+        return CHALLENGE_OPEN
     if not g.pending:
         return None
     if rank not in _ON_PENALTY:
-        return _PENALTY_PENDING
+        return PENALTY_PENDING
     return (Code.CANNOT_STACK, f"{a.card.code} cannot go on this penalty")
 
 

@@ -16,10 +16,10 @@ from engine.play.base import (
     GAME_OVER,
     ROUND_OVER,
     Refusal,
+    check,
     close_windows,
     give,
     nxt,
-    refused,
     without,
 )
 from engine.play.color import after_color, name_missing_color
@@ -51,9 +51,7 @@ def timeout_refusal(game: Game, player: str, window: str) -> Refusal | None:
 
 
 def verify_timeout(game: Game, player: str, action: Timeout) -> None:
-    why = timeout_refusal(game, player, action.window)
-    if why is not None:
-        raise refused(why)
+    check(timeout_refusal(game, player, action.window))
 
 
 def can_timeout(game: Game, player: str, action: Timeout) -> bool:

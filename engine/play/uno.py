@@ -12,7 +12,14 @@ from engine.actions import Action, CatchUno, Play
 from engine.errors import Code
 from engine.events import Event, UnoCalled, UnoCaught, UnoFalseAlarm
 from engine.game import Game
-from engine.play.base import CALL_UNO, Refusal, catch_of, give, refused, without
+from engine.play.base import (
+    CALL_UNO,
+    Refusal,
+    catch_of,
+    check,
+    give,
+    without,
+)
 from engine.play.last_card import draws_on_going_out
 from engine.rules import Rules
 
@@ -44,9 +51,7 @@ def call_refusal(g: Game, s: int) -> Refusal | None:
 
 
 def verify_call_uno(g: Game, s: int) -> None:
-    why = call_refusal(g, s)
-    if why is not None:
-        raise refused(why)
+    check(call_refusal(g, s))
 
 
 def can_call_uno(g: Game, s: int) -> bool:
@@ -91,9 +96,7 @@ def catch_refusal(g: Game, s: int, target: str) -> Refusal | None:
 
 
 def verify_catch_uno(g: Game, s: int, target: str) -> None:
-    why = catch_refusal(g, s, target)
-    if why is not None:
-        raise refused(why)
+    check(catch_refusal(g, s, target))
 
 
 def can_catch_uno(g: Game, s: int, target: str) -> bool:
