@@ -12,7 +12,7 @@ from engine.actions import Action, Play
 from engine.cards import Card
 from engine.errors import Code
 from engine.game import Game
-from engine.play.base import D2, PLAYING, W4, Refusal
+from engine.play.base import D2, PLAYING, W4, Refusal, not_your_turn
 from engine.play.matching import emit_plays, matches, w4_ok
 from engine.play.stacking import fours_stack
 
@@ -53,14 +53,16 @@ def jump_ins(g: Game, s: int, out: list[Action]) -> None:
 def turn_refusal(g: Game) -> Refusal | None:
     """A play out of turn, before its cards are looked at: only as a jump-in."""
     if not g.fl.jump_in:
-        return (Code.NOT_YOUR_TURN, f"it is {g.players_[g.cur]}'s turn")
+        return not_your_turn(g)
     return None
 
 
 def jump_in_refusal(g: Game, a: Play) -> Refusal | None:
-    """Why ``a`` is no jump-in: more than one card, not the identical card, or not now
-    (any penalty pending counts as not now here: an identical card that adds to it and is
-    still refused is refused for another reason, found after)."""
+    """Why ``a`` is no jump-in: more than one card, not the identical card, or not now.
+    With a penalty pending every jump-in that reaches here is "not now", even an identical
+    card that could add to it (then it was refused by the +4 rule, the last card or the
+    colour to follow, which ``play_refusal`` does not look for: the code stays the one
+    this refusal has always given)."""
     if a.together:
         return _ONE_CARD
     if a.card is not g.discard[-1]:

@@ -7,8 +7,12 @@ out of turn a jump-in; then anyone's UNO calls and catches; ``Leave`` last. Each
 ``PLAYING``, no penalty, nothing drawn, the round opened) lists its plays and ``Draw``
 without asking ``drawing.draw_refusal`` (which allows it there); and the UNO family is
 not asked when nobody can call or be caught (one card held, someone exposed, or
-``false_uno_penalty``: else ``uno.list_uno`` lists nothing). Facing a penalty, ``Draw``
-and ``Pass`` are not asked for either (``draw_refusal``, ``pass_refusal``: never then).
+``false_uno_penalty``: else ``uno.list_uno`` lists nothing). Each state of a turn asks
+only the families that can answer yes in it: facing a penalty, the answers and the plays
+on it (never ``Draw``/``Pass``); after a draw, the drawn card and ``Pass`` (never
+``Draw``, ``Accept``, ``Challenge``); on the first play, the plays and ``Draw``.
+``playing.list_plays`` and ``drawing.list_draw_pass`` list the same without knowing the
+state (``test_families`` checks they agree).
 """
 
 from __future__ import annotations
@@ -22,16 +26,17 @@ from engine.play.base import (
     GAME_OVER,
     LEAVE,
     NEXT_ROUND,
+    PASS,
     PLAYING,
     ROUND_OVER,
 )
 from engine.play.color import list_colors
 from engine.play.dealing import can_next_round
-from engine.play.drawing import list_draw_pass
+from engine.play.drawing import draw_refusal, pass_refusal
 from engine.play.jump_in import jump_in_open, jump_ins
 from engine.play.leaving import list_leave
 from engine.play.penalty import list_answers
-from engine.play.playing import list_plays, list_turn_plays
+from engine.play.playing import list_drawn_play, list_turn_plays
 from engine.play.stacking import stack_plays
 from engine.play.uno import list_uno
 
@@ -58,11 +63,16 @@ def list_actions(g: Game, p: str) -> list[Action]:
         elif ph is CHALLENGE or g.pending:  # facing a penalty: no Draw, no Pass
             list_answers(g, s, out)
             stack_plays(g, s, out)
-        else:
-            list_answers(g, s, out)
+        elif g.drawn is not None:  # after a draw: the drawn card, Pass (never Draw again)
             n0 = len(out)
-            list_plays(g, s, out)
-            list_draw_pass(g, s, len(out) > n0, out)
+            list_drawn_play(g, s, out)
+            if pass_refusal(g, s, len(out) > n0) is None:
+                out.append(PASS)
+        else:  # the first play of first_play_number: a number card, or Draw (2, skipped)
+            n0 = len(out)
+            list_turn_plays(g, s, out)
+            if draw_refusal(g, s, len(out) > n0) is None:
+                out.append(DRAW)
     elif jump_in_open(g):
         jump_ins(g, s, out)
     if g.exposed or len(g.hands[s]) == 1 or g.fl.false_uno_penalty:

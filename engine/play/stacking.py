@@ -50,18 +50,21 @@ def bounce_target(g: Game, s: int) -> str | None:
     return None
 
 
-def _deflects(g: Game, s: int, c: Card, hand: list[Card]) -> bool:
-    """A Skip or Reverse of the colour in play on a +2 (``deflect``; ``all``: on a +4 too,
-    seed 001: "或同色反转牌"), never as the last card; a Reverse needs someone to send the
-    penalty back to."""
-    rules = g.fl
+def deflect_open(g: Game) -> bool:
+    """Whether the pending penalty may be deflected: a +2 under ``deflect``, a +4 too under
+    ``deflect=all`` (seed 001: "或同色反转牌")."""
     kind = g.pending_kind
-    r = c.rank
+    deflect = g.fl.deflect
+    return (kind is D2 and deflect != "off") or (kind is W4 and deflect == "all")
+
+
+def _deflects(g: Game, s: int, c: Card, hand: list[Card]) -> bool:
+    """With ``deflect_open``: a Skip or Reverse of the colour in play, never as the last
+    card; a Reverse needs someone to send the penalty back to."""
     return (
-        ((kind is D2 and rules.deflect != "off") or (kind is W4 and rules.deflect == "all"))
-        and c.color is g.play_color
-        and (len(hand) > 1 or may_go_out_with(rules, r, deflect=True))
-        and (r is SKIP or bounce_target(g, s) is not None)
+        c.color is g.play_color
+        and (len(hand) > 1 or may_go_out_with(g.fl, c.rank, deflect=True))
+        and (c.rank is SKIP or bounce_target(g, s) is not None)
     )
 
 
@@ -73,6 +76,7 @@ def stack_plays(g: Game, s: int, out: list[Action]) -> None:
         return
     hand = g.hands[s]
     kind = g.pending_kind
+    deflects = deflect_open(g)
     for c in distinct_cards(hand):
         r = c.rank
         if r is D2:
@@ -84,7 +88,7 @@ def stack_plays(g: Game, s: int, out: list[Action]) -> None:
         elif r is W:
             if rules.wild_on_penalty and (len(hand) > 1 or may_go_out_with(rules, W)):
                 emit_plays(g, s, hand, c, ((),), out)
-        elif (r is SKIP or r is REV) and _deflects(g, s, c, hand):
+        elif deflects and (r is SKIP or r is REV) and _deflects(g, s, c, hand):
             out.append(play_of(c, None, None, ()))
 
 

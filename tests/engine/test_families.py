@@ -25,6 +25,7 @@ from engine import (
     IllegalAction,
     NextRound,
     Pass,
+    Phase,
     Play,
     Rules,
     apply,
@@ -80,6 +81,10 @@ def _check_families(game: Game, rnd: random.Random, where: str) -> None:
             assert found == plays, ctx  # the plays, in listing order
             for a in plays:
                 assert playing.can_play(game, s, a), ctx
+            if game.phase is not Phase.CHOOSING_COLOR:
+                turn: list[Any] = []
+                drawing.list_draw_pass(game, s, bool(plays), turn)
+                assert turn == [a for a in listed if isinstance(a, (Draw, Pass))], ctx
         else:
             assert dealing.can_next_round(game) == (NextRound() in listed), ctx
         # the verify of each family raises what apply raises
