@@ -203,10 +203,12 @@ def accepted_unlisted(action: Action, acts: list[Action]) -> Action | None:
 
 
 def play_refusal(g: Game, s: int, a: Play) -> Refusal:
-    """Why ``a`` (not listed) is refused: each family's refusal in a fixed order (the turn,
-    the cards held, a jump-in, the last card, the +4 rule, the penalty faced, the drawn
-    card, the group, the first play, the colour to follow, matching, the colour named,
-    the swap target). Only asked for a play that is not listed."""
+    """Why ``a`` (not listed) is refused: each family's refusal in a fixed order, the first
+    that objects (the colour being named; the turn; the cards held; out of turn the jump-in,
+    in turn the last card; the +4 rule; in turn the penalty faced and the drawn card; the
+    group; the first play; out of turn the last card; the colour to follow; matching; the
+    colour named; the swap target). Only asked for a play that is not listed: the order
+    is what makes the same play always get the same reason."""
     mine = s == g.cur
     if g.phase_ is CHOOSING:
         return NAME_COLOR_FIRST if mine else naming_refusal(g)
