@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--delay", type=float, default=None, help="seconds before a bot moves")
     p.add_argument("--lang", default=None, help="en, zh_Hans or zh_Hant")
     p.add_argument("--json", action="store_true", help="end with one JSON summary line")
+    p.add_argument("--settings", action="store_true", help="set the rules in a menu first")
 
     sub.add_parser(
         "stickers",
@@ -182,6 +183,7 @@ def _play(args: argparse.Namespace, settings: Any) -> int:
         lang=resolve_lang(args.lang, settings.language),
         json=args.json,
         interactive=interactive,
+        settings=args.settings,
     )
     # log lines would print into the game: they go to a file beside the database, and
     # only warnings and errors to the terminal as well

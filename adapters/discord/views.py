@@ -13,13 +13,16 @@ import functools
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
 from adapters.discord import ids, text
+from adapters.discord.markup import channel_of
+from adapters.discord.protocols import ComponentsClient
 from bot import render
 from bot.i18n import LANGUAGES, Translator, translator
+from bot.model import LOBBY, PLAYING
 from bot.port import TableInfo
 from engine import (
     Accept,
@@ -40,7 +43,6 @@ from engine import (
 )
 
 if TYPE_CHECKING:
-    from adapters.discord.adapter import UnoClient
     from adapters.discord.emojis import CardEmojis
 
 __all__ = [
@@ -88,8 +90,8 @@ class UnoButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"uno:(?!(?:cards|preset|flag|kick):)\S{1,96}",
 ):
-    """Any button this bot draws; it hands the press to the adapter, which parses the id
-    (and refuses one it did not make)."""
+    """Any button this bot draws; it hands the press to the client's ``components`` (the
+    adapter's), which parses the id (and refuses one it did not make)."""
 
     def __init__(
         self,
@@ -124,11 +126,11 @@ class UnoButton(
         return cls(match.group(0), label)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        client: UnoClient = interaction.client
+        client = cast(ComponentsClient, interaction.client)
         # a select whose id looks like a button's is still a select (and refused as such)
         select = _component_type(interaction) != discord.ComponentType.button.value
         values = select_values(interaction) if select else ()
-        await client.adapter.on_component(interaction, self.custom_id, values, select=select)
+        await client.components.on_component(interaction, self.custom_id, values, select=select)
 
 
 class UnoSelect(
@@ -168,9 +170,9 @@ class UnoSelect(
         return cls(match.group(0), options)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        client: UnoClient = interaction.client
+        client = cast(ComponentsClient, interaction.client)
         values = select_values(interaction)
-        await client.adapter.on_component(interaction, self.custom_id, values, select=True)
+        await client.components.on_component(interaction, self.custom_id, values, select=True)
 
 
 def _component_type(interaction: discord.Interaction[Any]) -> int | None:
@@ -250,11 +252,6 @@ def _button(
     )  # fmt: skip
 
 
-def channel_of(key: str) -> int:
-    """The channel (or thread) id of a table key ``dc:<channel>``."""
-    return int(key.split(":", 1)[1])
-
-
 # -- the public table -------------------------------------------------------------------------
 
 
@@ -263,7 +260,7 @@ def table_view(info: TableInfo, tr: Translator) -> discord.ui.View | None:
     t, v = channel_of(info.key), info.version
     label = render.button_label
     view = discord.ui.View(timeout=None)
-    if info.status == "lobby":
+    if info.status == LOBBY:
         view.add_item(
             _button("join", t, v, label("join", tr), style=discord.ButtonStyle.success, row=0)
         )
@@ -275,7 +272,7 @@ def table_view(info: TableInfo, tr: Translator) -> discord.ui.View | None:
         )
         return view
     pv = info.view
-    if info.status != "playing" or pv is None or pv.phase is Phase.GAME_OVER:
+    if info.status != PLAYING or pv is None or pv.phase is Phase.GAME_OVER:
         return None
     if pv.phase is Phase.ROUND_OVER:
         view.add_item(
@@ -533,27 +530,9 @@ def hand_view(
             view.add_item(b)
     row += (len(shown) + PER_ROW - 1) // PER_ROW
     if rest:
-        page_count = (len(rest) + PAGE_SIZE - 1) // PAGE_SIZE
-        page = max(0, min(page, page_count - 1))
-        part = rest[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-        options = []
-        for ch in part:
-            need = ch.needs()
-            desc = None
-            if need == "color":
-                desc = tr.gettext(text.THEN_COLOR)
-            elif need == "target":
-                desc = tr.gettext(text.THEN_TARGET)
-            options.append(
-                discord.SelectOption(
-                    label=_cut(ch.long(tr), OPTION_MAX), value=ch.key, description=desc,
-                    emoji=art.emoji(ch.cards[0]) if art is not None else None,
-                )
-            )  # fmt: skip
-        placeholder = tr.gettext(text.MORE_CARDS, page=page + 1, pages=page_count)
-        view.add_item(
-            UnoSelect(_id("cards", t, v, str(page)), options, placeholder=placeholder, row=row)
-        )
+        select, page, page_count = _more_cards(rest, t, v, tr, page, art)
+        select.row = row
+        view.add_item(select)
         row += 1
         if page_count > 1:
             nav = [
@@ -568,6 +547,37 @@ def hand_view(
         b.row = row
         view.add_item(b)
     return view, page, page_count
+
+
+def _more_cards(
+    rest: Sequence[Choice],
+    t: int,
+    v: int,
+    tr: Translator,
+    page: int,
+    art: CardEmojis | None,
+) -> tuple[UnoSelect, int, int]:
+    """The playable cards that found no button, in a select paged at 25: ``(select, page,
+    pages)``."""
+    page_count = (len(rest) + PAGE_SIZE - 1) // PAGE_SIZE
+    page = max(0, min(page, page_count - 1))
+    options = []
+    for ch in rest[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]:
+        need = ch.needs()
+        desc = None
+        if need == "color":
+            desc = tr.gettext(text.THEN_COLOR)
+        elif need == "target":
+            desc = tr.gettext(text.THEN_TARGET)
+        options.append(
+            discord.SelectOption(
+                label=_cut(ch.long(tr), OPTION_MAX), value=ch.key, description=desc,
+                emoji=art.emoji(ch.cards[0]) if art is not None else None,
+            )
+        )  # fmt: skip
+    placeholder = tr.gettext(text.MORE_CARDS, page=page + 1, pages=page_count)
+    select = UnoSelect(_id("cards", t, v, str(page)), options, placeholder=placeholder)
+    return select, page, page_count
 
 
 def picker_view(
