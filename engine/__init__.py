@@ -48,7 +48,6 @@ from engine.events import (
 )
 from engine.game import Game, Phase, game_from_json, game_to_json
 from engine.play import (
-    MAX_SEATS_PER_DECK,
     apply,
     draw_four_legal,
     hand_points,
@@ -60,7 +59,7 @@ from engine.play import (
     scenario,
     set_rules,
 )
-from engine.rules import PRESETS, Rules
+from engine.rules import MAX_SEATS_PER_DECK, PRESETS, Rules
 from engine.view import View, view
 
 __all__ = [

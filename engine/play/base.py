@@ -1,5 +1,5 @@
 """What every rule family shares: the shared action objects, copy-on-write of a game,
-turn order, drawing cards from the piles, card points and seat limits.
+turn order, drawing cards from the piles, card points (seat limits: ``engine.rules``).
 
 Nothing here is a rule of its own; the families (``engine.play.*``) build on it.
 """
@@ -56,7 +56,6 @@ POINTS = {
         for c in ALL_CARDS
     },
 }
-MAX_SEATS_PER_DECK = 10  # seats a game may have per deck of 108 cards
 
 # Why an action is refused: a stable code and a sentence for the log. Each family's
 # ``*_refusal`` function returns one (``None``: allowed); its ``verify_*`` raises it as an

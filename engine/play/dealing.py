@@ -24,7 +24,6 @@ from engine.play.base import (
     CHOOSING,
     D2,
     GAME_OVER,
-    MAX_SEATS_PER_DECK,
     PLAYING,
     REV,
     ROUND_OVER,
@@ -37,7 +36,7 @@ from engine.play.base import (
     own,
 )
 from engine.rng import Rng
-from engine.rules import Rules, plain
+from engine.rules import Rules, RulesRefused, check_seating, plain
 
 _IN_PROGRESS: Refusal = (Code.ROUND_IN_PROGRESS, "the round is still being played")
 
@@ -62,28 +61,14 @@ def do_next_round(g: Game, ev: list[Event]) -> None:
 
 
 def validate_seating(players: Sequence[str], rules: Rules) -> None:
+    """Player ids unique non-empty strings, and as many as the rules seat and deal to
+    (``engine.rules.check_seating``: a ``RulesRefused``, which is a ``ValueError``)."""
     if len(set(players)) != len(players):
         raise ValueError("player ids must be unique")
     for p in players:
         if not isinstance(p, str) or not p:
             raise ValueError("player ids must be non-empty strings")
-    n = len(players)
-    most = MAX_SEATS_PER_DECK * rules.decks
-    if n < 2 or n > most:
-        raise ValueError(f"a game needs 2 to {most} players with {rules.decks} deck(s), not {n}")
-    if rules.partners and n not in (4, 6):
-        raise ValueError("partners needs 4 or 6 players (teams of two sitting opposite)")
-    if not _hands_fit(n, rules):
-        raise ValueError(
-            f"{n} hands of {rules.hand_size} cards do not fit in {108 * rules.decks} cards; "
-            "deal fewer cards or use two decks"
-        )
-
-
-def _hands_fit(n: int, rules: Rules) -> bool:
-    """Whether ``n`` hands can be dealt, leaving a start card that is not a Wild Draw
-    Four (all the Wild Draw Fours and one more card)."""
-    return n * rules.hand_size <= 108 * rules.decks - (4 * rules.decks + 1)
+    check_seating(len(players), rules)
 
 
 def blank(players: Sequence[str], rules: Rules, seed: int) -> Game:
@@ -244,9 +229,10 @@ def join(game: Game, player: str) -> tuple[Game, list[Event]]:
         raise IllegalAction(Code.ALREADY_SEATED, f"{player} is seated")
     if g.teams is not None:
         raise IllegalAction(Code.GAME_FULL, "partner teams are fixed for the game")
-    n = len(g.players_) + 1
-    if n > MAX_SEATS_PER_DECK * g.rules.decks or not _hands_fit(n, g.rules):
-        raise IllegalAction(Code.GAME_FULL, "the table is full")
+    try:
+        check_seating(len(g.players_) + 1, g.rules)  # seats and cards for one more
+    except RulesRefused:
+        raise IllegalAction(Code.GAME_FULL, "the table is full") from None
     ng = g._clone()
     ng.players_ = [*g.players_, player]
     ng.seat = {p: i for i, p in enumerate(ng.players_)}
