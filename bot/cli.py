@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import __version__
+from engine.rules import max_seats
 
 log = logging.getLogger("uno")
 
@@ -139,7 +140,7 @@ def _simulate(args: argparse.Namespace) -> int:
         )
     if args.games < 1:
         raise SystemExit("--games must be at least 1")
-    if not 2 <= args.players <= 10 * rules.decks:
+    if not 2 <= args.players <= max_seats(rules):
         raise SystemExit("--players must be between 2 and 10 (20 with decks=2)")
     res = simulate(args.games, args.players, rules, strategies, seed=args.seed)
     print(
@@ -160,7 +161,7 @@ def _play(args: argparse.Namespace, settings: Any) -> int:
 
     rules = _rules(args.rules, args.set)
     bots = args.bots if args.bots is not None else max(0, args.players - 1)
-    if not 2 <= args.players <= 10 * rules.decks:
+    if not 2 <= args.players <= max_seats(rules):
         raise SystemExit("--players must be between 2 and 10 (20 with decks=2)")
     if not 0 <= bots <= args.players:
         raise SystemExit("--bots must be between 0 and --players")
