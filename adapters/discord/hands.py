@@ -19,7 +19,7 @@ from adapters.discord.context import Context
 from adapters.discord.hand_edits import HandEdits, picture_of, view_signature
 from adapters.discord.markup import cut, md_names
 from adapters.discord.sessions import HAND_TTL, HandSession, Sessions
-from bot import render
+from bot import controls, render
 from bot.i18n import translator
 from bot.model import OPEN_STATUSES, PLAYING
 from engine import Accept, Challenge, ChooseColor, Draw, NextRound, Pass, Phase, Play
@@ -181,16 +181,14 @@ class Hands:
             return cut(body), None, shown
         art = self.ctx.emojis
         if s.picking is not None:
-            choices = views.hand_choices(hand.hand or (), legal, hand.rules, hand.counts)
+            rows = controls.hand_menu(info, hand, legal, tr)
+            choices = views.hand_choices(hand.hand or (), views.menu_plays(rows))
             choice = next((c for c in choices if c.key == s.picking), None)
             if choice is not None and choice.needs() is not None:
-                prompt, view = views.picker_view(s.key, info.version, choice, tr, names, art)
+                prompt, view = views.picker_view(info, choice, tr, art)
                 return cut(body + "\n\n" + prompt), view, shown
             s.picking = None
-        view, s.page, _ = views.hand_view(
-            s.key, info.version, hand.hand or (), legal, tr, names, page=s.page,
-            rules=hand.rules, counts=hand.counts, art=art,
-        )  # fmt: skip
+        view, s.page, _ = views.hand_view(info, hand, legal, tr, page=s.page, art=art)
         return cut(body), view, shown
 
     async def answer(self, interaction: discord.Interaction[Any], s: HandSession) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import translator
-from tests.adapters.discord.harness import World
+from tests.adapters.discord.harness import World, name_of
 from tests.fakes.discord_api import Interaction, Message, User
 
 DECK = ["G1", "G2", "G3", "G4", "G6", "G7", "G8", "Y5", "Y6", "Y7", "Y8", "Y9"] * 2
@@ -21,7 +21,7 @@ def _card_buttons(msg: Message) -> list[str]:
     return [
         b["custom_id"]
         for b in msg.buttons()
-        if b["custom_id"].split(":")[1] in ("play", "pick", "draw", "pass")
+        if name_of(b["custom_id"])[0] in ("play", "pick", "draw", "pass")
     ]
 
 
