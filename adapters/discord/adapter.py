@@ -56,10 +56,9 @@ from adapters.discord.presses import HAND_ACTIONS, Presses
 from adapters.discord.replies import Origin, Replies
 from adapters.discord.sessions import HAND_TTL, HandSession, hand_record
 from adapters.discord.slash import SlashCommands
-from bot import render
+from bot import policy, render
 from bot.config import Settings
 from bot.i18n import translator
-from bot.model import OPEN_STATUSES
 from bot.port import Notice, TableInfo
 from bot.service import Service
 from engine import Event, View
@@ -269,7 +268,7 @@ class Adapter:
                 if not key.startswith(self.prefix + ":"):
                     continue
                 info = await self.service.table(key)
-                if info is None or info.status not in OPEN_STATUSES:
+                if not policy.is_open(info) or info is None:
                     continue
                 if info.updated >= since and self.runs(info.scope):
                     await self.show_table(info, [])

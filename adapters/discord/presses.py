@@ -18,7 +18,7 @@ from adapters.discord.hands import Hands
 from adapters.discord.markup import admin, display_name, table_key
 from adapters.discord.menus import Menus
 from adapters.discord.replies import Origin, Replies
-from bot import render
+from bot import policy, render
 from bot.intents import (
     Act,
     AddBot,
@@ -39,7 +39,7 @@ from bot.intents import (
     SetPreset,
     Start,
 )
-from bot.model import OPEN_STATUSES, PLAYING
+from bot.model import PLAYING
 from bot.port import Notice
 from bot.service import Result
 from engine import Action, Draw, Pass, Play
@@ -200,7 +200,7 @@ class Presses:
         """Answer with the player's hand (a new ephemeral message: their hand message now).
         ``draw_version``: they pressed Draw on the table; draw first."""
         info = await self.service.table(key)
-        if info is None or info.status not in OPEN_STATUSES:
+        if not policy.is_open(info) or info is None:
             o.notices.append(Notice("no_table"))
             await self.replies.answer(o, None)
             return
