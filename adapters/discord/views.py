@@ -33,7 +33,7 @@ from bot.intents import (
     SetPreset,
 )
 from bot.port import TableInfo
-from engine import COLORS, Card, ChooseColor, Draw, Play, View
+from engine import COLORS, Action, Card, ChooseColor, Draw, Play, View
 
 if TYPE_CHECKING:
     from adapters.discord.emojis import CardEmojis
@@ -184,7 +184,7 @@ def _choice_button(
 def hand_view(
     info: TableInfo,
     hand: View,
-    legal: Sequence[object],
+    legal: Sequence[Action],
     tr: Translator,
     *,
     page: int = 0,
@@ -198,10 +198,11 @@ def hand_view(
     of the playable ones go in a select paged at 25. Plays that call UNO come first, as
     "card · UNO!" buttons."""
     channel, version = channel_of(info.key), info.version
-    rows = controls.hand_menu(info, hand, list(legal), tr)  # type: ignore[arg-type]
-    others = [c for r in rows if r.menu != "cards" for c in r if isinstance(c.intent, Act)]
-    colors = [c for c in others if isinstance(c.intent.action, ChooseColor)]  # type: ignore[union-attr]
-    moves = [c for c in others if c not in colors][:PER_ROW]
+    rows = controls.hand_menu(info, hand, legal, tr)
+    others = [(c, c.intent.action) for r in rows if r.menu != "cards" for c in r
+              if isinstance(c.intent, Act)]  # fmt: skip
+    colors = [c for c, a in others if isinstance(a, ChooseColor)]
+    moves = [c for c, a in others if not isinstance(a, ChooseColor)][:PER_ROW]
     choices = hand_choices(hand.hand or (), menu_plays(rows))
     view = discord.ui.View(timeout=None)
     row = 0
