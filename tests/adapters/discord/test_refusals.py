@@ -82,6 +82,20 @@ async def test_a_click_racing_an_edit_of_the_table_is_answered(world: World) -> 
         "uno:catch:{chan}:{ver}",  # no argument where one is needed
         "uno:page:{chan}:{ver}:-1",
         "uno:join:１２３:{ver}",  # unicode digits
+        # the same in the codec's form
+        "a:{chan}:{ver}:pZZ9",
+        "a:{chan}:{ver}:xnobody",
+        "a:{chan}:{ver}:boom",
+        "j:{other}",
+        "a:{chan}:abc:d",
+        "m:{chan}:cards",  # a select's id on a button
+        "a:{chan}:{ver}:pR5",  # a card of a private hand, on the public table
+        "a:{chan}:{ver}:s",  # Pass, on the public table
+        "j:{chan}:" + "9" * 64,
+        "j:99999999999999999999999",
+        "n:{chan}:{ver}:-1",
+        "j:１２３",
+        "K:{chan}",  # a kind Discord never draws
     ],
 )
 async def test_a_forged_custom_id_is_refused_privately(world: World, forged: str) -> None:
