@@ -129,8 +129,8 @@ class Choice:
 def hand_choices(hand: Sequence[Card], plays: Sequence[Play]) -> list[Choice]:
     """One choice per distinct card in the hand (in card order, unplayable ones too), then
     the plays of several cards together; before them, the plays that call UNO with the
-    card (key ending ``!``: ``bot.controls.with_uno_twins`` offers them under
-    ``uno_call=with_play``, the call being part of the play there)."""
+    card (key ending ``!``: ``bot.controls.with_uno_twins`` offers one beside each play
+    that leaves one card)."""
     n_of: dict[Card, int] = {}
     for c in sorted(hand, key=lambda c: c.order):
         n_of[c] = n_of.get(c, 0) + 1
