@@ -76,11 +76,10 @@ from adapters.telegram.outbox import Limits, Outbox
 from adapters.telegram.polling import UPDATES, Poller
 from adapters.telegram.stickers import StickerSets
 from adapters.telegram.tables import NEWS, QUIET_IN_LOBBY, RESUMED, Slot, Tables
-from bot import render
+from bot import policy, render
 from bot.cards import Pictures
 from bot.config import Settings
 from bot.i18n import translator
-from bot.model import OPEN_STATUSES as OPEN
 from bot.port import Notice, TableInfo
 from bot.service import Service
 from engine import Event, View
@@ -391,7 +390,7 @@ class Adapter:
         else:
             behind = await self.service.behind(self.prefix)
         for info in behind:
-            if info.status in OPEN:
+            if policy.is_open(info):
                 slot = self.tables.slot(info)
                 if restarted:
                     slot.resumed = info.version

@@ -11,9 +11,10 @@ from adapters.telegram import views
 from adapters.telegram.codec import Link, key_of_tid, player_id, tid_of
 from adapters.telegram.front import NO_TABLES, OPEN_PRIVATE, Base, Context, Front, Handler, Here
 from adapters.telegram.menus import Menus, lang_done
-from bot import ai, render
+from bot import ai, policy, render
+from bot import settings_schema as schema
 from bot.i18n import LANGUAGES, N_, Translator, translator
-from bot.model import OPEN_STATUSES as OPEN
+from bot.port import TableInfo
 from bot.service import GLOBAL
 from engine import Rules
 
@@ -82,7 +83,7 @@ class Commands(Base):
         if here.private:
             await self._deep_link(here, (context.args or [""])[0])
             return
-        admin = await self._admin_unless_host(here.key, here.chat, here.uid)
+        admin = await self._admin(here.key, here.uid)
         origin = await self._origin(here.uid, here=here)
         await self.svc.start_game(here.key, here.pid, admin=admin, origin=origin)
 
@@ -117,6 +118,8 @@ class Commands(Base):
             await self._refuse(here, "no_table")
             return
         target = _kick_target(here.message, context.args or [], info.seats, self.chats.usernames)
+        if target is None and await self._kick_menu(here, info):
+            return
         if target is None:
             await self._tell_text(
                 here.uid,
@@ -127,16 +130,28 @@ class Commands(Base):
                 await self._origin(here.uid, here=here),
             )
             return
-        admin = await self._admin_unless_host(here.key, here.chat, here.uid)
+        admin = await self._admin(here.key, here.uid)
         origin = await self._origin(here.uid, here=here)
         await self.svc.kick(here.key, here.pid, target, admin=admin, origin=origin)
+
+    async def _kick_menu(self, here: Here, info: TableInfo) -> bool:
+        """``/kick`` naming nobody, from the host or an admin in the group: whom to remove,
+        a button each (``bot.controls.kick_menu``). False if not theirs to see."""
+        admin = await self._admin(here.key, here.uid, info)
+        if here.private or policy.refusal(info, here.pid, admin=admin, manage=True):
+            return False
+        menu = views.kick_menu(info, await self.chats.chat_tr(here.chat), here.pid)
+        if menu is None:
+            return False
+        self.messages.say(here.chat, here.thread, *menu)
+        return True
 
     async def stop(self, update: Update, context: Context) -> None:
         """/stop: end the game (host or admin)."""
         here = self._here(update)
         if here is None:
             return
-        admin = await self._admin_unless_host(here.key, here.chat, here.uid)
+        admin = await self._admin(here.key, here.uid)
         origin = await self._origin(here.uid, here=here)
         await self.svc.stop_game(here.key, here.pid, admin=admin, origin=origin)
 
@@ -180,8 +195,8 @@ class Commands(Base):
             return
         tr = await self.chats.chat_tr(here.chat)
         info = await self.svc.table(here.key)
-        if info is not None and info.status in OPEN:
-            text = render.rules_summary(info.rules, tr, info.preset)
+        if info is not None and policy.is_open(info):
+            text = schema.rules_summary(info.rules, tr, info.preset)
         else:
             preset, over, _lang = await self.svc.chat_settings(here.scope)
             preset = preset or self.svc.settings.default_preset
@@ -189,7 +204,7 @@ class Commands(Base):
                 rules = Rules.preset(preset, **(over or {}))
             except ValueError:
                 preset, rules = "official", Rules()
-            text = render.rules_summary(rules, tr, preset)
+            text = schema.rules_summary(rules, tr, preset)
         self.messages.say(here.chat, here.thread, text)
 
     async def settings(self, update: Update, context: Context) -> None:
@@ -197,15 +212,12 @@ class Commands(Base):
         here = self._here(update)
         if here is None:
             return
-        info = await self.svc.table(here.key)
-        if info is None or info.status not in OPEN:
-            if here.private:
-                await self._tell_text(here.uid, N_("Send /settings in the group of the table."))
-            else:
-                await self._refuse(here, "no_table")
+        _info, refused, _admin = await self._manager(here.key, here.uid)
+        if refused == "no_table" and here.private:
+            await self._tell_text(here.uid, N_("Send /settings in the group of the table."))
             return
-        if info.host != here.pid and not await self.chats.is_admin(here.chat, here.uid):
-            await self._refuse(here, "not_host")
+        if refused is not None:
+            await self._refuse(here, refused)
             return
         try:
             await self.menus.send_settings(here.key, here.uid, here.uid)
@@ -288,7 +300,7 @@ class Commands(Base):
             return
         args = context.args or []
         strategy = args[0].lower() if args and args[0].lower() in ai.STRATEGIES else "smart"
-        admin = await self._admin_unless_host(here.key, here.chat, here.uid)
+        admin = await self._admin(here.key, here.uid)
         origin = await self._origin(here.uid, here=here)
         await self.svc.add_bot(here.key, here.pid, strategy, admin=admin, origin=origin)
 

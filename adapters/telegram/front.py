@@ -18,7 +18,7 @@ message, so failures are logged by update id and kind only.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -26,17 +26,20 @@ from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
+from adapters.telegram import legacy
 from adapters.telegram.chats import Chats
-from adapters.telegram.codec import key_of, player_id, scope_of
-from adapters.telegram.common import INTERACTIVE, Origin, Posted
+from adapters.telegram.codec import chat_of, key_of, player_id, scope_of
+from adapters.telegram.common import INTERACTIVE, Origin, Posted, notice_text
 from adapters.telegram.hands import Hands
 from adapters.telegram.messages import Messages
+from bot import policy
 from bot.cards import Pictures
-from bot.i18n import N_
-from bot.port import Notice
+from bot.i18n import N_, translator
+from bot.intents import Press
+from bot.port import Notice, TableInfo
 from bot.service import Service
 
-__all__ = ["Base", "Context", "Front", "Handler", "Here", "display_name"]
+__all__ = ["Base", "Context", "Front", "Handler", "Here", "Pressed", "Run", "display_name"]
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +90,34 @@ class Here:
     name: str
     private: bool
     message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """A press at the table ``key`` (the chat's current table key), read: its intent, its
+    query, and the origin of the service calls it makes."""
+
+    key: str
+    read: Press | legacy.OldChoice
+    q: CallbackQuery
+    origin: Origin
+
+    @property
+    def uid(self) -> int:
+        return self.q.from_user.id
+
+    @property
+    def pid(self) -> str:
+        return player_id(self.q.from_user.id)
+
+    def alert(self, text: str) -> None:
+        self.origin.alerts.append(text)
+
+    def refuse(self, code: str) -> None:
+        self.alert(notice_text(Notice(code), translator(self.origin.lang)))
+
+
+Run = Callable[[Pressed], Awaitable[None]]
 
 
 def display_name(user: User) -> str:
@@ -153,12 +184,21 @@ class Base:
             posted = Posted(here.chat, here.thread, here.message.message_id)
         return Origin(uid, lang, query=query, posted=posted, chosen=chosen)
 
-    async def _admin_unless_host(self, key: str, chat: int, uid: int) -> bool:
-        """Whether to pass ``admin=True``: only asked of Telegram when not the host."""
-        info = await self.svc.table(key)
-        if info is not None and info.host == player_id(uid):
+    async def _admin(self, key: str, uid: int, info: TableInfo | None = None) -> bool:
+        """Whether to pass ``admin=True``: Telegram is asked only when the host check alone
+        fails (``bot.policy.needs_admin``); ``info``: the table, if at hand."""
+        if info is None:
+            info = await self.svc.table(key)
+        if info is None or not policy.needs_admin(info, player_id(uid)):
             return False
-        return await self.chats.is_admin(chat, uid)
+        return await self.chats.is_admin(chat_of(key)[0], uid)
+
+    async def _manager(self, key: str, uid: int) -> tuple[TableInfo | None, str | None, bool]:
+        """The table, why ``uid`` may not manage it (``bot.policy.refusal``: ``no_table``,
+        ``not_host``; ``None``: they may), and whether they are an admin."""
+        info = await self.svc.table(key)
+        admin = await self._admin(key, uid, info)
+        return info, policy.refusal(info, player_id(uid), admin=admin, manage=True), admin
 
     async def _refuse(self, here: Here, code: str, **params: Any) -> None:
         origin = await self._origin(here.uid, here=here)

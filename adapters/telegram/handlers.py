@@ -14,7 +14,6 @@ from typing import Any
 from telegram import InlineQueryResultsButton, Update
 from telegram.ext import (
     Application,
-    CallbackQueryHandler,
     ChosenInlineResultHandler,
     CommandHandler,
     InlineQueryHandler,
@@ -52,7 +51,7 @@ class Handlers(Base):
             failed = FAILED if name in READ_ONLY else NOT_SAVED
             guarded = self._answered(callback, failed)
             app.add_handler(CommandHandler(name, guarded, filters=new_messages))
-        app.add_handler(CallbackQueryHandler(self.buttons.button))
+        self.buttons.install(app)  # one handler per kind of intent
         app.add_handler(InlineQueryHandler(self._answered(self.inline.inline, FAILED)))
         app.add_handler(ChosenInlineResultHandler(self._answered(self.inline.chosen, NOT_SAVED)))
         posted = new_messages & filters.VIA_BOT & filters.ChatType.GROUPS

@@ -18,9 +18,8 @@ from adapters.telegram.chats import Chats
 from adapters.telegram.codec import chat_of, player_id, user_of
 from adapters.telegram.common import Wire, gone, notice_text
 from adapters.telegram.messages import Messages
-from bot import render
+from bot import policy, render
 from bot.i18n import Translator
-from bot.model import OPEN_STATUSES as OPEN
 from bot.port import Notice, TableInfo
 from engine import CardsDrawn, ChallengeResolved, Event, HandsRotated, HandsSwapped, View
 
@@ -143,7 +142,7 @@ class Hands:
         if not seated:
             if new:
                 await self.wire.bot.send_message(uid, text)
-            if info.status not in OPEN:  # left before the end: nothing more to show
+            if not policy.is_open(info):  # left before the end: nothing more to show
                 self.dm.pop((key, uid), None)
                 self.private.pop((key, uid), None)
             return None
@@ -169,9 +168,9 @@ class Hands:
             mid = int(msg.message_id)
             self.messages.sent(uid, mid, text, markup)
             self.dm[(key, uid)] = mid
-            if info.status in OPEN:
+            if policy.is_open(info):
                 await self.wire.service.set_meta(key, **{f"dm{uid}": mid})
-        if info.status not in OPEN and self.dm.get((key, uid)) == mid:
+        if not policy.is_open(info) and self.dm.get((key, uid)) == mid:
             del self.dm[(key, uid)]  # the table ended: this message is final
             self.private.pop((key, uid), None)
         return mid

@@ -1,20 +1,22 @@
 """The menus in the private chat: a table's settings (for its host or a group admin) and
-the languages (the chat's, for an admin; a user's own)."""
+the languages (the chat's, for an admin; a user's own).
+
+The settings are the schema's (``bot.settings_schema``, through ``bot.controls``): a flag
+added there shows here with its values, and its buttons name it by its key. Who may open
+or change them is ``bot.policy``'s to say; the service refuses a change as it must."""
 
 from __future__ import annotations
 
-from telegram import CallbackQuery
 from telegram.error import Forbidden
 
-from adapters.telegram import views
-from adapters.telegram.codec import Link, Op, chat_of, player_id, scope_of, tid_of
-from adapters.telegram.common import Origin, notice_text
-from adapters.telegram.front import INVALID, Base
-from bot import render
+from adapters.telegram import legacy, views
+from adapters.telegram.codec import Link, chat_of, player_id, scope_of, tid_of
+from adapters.telegram.common import notice_text
+from adapters.telegram.front import INVALID, Base, Pressed
+from bot import settings_schema as schema
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
-from bot.model import OPEN_STATUSES as OPEN
-from bot.port import Notice
-from engine import Rules
+from bot.intents import Language, OpenFlag, Press, SetFlag, SetPreset
+from bot.port import Notice, TableInfo
 
 __all__ = ["Menus", "lang_done"]
 
@@ -23,15 +25,11 @@ class Menus(Base):
     """The settings and language menus."""
 
     async def send_settings(self, key: str, uid: int, chat: int) -> None:
-        info = await self.svc.table(key)
+        """The settings menu of table ``key`` as a new message in ``chat`` (private)."""
+        info, refused, _admin = await self._manager(key, uid)
         tr = await self.chats.user_tr(uid)
-        if info is None or info.status not in OPEN:
-            text = notice_text(Notice("no_table"), tr)
-            await self.a.bot.send_message(chat, text)
-            return
-        if info.host != player_id(uid) and not await self.chats.is_admin(chat_of(key)[0], uid):
-            text = notice_text(Notice("not_host"), tr)
-            await self.a.bot.send_message(chat, text)
+        if info is None or refused is not None:
+            await self.a.bot.send_message(chat, notice_text(Notice(refused or "no_table"), tr))
             return
         text, markup = views.settings_main(info, tr)
         await self.a.bot.send_message(chat, text, reply_markup=markup)
@@ -44,84 +42,109 @@ class Menus(Base):
         self.chats.set_user_lang(uid, lang)
         await self.svc.set_user_language(player_id(uid), lang)
 
-    async def open_settings(self, key: str, uid: int, origin: Origin) -> None:
-        info = await self.svc.table(key)
-        tr = translator(origin.lang)
-        if info is None or info.status not in OPEN:
-            origin.alerts.append(notice_text(Notice("no_table"), tr))
+    # -- the settings' buttons ----------------------------------------------------------------
+
+    async def _allowed(self, p: Pressed) -> tuple[TableInfo, bool] | None:
+        """The table (as ``TableInfo``) and whether the presser is an admin, if they may
+        manage it; else ``None``, refused on the button."""
+        info, refused, admin = await self._manager(p.key, p.uid)
+        if info is None or refused is not None:
+            p.refuse(refused or "no_table")
+            return None
+        return info, admin
+
+    async def open_settings(self, p: Pressed) -> None:
+        """From the table message: the menu, privately. In the menu: back to it."""
+        allowed = await self._allowed(p)
+        if allowed is None:
             return
-        if info.host != player_id(uid) and not await self.chats.is_admin(chat_of(key)[0], uid):
-            origin.alerts.append(notice_text(Notice("not_host"), tr))
+        msg = p.q.message
+        if msg is not None and msg.chat.id == p.uid:  # the menu itself: drawn again
+            info, _admin = allowed
+            text, markup = views.settings_main(info, translator(p.origin.lang))
+            self.messages.edit(p.q, text, markup)
             return
         try:
-            await self.send_settings(key, uid, uid)
+            await self.send_settings(p.key, p.uid, p.uid)
         except Forbidden:
-            origin.url = views.deep_link(self.a.username, Link.SETTINGS + tid_of(key))
+            p.origin.url = views.deep_link(self.a.username, Link.SETTINGS + tid_of(p.key))
 
-    async def settings_press(
-        self, key: str, op: str, args: tuple[str, ...], q: CallbackQuery, origin: Origin
-    ) -> None:
-        uid = q.from_user.id
-        pid = player_id(uid)
-        tr = translator(origin.lang)
-        info = await self.svc.table(key)
-        if info is None or info.status not in OPEN:
-            origin.alerts.append(notice_text(Notice("no_table"), tr))
+    async def open_flag(self, p: Pressed) -> None:
+        allowed = await self._allowed(p)
+        if allowed is None or not isinstance(p.read, Press):
             return
-        admin = await self._admin_unless_host(key, chat_of(key)[0], uid)
-        if info.host != pid and not admin:
-            origin.alerts.append(notice_text(Notice("not_host"), tr))
-            return
-        nums = [int(a) for a in args if a.isdigit()]
-        if op == Op.SETTINGS_MAIN:
-            text, markup = views.settings_main(info, tr)
-        elif op == Op.SETTINGS_FLAG and len(nums) == 1 and nums[0] < len(views.FLAGS):
-            text, markup = views.settings_flag(info, nums[0], tr)
-        elif op == Op.SETTINGS_VALUE and len(nums) == 2 and nums[0] < len(views.FLAGS):
-            flag = views.FLAGS[nums[0]]
-            choices = views.flag_choices(flag, getattr(info.rules, flag))
-            if nums[1] >= len(choices):
-                origin.alerts.append(tr.gettext(INVALID))
-                return
-            res = await self.svc.configure(
-                key, pid, overrides={flag: choices[nums[1]]}, admin=admin, origin=origin
-            )
-            if not res.ok or res.table is None:
-                return
-            text, markup = views.settings_flag(res.table, nums[0], tr)
-        elif op == Op.SETTINGS_PRESET and len(args) == 1 and args[0] in Rules.PRESET_NAMES:
-            res = await self.svc.configure(key, pid, preset=args[0], admin=admin, origin=origin)
-            if not res.ok or res.table is None:
-                return
-            text, markup = views.settings_main(res.table, tr)
-        elif op == Op.SETTINGS_DONE:
-            text, markup = render.rules_summary(info.rules, tr, info.preset), None
-        else:
-            origin.alerts.append(tr.gettext(INVALID))
-            return
-        self.messages.edit(q, text, markup)
+        intent = p.read.raw
+        assert isinstance(intent, OpenFlag)
+        info, _admin = allowed
+        text, markup = views.settings_flag(info, intent.flag, translator(p.origin.lang))
+        self.messages.edit(p.q, text, markup)
 
-    async def language_press(
-        self, key: str, kind: str, code: str, q: CallbackQuery, origin: Origin
-    ) -> None:
-        uid = q.from_user.id
-        chat = chat_of(key)[0]
-        tr = translator(origin.lang)
-        lang = None if code == "-" else code
+    async def set_flag(self, p: Pressed) -> None:
+        allowed = await self._allowed(p)
+        if allowed is None:
+            return
+        info, admin = allowed
+        intent = p.read.raw if isinstance(p.read, Press) else None
+        if isinstance(p.read, legacy.OldChoice):  # an old button: the value it offered
+            old = legacy.old_choice(p.read, getattr(info.rules, p.read.flag))
+            intent = old if isinstance(old, SetFlag) else None
+        if not isinstance(intent, SetFlag) or intent.flag not in schema.SCHEMA:
+            p.alert(translator(p.origin.lang).gettext(INVALID))
+            return
+        overrides = {intent.flag: intent.value}
+        res = await self.svc.configure(
+            p.key, p.pid, overrides=overrides, admin=admin, origin=p.origin
+        )
+        if res.ok and res.table is not None:
+            tr = translator(p.origin.lang)
+            self.messages.edit(p.q, *views.settings_flag(res.table, intent.flag, tr))
+
+    async def set_preset(self, p: Pressed) -> None:
+        allowed = await self._allowed(p)
+        if allowed is None or not isinstance(p.read, Press):
+            return
+        intent = p.read.raw
+        assert isinstance(intent, SetPreset)
+        _info, admin = allowed
+        res = await self.svc.configure(
+            p.key, p.pid, preset=intent.name, admin=admin, origin=p.origin
+        )
+        if res.ok and res.table is not None:
+            tr = translator(p.origin.lang)
+            self.messages.edit(p.q, *views.settings_main(res.table, tr))
+
+    async def close_settings(self, p: Pressed) -> None:
+        """Done: the menu becomes the rules as set."""
+        allowed = await self._allowed(p)
+        if allowed is None:
+            return
+        info, _admin = allowed
+        tr = translator(p.origin.lang)
+        text = schema.rules_summary(info.rules, tr, info.preset)
+        self.messages.edit(p.q, text, None)
+
+    # -- the languages' buttons ---------------------------------------------------------------
+
+    async def language(self, p: Pressed) -> None:
+        """The chat's language (an admin of the chat) or the user's own (their private
+        chat)."""
+        intent = p.read.raw if isinstance(p.read, Press) else None
+        assert isinstance(intent, Language)
+        uid, chat, lang = p.uid, chat_of(p.key)[0], intent.code
+        tr = translator(p.origin.lang)
         if lang is not None and lang not in LANGUAGES:
-            origin.alerts.append(tr.gettext(INVALID))
-            return
-        if kind == "u" and chat == uid:
+            p.alert(tr.gettext(INVALID))
+        elif intent.kind == "user" and chat == uid:
             await self.set_user_lang(uid, lang)
-            self.messages.edit(q, lang_done(await self.chats.user_tr(uid)), None)
-        elif kind == "c" and lang is not None:
+            self.messages.edit(p.q, lang_done(await self.chats.user_tr(uid)), None)
+        elif intent.kind == "chat" and lang is not None:
             if not await self.chats.is_admin(chat, uid):
-                origin.alerts.append(notice_text(Notice("not_host"), tr))
+                p.refuse("not_host")
                 return
-            await self.set_chat_lang(key, chat, lang)
-            self.messages.edit(q, lang_done(translator(lang)), None)
+            await self.set_chat_lang(p.key, chat, lang)
+            self.messages.edit(p.q, lang_done(translator(lang)), None)
         else:
-            origin.alerts.append(tr.gettext(INVALID))
+            p.alert(tr.gettext(INVALID))
 
 
 def lang_done(tr: Translator) -> str:

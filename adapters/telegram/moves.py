@@ -14,7 +14,7 @@ from adapters.telegram.codec import chat_of, key_of, scope_of
 from adapters.telegram.common import Lru, Wire
 from adapters.telegram.hands import Hands
 from adapters.telegram.tables import Tables
-from bot.model import OPEN_STATUSES as OPEN
+from bot import policy
 
 __all__ = ["Moves"]
 
@@ -76,7 +76,7 @@ class Moves:
         for old_key, info in moved.items():
             slot = self.tables.slots.pop(old_key, None)
             self.hands.move(old_key, info.key)
-            if info.status not in OPEN:
+            if not policy.is_open(info):
                 continue
             if slot is not None and not slot.final:
                 # the same slot, in the new chat: what it still has to say (announcements
