@@ -48,11 +48,12 @@ from adapters.discord.emojis import CardEmojis, EmojiSets
 from adapters.discord.gateway import IDENTIFY_SECONDS, IdentifyPacer, UnoClient
 from adapters.discord.gateway import shards_label as _shards  # noqa: F401 (tests)
 from adapters.discord.hands import Hands
+from adapters.discord.ids import OLD_HAND_ACTIONS as HAND_ACTIONS
 from adapters.discord.langs import Languages
 from adapters.discord.markup import md, md_names, notice_text
 from adapters.discord.menus import Menus
 from adapters.discord.outbox import Outbox
-from adapters.discord.presses import HAND_ACTIONS, Presses
+from adapters.discord.presses import Presses
 from adapters.discord.replies import Origin, Replies
 from adapters.discord.sessions import HAND_TTL, HandSession, hand_record
 from adapters.discord.slash import SlashCommands

@@ -54,6 +54,7 @@ from engine import (
 
 __all__ = [
     "MAX_CUSTOM_ID",
+    "OLD_HAND_ACTIONS",
     "OLD_TABLE_ACTIONS",
     "encode",
     "group_key",
@@ -167,6 +168,11 @@ _OLD_SELECTS = frozenset({"cards", "preset", "flag", "kick"})
 OLD_TABLE_ACTIONS = frozenset(
     {"join", "leave", "addbot", "settings", "start", "hand", "draw", "uno", "catch",
      "challenge", "accept", "next"}
+)  # fmt: skip
+# and what a hand message drew (as the harness names a press, for bench.discord)
+OLD_HAND_ACTIONS = frozenset(
+    {"play", "pick", "color", "pass", "page", "back", "draw", "uno", "catch", "challenge",
+     "accept", "next", "cards"}
 )  # fmt: skip
 # the actions whose id carried an ``<arg>`` (every other one never did)
 _OLD_ARGS = frozenset(

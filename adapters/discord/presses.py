@@ -44,7 +44,7 @@ from bot.port import Notice
 from bot.service import Result
 from engine import Action, Draw, Pass, Play
 
-__all__ = ["HAND_ACTIONS", "Presses"]
+__all__ = ["Presses"]
 
 # the intents of each kind of message: anything else there is forged (a table button
 # slipped into a hand message, a card on the public table, a menu pick on a hand)
@@ -57,11 +57,6 @@ MENUS: dict[type, str] = {
     CloseSettings: "settings",
     Kick: "kick",
 }
-# the old ids' actions on a hand message (bench.discord counts their answers)
-HAND_ACTIONS = frozenset(
-    {"play", "pick", "color", "pass", "page", "back", "draw", "uno", "catch", "challenge",
-     "accept", "next", "cards"}
-)  # fmt: skip
 
 Handler = Callable[[Origin, str, Any], Awaitable[None]]
 
