@@ -33,10 +33,13 @@ from engine.rules import Rules
 
 __all__ = [
     "FLAGS_PER_PAGE",
+    "PRESET_NAMES",
     "SCHEMA",
     "UNITS",
     "FlagSpec",
     "Requirement",
+    "annotation_values",
+    "changed",
     "decode_value",
     "encode_value",
     "fixed_values",
@@ -51,6 +54,7 @@ __all__ = [
     "needs",
     "page_of",
     "pages",
+    "preset_name",
     "rules_summary",
     "spec",
     "value_text",
@@ -473,14 +477,16 @@ def flag_of_key(key: str) -> str | None:
 # -- values ---------------------------------------------------------------------------------
 
 
-def _choices_of(annotation: Any) -> tuple[Any, ...]:
+def annotation_values(annotation: Any) -> tuple[Any, ...]:
+    """Every value a field of this type may take, in the engine's order (``()``: any
+    number)."""
     if annotation is bool:
         return (True, False)
     if typing.get_origin(annotation) is typing.Literal:
         return typing.get_args(annotation)
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         # partners: a yes/no, or "rotate"
-        return tuple(v for a in typing.get_args(annotation) for v in _choices_of(a))
+        return tuple(v for a in typing.get_args(annotation) for v in annotation_values(a))
     return ()
 
 
@@ -492,7 +498,7 @@ def fixed_values(flag: str, rules: type[Rules] = Rules) -> list[Any]:
     """Every value a flag with a fixed set of them may take, in menu order (off before
     on); ``[]`` for a number. (``decks``: 1 or 2.)"""
     f = _field(flag, rules)
-    values = list(_choices_of(f.annotation)) if f is not None else []
+    values = list(annotation_values(f.annotation)) if f is not None else []
     if values[:2] == [True, False]:
         values[:2] = [False, True]
     s = SCHEMA.get(flag)

@@ -33,6 +33,7 @@ __all__ = [
     "Rules",
     "RulesRefused",
     "check_seating",
+    "hands_fit",
     "max_seats",
     "refusal",
 ]
@@ -276,6 +277,12 @@ def max_seats(rules: Rules) -> int:
     return MAX_SEATS_PER_DECK * rules.decks
 
 
+def hands_fit(players: int, rules: Rules) -> bool:
+    """Whether ``players`` hands can be dealt, leaving a start card that is not a Wild Draw
+    Four (all the Wild Draw Fours and one more card)."""
+    return players * rules.hand_size <= 108 * rules.decks - (4 * rules.decks + 1)
+
+
 def check_seating(players: int, rules: Rules, *, before: Rules | None = None) -> None:
     """Whether ``players`` players can play under ``rules`` (``before``: the rules of the
     game they play now, for a change between rounds); ``RulesRefused`` if not."""
@@ -298,8 +305,7 @@ def check_seating(players: int, rules: Rules, *, before: Rules | None = None) ->
             players=players,
         )
     deck = 108 * rules.decks
-    spare = 4 * rules.decks + 1  # a start card that is not a Wild Draw Four must exist
-    if players * rules.hand_size > deck - spare:
+    if not hands_fit(players, rules):
         raise RulesRefused(
             "deal",
             f"{players} hands of {rules.hand_size} cards do not fit in {deck} cards; "

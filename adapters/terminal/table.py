@@ -13,7 +13,7 @@ and without the call, and a player who forgets may still call while nobody has c
 
 With ``settings`` the host sets the table's rules before the deal: the settings menu of
 ``bot.controls`` as numbered lines, each number an intent dispatched to the service
-(``dispatch``). This adapter is the worked example of docs/adding-a-platform.md.
+(``Service.press``). This adapter is the worked example of docs/adding-a-platform.md.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from bot.service import Service
 from bot.store import SqliteStore
 from engine import Action, CallUno, CardsDrawn, Event, Leave, Play, View, leaves_one_card
 
-__all__ = ["KEY", "TerminalOptions", "TerminalPort", "dispatch", "play", "settings_screen"]
+__all__ = ["KEY", "TerminalOptions", "TerminalPort", "play", "settings_screen"]
 
 KEY = "term:table"
 SCOPE = "term"
@@ -249,34 +249,6 @@ def settings_screen(
     return "\n".join(lines), pressable
 
 
-async def dispatch(
-    svc: Service, key: str, player: str, intent: intents.Intent, *, admin: bool = False
-) -> tuple[bool, str | None, dict[str, Any]]:
-    """Do what ``intent`` asks of the service at table ``key`` for ``player``: ``(ok,
-    refusal code, its parameters)``. Intents that only change what is on screen (a page,
-    Done) are the caller's: ``(True, None, {})``."""
-    match intent:
-        case intents.SetFlag(flag, value):
-            res = await svc.configure(key, player, overrides={flag: value}, admin=admin)
-        case intents.SetPreset(name):
-            res = await svc.configure(key, player, preset=name, admin=admin)
-        case intents.Join():
-            res = await svc.join(key, player, player)
-        case intents.Leave():
-            res = await svc.leave(key, player)
-        case intents.AddBot():
-            res = await svc.add_bot(key, player, admin=admin)
-        case intents.Start():
-            res = await svc.start_game(key, player, admin=admin)
-        case intents.Kick(target):
-            res = await svc.kick(key, player, target, admin=admin)
-        case intents.Act(action, version):
-            res = await svc.act(key, player, action, seen_version=version)
-        case _:
-            return True, None, {}
-    return res.ok, res.code, res.params
-
-
 async def _settings(
     svc: Service, host: str, ask: Callable[[str], str], out: TextIO, tr: Translator
 ) -> None:
@@ -300,7 +272,7 @@ async def _settings(
         if isinstance(intent, intents.OpenSettings):
             page = intent.page
             continue
-        await dispatch(svc, KEY, host, intent)  # a refusal is told through the port
+        await svc.press(KEY, host, intent)  # a refusal is told through the port
 
 
 async def _loop(

@@ -33,6 +33,7 @@ from engine import (
     scenario,
     view,
 )
+from engine import Leave as LeaveAction
 
 EN = translator("en")
 SEATS = (Seat("tg:1", "Ann"), Seat("tg:2", "Bob"), Seat("bot:tg:-5:1", "Bot 1", "smart"))
@@ -204,3 +205,55 @@ def test_a_made_up_numeric_flag_shows_everywhere(bonus: str) -> None:
     text, pressable = settings_screen(i, last, EN)
     assert "Bonus cards: 2 cards" in text and "✓ 2 cards" in text
     assert it.SetFlag(bonus, 3) in [c.intent for c in pressable]
+
+
+# -- every control of real games fits both platforms --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {
+            "swap": "seven_zero",
+            "multi_play": "same_rank",
+            "stacking": "any",
+            "uno_call": "with_play",
+        },
+    ],
+)
+def test_every_control_of_a_played_game_encodes_and_decodes(overrides: dict[str, Any]) -> None:
+    import random
+
+    from engine import apply, new_game
+
+    players = ["tg:1", "tg:2", "bot:tg:-5:1", "bot:tg:-5:2"]
+    seats = tuple(Seat(p, p) for p in players)
+    rng = random.Random(1)
+    rules = Rules.preset("house", **overrides)
+    g = new_game(players, rules, seed=3)
+    too_long = 0
+    for step in range(400):
+        i = TableInfo("tg:-5", "tg:-5", step, "playing", "tg:1", seats, (), rules, "house",
+                      "en", view(g, None), {}, 1)  # fmt: skip
+        rows = controls.table_controls(i, EN)
+        for p in players:
+            rows += controls.hand_menu(i, view(g, p), legal_actions(g, p), EN)
+        for c in (c for row in rows for c in row):
+            for limit in (it.TELEGRAM_LIMIT, it.DISCORD_LIMIT):
+                text = it.try_encode(c.intent, "-1001234567890_1234", limit=limit)
+                if text is None:
+                    assert limit == it.TELEGRAM_LIMIT, c.intent  # Discord fits every one
+                    too_long += 1
+                    continue
+                press = it.decode(text, limit=limit)
+                assert isinstance(press, it.Press) and press.resolve(players) == c.intent
+        if g.phase is Phase.GAME_OVER or g.phase is Phase.ROUND_OVER:
+            break
+        moves = [
+            (p, a) for p in players for a in legal_actions(g, p) if not isinstance(a, LeaveAction)
+        ]
+        who, action = rng.choice(moves)
+        g, _ = apply(g, who, action)
+    assert step > 20
+    assert too_long <= 5  # only plays of many cards at once are too long for Telegram

@@ -50,3 +50,29 @@ async def test_seating_refusals_at_the_deal(env: Env) -> None:
     assert (await svc.configure(KEY, "u1", overrides={"hand_size": 15})).ok
     res = await svc.start_game(KEY, "u1")
     assert (res.params["reason"], res.params["flag"]) == ("deal", "hand_size")
+
+
+async def test_press_calls_what_an_intent_means(env: Env) -> None:
+    from bot import intents as it
+
+    svc, _, _ = env
+    assert (await svc.create(KEY, "chat", "u1", "Ann")).ok
+    res = await svc.press(KEY, "u2", it.Join(), name="Bob")
+    assert res is not None and res.ok and res.table is not None
+    assert [s.name for s in res.table.seats] == ["Ann", "Bob"]
+    res = await svc.press(KEY, "u2", it.SetFlag("jump_in", True))
+    assert res is not None and res.code == "not_host"
+    res = await svc.press(KEY, "u2", it.SetFlag("jump_in", True), admin=True)
+    assert res is not None and res.ok and res.table is not None and res.table.rules.jump_in
+    res = await svc.press(KEY, "u1", it.SetPreset("party"))
+    assert res is not None and res.table is not None and res.table.preset == "party"
+    res = await svc.press(KEY, "u1", it.AddBot())
+    assert res is not None and res.ok and res.table is not None and len(res.table.seats) == 3
+    bot = res.table.seats[-1].id
+    res = await svc.press(KEY, "u1", it.Kick(bot))
+    assert res is not None and res.ok and res.table is not None and len(res.table.seats) == 2
+    assert await svc.press(KEY, "u1", it.OpenSettings(2)) is None  # the adapter's to draw
+    res = await svc.press(KEY, "u1", it.Start())
+    assert res is not None and res.ok
+    res = await svc.press(KEY, "u2", it.Leave())
+    assert res is not None and res.ok
