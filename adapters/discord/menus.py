@@ -73,16 +73,14 @@ class Menus:
     async def press(self, o: Origin, key: str, intent: Intent) -> None:
         """A press or a choice on a settings or kick menu."""
         if isinstance(intent, Kick):
-            await self._kick(o, key, intent.target)
+            await self._kick(o, key, intent)
             return
         if isinstance(intent, CloseSettings):
             await self._close(o, key)
             return
         page = intent.page if isinstance(intent, OpenSettings) else 0
         if isinstance(intent, SetPreset):
-            await self.service.configure(
-                key, o.player, preset=intent.name, admin=admin(o.interaction), origin=o
-            )
+            await self.service.press(key, o.player, intent, admin=admin(o.interaction), origin=o)
         elif isinstance(intent, SetFlag):
             if not await self._set_flag(o, key, intent):
                 return
@@ -99,9 +97,7 @@ class Menus:
         if not any(value == v and type(value) is type(v) for v in offered):
             await self.replies.forged(o)  # not a value the menu offered
             return False
-        await self.service.configure(
-            key, o.player, overrides={flag: value}, admin=admin(o.interaction), origin=o
-        )
+        await self.service.press(key, o.player, intent, admin=admin(o.interaction), origin=o)
         return True
 
     async def _close(self, o: Origin, key: str) -> None:
@@ -110,9 +106,9 @@ class Menus:
         summary = schema.rules_summary(info.rules, o.tr, info.preset) if info else None
         await o.interaction.edit_original_response(content=cut(summary or "✅"), view=None)
 
-    async def _kick(self, o: Origin, key: str, target: str) -> None:
-        res = await self.service.kick(key, o.player, target, admin=admin(o.interaction), origin=o)
-        names = res.table.names if res.table is not None else {}
+    async def _kick(self, o: Origin, key: str, intent: Kick) -> None:
+        res = await self.service.press(key, o.player, intent, admin=admin(o.interaction), origin=o)
+        names = res.table.names if res is not None and res.table is not None else {}
         if o.notices:
             await self.replies.follow(o, names)
         else:

@@ -41,7 +41,6 @@ from bot.intents import (
 )
 from bot.model import PLAYING
 from bot.port import Notice
-from bot.service import Result
 from engine import Action, Draw, Pass, Play
 
 __all__ = ["Presses"]
@@ -70,12 +69,9 @@ class Presses:
         self.replies = replies
         self.hands = hands
         self.menus = menus
-        # one handler per intent type, on the public table message
+        # what the public table message's intents do beyond the service's own (the rest:
+        # ``Service.press``)
         self._public: dict[type, Handler] = {
-            Join: self._join,
-            Leave: self._leave,
-            AddBot: self._add_bot,
-            Start: self._start,
             OpenSettings: self._open_settings,
             OpenHand: self._open_hand,
             Act: self._table_act,
@@ -135,7 +131,7 @@ class Presses:
             await self.replies.forged(o)
         elif not private:
             if _public(intent) and (not legacy or _was_public(o)):
-                await self._public[type(intent)](o, key, intent)
+                await self._public.get(type(intent), self._press)(o, key, intent)
             else:
                 await self.replies.forged(o)
         elif isinstance(intent, HAND):
@@ -152,23 +148,14 @@ class Presses:
 
     # -- the public table message ---------------------------------------------------------
 
-    async def _join(self, o: Origin, key: str, intent: Join) -> None:
-        res = await self.service.join(key, o.player, display_name(o.interaction), origin=o)
-        await self._followed(o, res)
-
-    async def _leave(self, o: Origin, key: str, intent: Leave) -> None:
-        await self._followed(o, await self.service.leave(key, o.player, origin=o))
-
-    async def _add_bot(self, o: Origin, key: str, intent: AddBot) -> None:
-        is_admin = admin(o.interaction)
-        res = await self.service.add_bot(key, o.player, "smart", admin=is_admin, origin=o)
-        await self._followed(o, res)
-
-    async def _start(self, o: Origin, key: str, intent: Start) -> None:
-        is_admin = admin(o.interaction)
-        await self._followed(
-            o, await self.service.start_game(key, o.player, admin=is_admin, origin=o)
-        )
+    async def _press(self, o: Origin, key: str, intent: Intent) -> None:
+        """Join, leave, add a bot, start, a move: what ``Service.press`` does."""
+        res = await self.service.press(
+            key, o.player, intent, name=display_name(o.interaction), admin=admin(o.interaction),
+            origin=o,
+        )  # fmt: skip
+        names: Mapping[str, str] = res.table.names if res is not None and res.table else {}
+        await self.replies.follow(o, names)
 
     async def _open_settings(self, o: Origin, key: str, intent: OpenSettings) -> None:
         await self.menus.open_settings(o, key)
@@ -181,15 +168,8 @@ class Presses:
         taking a penalty, a colour, the next round are made there."""
         if isinstance(intent.action, Draw):
             await self.open_hand(o, key, draw_version=intent.version)
-            return
-        res = await self.service.act(
-            key, o.player, intent.action, seen_version=intent.version, origin=o
-        )
-        await self._followed(o, res)
-
-    async def _followed(self, o: Origin, res: Result) -> None:
-        names: Mapping[str, str] = res.table.names if res.table is not None else {}
-        await self.replies.follow(o, names)
+        else:
+            await self._press(o, key, intent)
 
     async def open_hand(self, o: Origin, key: str, *, draw_version: int | None = None) -> None:
         """Answer with the player's hand (a new ephemeral message: their hand message now).
@@ -246,7 +226,7 @@ class Presses:
             return
         s = self.hands.open(key, o.player, o.interaction, o.lang, pressed)
         action: Action | None = None
-        version = getattr(intent, "version", None)
+        version = getattr(intent, "version", 0)
         if isinstance(intent, Page):
             s.page = intent.n
         elif isinstance(intent, Back):
@@ -264,8 +244,8 @@ class Presses:
         names: Mapping[str, str] = {}
         if action is not None:
             s.picking = None
-            res = await self.service.act(key, o.player, action, seen_version=version, origin=o)
-            if res.table is not None:
+            res = await self.service.press(key, o.player, Act(action, version), origin=o)
+            if res is not None and res.table is not None:
                 names = res.table.names
         await self.hands.queue(s, force=True)
         await self.replies.follow(o, names)
