@@ -48,18 +48,18 @@ from adapters.discord.emojis import CardEmojis, EmojiSets
 from adapters.discord.gateway import IDENTIFY_SECONDS, IdentifyPacer, UnoClient
 from adapters.discord.gateway import shards_label as _shards  # noqa: F401 (tests)
 from adapters.discord.hands import Hands
+from adapters.discord.ids import OLD_HAND_ACTIONS as HAND_ACTIONS
 from adapters.discord.langs import Languages
 from adapters.discord.markup import md, md_names, notice_text
 from adapters.discord.menus import Menus
 from adapters.discord.outbox import Outbox
-from adapters.discord.presses import HAND_ACTIONS, Presses
+from adapters.discord.presses import Presses
 from adapters.discord.replies import Origin, Replies
 from adapters.discord.sessions import HAND_TTL, HandSession, hand_record
 from adapters.discord.slash import SlashCommands
-from bot import render
+from bot import policy, render
 from bot.config import Settings
 from bot.i18n import translator
-from bot.model import OPEN_STATUSES
 from bot.port import Notice, TableInfo
 from bot.service import Service
 from engine import Event, View
@@ -269,7 +269,7 @@ class Adapter:
                 if not key.startswith(self.prefix + ":"):
                     continue
                 info = await self.service.table(key)
-                if info is None or info.status not in OPEN_STATUSES:
+                if not policy.is_open(info) or info is None:
                     continue
                 if info.updated >= since and self.runs(info.scope):
                     await self.show_table(info, [])

@@ -21,9 +21,9 @@ from adapters.discord.markup import (
     md_names,
     notice_text,
 )
-from bot import render
+from bot import policy, render
 from bot.i18n import Translator, translator
-from bot.model import OPEN_STATUSES, PLAYING
+from bot.model import PLAYING
 from bot.port import NEWS, Notice, TableInfo
 from engine.game import ACTIVE
 
@@ -189,7 +189,7 @@ class Board:
             return
         if self.latest.get(key) is not drawn:
             return
-        if now.status in OPEN_STATUSES:
+        if policy.is_open(now):
             self.latest[key] = now
             self.queue(key)
         else:
@@ -204,7 +204,7 @@ class Board:
         if isinstance(e, discord.NotFound) and e.code == UNKNOWN_CHANNEL:
             log.warning("the channel of table %s was deleted: stopping the table", key)
             self._gone.add(key)
-            if info.status in OPEN_STATUSES:
+            if policy.is_open(info):
                 await self.ctx.service.stop_game(key, info.host, admin=True)
         elif isinstance(e, discord.Forbidden):
             if key not in self._forbidden:

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from adapters.discord import views
+from adapters.discord import items
 from adapters.discord.commands import CommandTranslator, UnoCommands
 from adapters.discord.markup import as_int
 from adapters.discord.protocols import Commands, Components
@@ -112,8 +112,8 @@ class UnoClient(discord.AutoShardedClient):
         await self.pacer.turn(shard_id)
 
     async def setup_hook(self) -> None:
-        # buttons and selects keep working after a restart: the templates parse every id
-        self.add_dynamic_items(views.UnoButton, views.UnoSelect)
+        # buttons and selects keep working after a restart: one template per kind of control
+        self.add_dynamic_items(*items.DYNAMIC_ITEMS)
         await self.tree.set_translator(CommandTranslator())
         self.tree.add_command(UnoCommands(self.commands))
         self.tree.on_error = self.command_failed  # type: ignore[method-assign]
@@ -127,15 +127,14 @@ class UnoClient(discord.AutoShardedClient):
             return
         data: Mapping[str, Any] = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        templates = (views.UnoButton, views.UnoSelect)
-        if not any(t.__discord_ui_compiled_template__.fullmatch(custom_id) for t in templates):
+        if not items.claimed(custom_id):
             await self.components.refuse_unknown(interaction)
         elif not _dispatched(interaction, custom_id):
             # discord.py calls a DynamicItem only when the message the interaction carries
             # still shows that component; a click that raced an edit of the message (the
             # table moves on every turn) carries the edited message, and would go
             # unanswered. The adapter checks the id and its version like any other press.
-            values = views.select_values(interaction)
+            values = items.select_values(interaction)
             await self.components.on_component(
                 interaction, custom_id, values, select=_is_select(data)
             )
@@ -162,7 +161,7 @@ def _dispatched(interaction: discord.Interaction[Any], custom_id: str) -> bool:
     data: Mapping[str, Any] = interaction.data or {}
     kind = as_int(data.get("component_type"))
     try:
-        found = views.message_components(msg)
+        found = items.message_components(msg)
     except Exception:  # a message discord.py cannot read back: it would not dispatch
         return False
     return any(c.type.value == kind and getattr(c, "custom_id", None) == custom_id for c in found)

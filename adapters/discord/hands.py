@@ -19,9 +19,9 @@ from adapters.discord.context import Context
 from adapters.discord.hand_edits import HandEdits, picture_of, view_signature
 from adapters.discord.markup import cut, md_names
 from adapters.discord.sessions import HAND_TTL, HandSession, Sessions
-from bot import render
+from bot import controls, policy, render
 from bot.i18n import translator
-from bot.model import OPEN_STATUSES, PLAYING
+from bot.model import PLAYING
 from engine import Accept, Challenge, ChooseColor, Draw, NextRound, Pass, Phase, Play
 
 __all__ = ["Hands"]
@@ -148,7 +148,7 @@ class Hands:
             # this edit landed: the newest committed version is the one that stays
             now = await service.table(s.key)
             if now is None or (now.version, now.status) != drawn_at:
-                gone = now is None or now.status not in OPEN_STATUSES
+                gone = not policy.is_open(now)
                 self.queue(s, force=True, final=gone)
 
     async def message(self, s: HandSession) -> tuple[str, discord.ui.View | None, Any]:
@@ -163,7 +163,7 @@ class Hands:
         if info is None or hand is None:
             return tr.gettext(render.REFUSALS["not_a_player"]), None, ("gone",)
         legal = await service.legal(s.key, s.player) if info.status == PLAYING else []
-        if info.status not in OPEN_STATUSES and hand.phase is not Phase.GAME_OVER:
+        if not policy.is_open(info) and hand.phase is not Phase.GAME_OVER:
             # stopped mid-round: not "your turn" any more, whatever the game's last state
             hand = dataclasses.replace(hand, phase=Phase.GAME_OVER)
         if self.ctx.settings.card_images and hand.hand:
@@ -181,16 +181,14 @@ class Hands:
             return cut(body), None, shown
         art = self.ctx.emojis
         if s.picking is not None:
-            choices = views.hand_choices(hand.hand or (), legal, hand.rules, hand.counts)
+            rows = controls.hand_menu(info, hand, legal, tr)
+            choices = views.hand_choices(hand.hand or (), views.menu_plays(rows))
             choice = next((c for c in choices if c.key == s.picking), None)
             if choice is not None and choice.needs() is not None:
-                prompt, view = views.picker_view(s.key, info.version, choice, tr, names, art)
+                prompt, view = views.picker_view(info, choice, tr, art)
                 return cut(body + "\n\n" + prompt), view, shown
             s.picking = None
-        view, s.page, _ = views.hand_view(
-            s.key, info.version, hand.hand or (), legal, tr, names, page=s.page,
-            rules=hand.rules, counts=hand.counts, art=art,
-        )  # fmt: skip
+        view, s.page, _ = views.hand_view(info, hand, legal, tr, page=s.page, art=art)
         return cut(body), view, shown
 
     async def answer(self, interaction: discord.Interaction[Any], s: HandSession) -> None:

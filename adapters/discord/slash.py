@@ -25,9 +25,9 @@ from adapters.discord.markup import (
 from adapters.discord.menus import Menus
 from adapters.discord.presses import Presses
 from adapters.discord.replies import Origin, Replies
-from bot import render
+from bot import policy, render
+from bot import settings_schema as schema
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, resolve_lang, translator
-from bot.model import OPEN_STATUSES
 from bot.port import Notice
 from bot.service import GLOBAL, Result
 from engine import Rules
@@ -143,8 +143,8 @@ class SlashCommands:
 
         async def run(o: Origin, key: str, scope: str) -> None:
             info = await self.service.table(key)
-            if info is not None and info.status in OPEN_STATUSES:
-                await self.replies.answer(o, render.rules_summary(info.rules, o.tr, info.preset))
+            if info is not None and policy.is_open(info):
+                await self.replies.answer(o, schema.rules_summary(info.rules, o.tr, info.preset))
                 return
             preset, over, _ = await self.service.chat_settings(scope)
             name = preset or self.ctx.settings.default_preset
@@ -152,7 +152,7 @@ class SlashCommands:
                 rules = Rules.preset(name, **(over or {}))
             except ValueError:
                 name, rules = "official", Rules()
-            await self.replies.answer(o, render.rules_summary(rules, o.tr, name))
+            await self.replies.answer(o, schema.rules_summary(rules, o.tr, name))
 
         await self._command(interaction, run)
 
