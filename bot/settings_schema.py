@@ -553,7 +553,7 @@ def decode_value(flag: str, text: str) -> Any:
     for v in s.values or fixed_values(flag):
         if encode_value(v) == text:
             return v
-    if (s.choices or s.unit) and text.isdigit() and len(text) <= 9:
+    if (s.choices or s.unit) and text.isascii() and text.isdigit() and len(text) <= 9:
         return int(text)
     raise ValueError(text)
 

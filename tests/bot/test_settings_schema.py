@@ -64,6 +64,11 @@ def test_values_encode_and_decode() -> None:
         schema.decode_value("jump_in", "7")
     with pytest.raises(ValueError):
         schema.decode_value("nope", "1")
+    # digits of other scripts are digits to str.isdigit and int(), never in a button we drew
+    assert schema.decode_value("hand_size", "12") == 12
+    for forged in ("١٢", "１２", "-7", " 7", "7.0"):
+        with pytest.raises(ValueError):
+            schema.decode_value("hand_size", forged)
 
 
 def test_pages_fit_a_discord_message_and_hold_every_flag_once() -> None:
