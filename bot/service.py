@@ -817,6 +817,19 @@ class Service:
         preset, over, lang = await self.store.chat_settings(scope)
         return preset, dict(over or {}), lang
 
+    async def rules_of(self, key: str, scope: str) -> tuple[Rules, str | None]:
+        """What ``/rules`` shows: the open table's rules and preset, else the chat's saved
+        defaults (the official rules if those are no longer valid: an older version's flag)."""
+        info = await self.table(key)
+        if info is not None and policy.is_open(info):
+            return info.rules, info.preset
+        preset, over, _lang = await self.chat_settings(scope)
+        name = preset or self.settings.default_preset
+        try:
+            return Rules.preset(name, **over), name
+        except ValueError:
+            return Rules(), "official"
+
     def tables_of(self, player: str) -> list[TableInfo]:
         """The open tables where ``player`` is seated, waiting or hosting (in memory)."""
         out = []

@@ -25,12 +25,11 @@ from adapters.discord.markup import (
 from adapters.discord.menus import Menus
 from adapters.discord.presses import Presses
 from adapters.discord.replies import Origin, Replies
-from bot import policy, render
+from bot import render
 from bot import settings_schema as schema
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, resolve_lang, translator
 from bot.port import Notice
 from bot.service import GLOBAL, Result
-from engine import Rules
 
 __all__ = ["SlashCommands"]
 
@@ -142,17 +141,8 @@ class SlashCommands:
         """``/uno rules``: the open table's rules, else this server's defaults."""
 
         async def run(o: Origin, key: str, scope: str) -> None:
-            info = await self.service.table(key)
-            if info is not None and policy.is_open(info):
-                await self.replies.answer(o, schema.rules_summary(info.rules, o.tr, info.preset))
-                return
-            preset, over, _ = await self.service.chat_settings(scope)
-            name = preset or self.ctx.settings.default_preset
-            try:
-                rules = Rules.preset(name, **(over or {}))
-            except ValueError:
-                name, rules = "official", Rules()
-            await self.replies.answer(o, schema.rules_summary(rules, o.tr, name))
+            rules, preset = await self.service.rules_of(key, scope)
+            await self.replies.answer(o, schema.rules_summary(rules, o.tr, preset))
 
         await self._command(interaction, run)
 

@@ -194,17 +194,8 @@ class Commands(Base):
         if here is None:
             return
         tr = await self.chats.chat_tr(here.chat)
-        info = await self.svc.table(here.key)
-        if info is not None and policy.is_open(info):
-            text = schema.rules_summary(info.rules, tr, info.preset)
-        else:
-            preset, over, _lang = await self.svc.chat_settings(here.scope)
-            preset = preset or self.svc.settings.default_preset
-            try:
-                rules = Rules.preset(preset, **(over or {}))
-            except ValueError:
-                preset, rules = "official", Rules()
-            text = schema.rules_summary(rules, tr, preset)
+        rules, preset = await self.svc.rules_of(here.key, here.scope)
+        text = schema.rules_summary(rules, tr, preset)
         self.messages.say(here.chat, here.thread, text)
 
     async def settings(self, update: Update, context: Context) -> None:
