@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from telegram import (
     InlineKeyboardButton,
@@ -40,14 +40,14 @@ from bot.intents import (
     CloseSettings,
     Intent,
     Language,
+    OpenHand,
     Refresh,
     encode,
     try_encode,
 )
-from bot.model import LOBBY, PLAYING
+from bot.model import PLAYING
 from bot.port import TableInfo
 from engine import (
-    COLORS,
     Accept,
     Action,
     CallUno,
@@ -59,12 +59,10 @@ from engine import (
     Leave,
     NextRound,
     Pass,
-    Phase,
     Play,
     Timeout,
     View,
 )
-from engine.game import ACTIVE  # the phases of a round being played
 
 __all__ = [
     "callback_data",
@@ -109,16 +107,23 @@ def _button(text: str, intent: Intent, tid: str) -> InlineKeyboardButton:
 
 
 def widget(control: Control, tid: str) -> InlineKeyboardButton | None:
-    """A control as an inline button: its icon before its label, ✓ before the selected
-    value of a choice. One that cannot be pressed now, or cannot be encoded in 64 bytes,
-    is left out (Telegram has no disabled buttons)."""
+    """A control as an inline button: its glyph, else its icon before its label; ✓ before
+    the selected value of a choice. One that cannot be pressed now, or cannot be encoded
+    in 64 bytes, is left out (Telegram has no disabled buttons)."""
     if not control.enabled:
         return None
     data = callback_data(control.intent, tid)
     if data is None:
         return None
-    text = ("✓ " if control.selected else "") + (control.icon + " " if control.icon else "")
-    return InlineKeyboardButton(text + control.label, callback_data=data)
+    return InlineKeyboardButton(_text(control), callback_data=data)
+
+
+def _text(control: Control) -> str:
+    """Its glyph alone if it has one, else its icon and label; ✓ before a selected one."""
+    mark = "✓ " if control.selected else ""
+    if control.glyph:
+        return mark + control.glyph
+    return mark + (control.icon + " " if control.icon else "") + control.label
 
 
 def keyboard(rows: Sequence[Row], tid: str, width: int) -> list[list[InlineKeyboardButton]]:
@@ -164,51 +169,44 @@ def table_message(
     return text, table_keyboard(info, tr, username)
 
 
+TABLE_OPTIONS: dict[str, Any] = {
+    "uno": "callable",  # UNO! only while someone may call it (a shorter keyboard)
+    "hand_between_rounds": False,  # the next round alone: the hand waits for the round
+}
+"""What Telegram's table message declares of ``bot.controls.table_controls``' options."""
+
+ROW_WIDTH = 4  # buttons a row of the table message
+
+
 def table_keyboard(
     info: TableInfo, tr: Translator, username: str | None = None
 ) -> InlineKeyboardMarkup | None:
-    """The table message's buttons: the lobby's controls (``bot.controls``); during a
-    round Telegram's own, built around inline mode: "Play" opens the player's hand as
-    inline results above the keyboard, "My cards" the private chat (see the report of
-    issue 12: the shared round controls differ from what this layout shows)."""
+    """The table message's buttons: ``bot.controls.table_controls`` (with
+    :data:`TABLE_OPTIONS`), each control a button. The hand (``OpenHand``) is two widgets
+    built around inline mode: "Play" in its place opens the player's hand as inline results
+    above the keyboard, "My cards" (a last row, a link) the private chat."""
     tid = tid_of(info.key)
-    b = render.button_label
-    if info.status == LOBBY:
-        return InlineKeyboardMarkup(keyboard(controls.table_controls(info, tr), tid, 2))
-    v = info.view
-    if info.status != PLAYING or v is None:
-        return None
     rows: list[list[InlineKeyboardButton]] = []
-    names = info.names
-    if v.phase is Phase.ROUND_OVER:
-        nxt = _act("⏭ " + b("next_round", tr), info, NextRound())
-        return InlineKeyboardMarkup([[nxt]]) if nxt else None
-    if v.phase not in ACTIVE:
-        return None
-    play = InlineKeyboardButton("🃏 " + b("play", tr), switch_inline_query_current_chat=tid)
-    first: list[InlineKeyboardButton | None] = [play]
-    if v.phase is Phase.CHALLENGE:
-        first.append(_act("⚖️ " + b("challenge", tr), info, Challenge()))
-        first.append(_act(tr.gettext("Take +{n}", n=v.pending_draw), info, Accept()))
-    elif v.pending_draw:
-        first.append(_act(tr.gettext("Take +{n}", n=v.pending_draw), info, Accept()))
-    elif v.phase is Phase.PLAYING:
-        first.append(_act("📥 " + b("draw", tr), info, Draw()))
-    rows.append([x for x in first if x is not None])
-    if v.phase is Phase.CHOOSING_COLOR:
-        colours = [_act(render.COLOR_EMOJI[c], info, ChooseColor(c)) for c in COLORS]
-        rows.append([x for x in colours if x is not None])
-    extra: list[InlineKeyboardButton | None] = []
-    # who holds one card and may still call (uno_call=with_play: not after their play)
-    if any(v.counts.get(p) == 1 and p not in v.called and p not in v.silent for p in v.players):
-        extra.append(_act("📢 UNO!", info, CallUno()))
-    for p in v.exposed:
-        extra.append(_act("🎯 " + render.action_label(CatchUno(p), tr, names), info, CatchUno(p)))
-    rows.extend(_rows([x for x in extra if x is not None], 3))
-    link = deep_link(username, Link.HAND + tid)
-    if link:
-        rows.append([InlineKeyboardButton("🔒 " + tr.gettext(MY_CARDS), url=link)])
-    return InlineKeyboardMarkup(rows)
+    last: list[list[InlineKeyboardButton]] = []
+    for row in controls.table_controls(info, tr, **TABLE_OPTIONS):
+        buttons: list[InlineKeyboardButton] = []
+        for c in row:
+            if isinstance(c.intent, OpenHand):
+                buttons.append(_play_button(c, tid, tr))
+                link = deep_link(username, Link.HAND + tid)
+                if link:
+                    last.append([InlineKeyboardButton("🔒 " + tr.gettext(MY_CARDS), url=link)])
+            elif (w := widget(c, tid)) is not None:
+                buttons.append(w)
+        rows.extend(_rows(buttons, ROW_WIDTH))
+    rows.extend(last)
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def _play_button(control: Control, tid: str, tr: Translator) -> InlineKeyboardButton:
+    """The hand as Telegram opens it in a group: an inline query for the table ``tid``."""
+    text = (control.icon + " " if control.icon else "") + render.button_label("play", tr)
+    return InlineKeyboardButton(text, switch_inline_query_current_chat=tid)
 
 
 # -- a hand, privately ------------------------------------------------------------------------
