@@ -9,10 +9,13 @@ the table message does. (With the card stickers made, ``pictures`` answers the P
 instead, and a playable card posts its sticker.)
 
 What a menu offers and what a button means are ``bot``'s: ``bot.controls`` gives the
-controls (the lobby, the settings, the kick menu, which plays come with an UNO twin),
-``bot.settings_schema`` every flag and its values, ``bot.intents`` the ``callback_data``
-(:func:`callback_data`, :func:`widget`); this module lays them out under Telegram's limits
-(64 bytes of data, no disabled buttons, inline mode for the hand).
+controls (the table in every phase, a hand's moves, the settings, the kick menu), with the
+options Telegram declares where platforms differ (:data:`TABLE_OPTIONS`,
+:data:`HAND_OPTIONS`), ``bot.settings_schema`` every flag and its values, ``bot.intents``
+the ``callback_data`` (:func:`callback_data`, :func:`widget`); this module lays them out
+under Telegram's limits (64 bytes of data, no disabled buttons, inline mode for the hand:
+the table's ``OpenHand`` is its Play and My cards buttons) and words what only Telegram
+shows (the inline results' descriptions, the cards not playable now).
 """
 
 from __future__ import annotations
@@ -41,26 +44,18 @@ from bot.intents import (
     Intent,
     Language,
     OpenHand,
-    Refresh,
     encode,
     try_encode,
 )
-from bot.model import PLAYING
 from bot.port import TableInfo
 from engine import (
     Accept,
     Action,
     CallUno,
     Card,
-    CatchUno,
-    Challenge,
-    ChooseColor,
     Draw,
-    Leave,
-    NextRound,
     Pass,
     Play,
-    Timeout,
     View,
 )
 
@@ -144,15 +139,6 @@ def _seats(info: TableInfo) -> list[str]:
     return [s.id for s in info.seats]
 
 
-def _act(text: str, info: TableInfo, action: Action) -> InlineKeyboardButton | None:
-    # over 64 bytes, or naming a player with no short form: left out rather than failing
-    data = callback_data(Act(action, info.version), tid_of(info.key))
-    return InlineKeyboardButton(text, callback_data=data) if data is not None else None
-
-
-short_label = controls.short_label  # a button-sized label: ``🟥5``, ``🌈+4→🟦``, ``Draw a card``
-
-
 # -- the table message --------------------------------------------------------------------
 
 
@@ -212,33 +198,49 @@ def _play_button(control: Control, tid: str, tr: Translator) -> InlineKeyboardBu
 # -- a hand, privately ------------------------------------------------------------------------
 
 
-def _playable(legal: Sequence[Action]) -> set[Card]:
-    out: set[Card] = set()
-    for a in legal:
-        if isinstance(a, Play):
-            out.add(a.card)
-    return out
+HAND_OPTIONS: dict[str, Any] = {
+    "uno_first": True,  # the call first: a player one card from UNO reads it first
+    "next_round": False,  # dealt from the table message alone
+}
+"""What Telegram's private hand and inline results declare of ``bot.controls.hand_menu``."""
+
+CARD_WIDTH = 4  # card buttons a row of a private hand
+MOVE_WIDTH = 2  # other buttons a row
 
 
-def uno_first(view: View, legal: Sequence[Action]) -> list[Play]:
-    """The legal plays in card order (``bot.controls.with_uno_twins``), a play that leaves
-    one card preceded by its twin calling UNO with it: here the call comes first."""
-    out: list[Play] = []
-    for play in controls.with_uno_twins(view, legal):
-        plain = out[-1] if out else None
-        if play.uno and plain is not None and play == dataclasses.replace(plain, uno=True):
-            out.insert(len(out) - 1, play)
+@dataclasses.dataclass(frozen=True, slots=True)
+class Moves:
+    """``hand_menu``'s controls by kind: ``plays`` (its ``cards`` row), the ``others`` (the
+    rest that are moves: colours, draw, UNO!…), and ``extra`` (Refresh)."""
+
+    plays: tuple[Control, ...]
+    others: tuple[Control, ...]
+    extra: tuple[Row, ...]
+
+    def cards(self) -> set[Card]:
+        """The cards that can be played now."""
+        return {
+            c.intent.action.card
+            for c in self.plays
+            if isinstance(c.intent, Act) and isinstance(c.intent.action, Play)
+        }
+
+
+def hand_moves(
+    info: TableInfo, view: View, legal: Sequence[Action], tr: Translator, **options: Any
+) -> Moves:
+    """``bot.controls.hand_menu`` (with :data:`HAND_OPTIONS`, or ``options``) by kind."""
+    plays: tuple[Control, ...] = ()
+    others: list[Control] = []
+    extra: list[Row] = []
+    for row in controls.hand_menu(info, view, legal, tr, **(options or HAND_OPTIONS)):
+        if row.menu == "cards":
+            plays = row.controls
+        elif all(isinstance(c.intent, Act) for c in row):
+            others.extend(row)
         else:
-            out.append(play)
-    return out
-
-
-_OTHER_ORDER = (ChooseColor, Challenge, Accept, Draw, Pass, CallUno, CatchUno)
-
-
-def _others(legal: Sequence[Action]) -> list[Action]:
-    rest = [a for a in legal if not isinstance(a, Play | Leave | NextRound | Timeout)]
-    return sorted(rest, key=lambda a: _OTHER_ORDER.index(type(a)))
+            extra.append(row)
+    return Moves(plays, tuple(others), tuple(extra))
 
 
 def hand_message(
@@ -249,23 +251,18 @@ def hand_message(
     lines: Sequence[str] = (),
     title: str | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """A player's private hand (private chat), with a button for every legal move."""
+    """A player's private hand (private chat): ``bot.controls.hand_menu``'s controls, the
+    plays (at most :data:`HAND_BUTTONS`), then the other moves, then 🔄."""
     tid = tid_of(info.key)
     head = [f"🎴 {title}"] if title else []
     if view is None or view.hand is None:
         return "\n".join([*head, tr.gettext(render.REFUSALS["not_a_player"])]), None
     text = "\n".join([*head, render.hand_text(view, tr, info.names), *_tail(lines)])
-    names = info.names
-    buttons: list[InlineKeyboardButton] = []
-    for a in uno_first(view, legal):
-        btn = _act(short_label(a, tr, names), info, a)
-        if btn is not None:
-            buttons.append(btn)
-    rows = _rows(buttons[:HAND_BUTTONS], 4)
-    others = [_act(short_label(a, tr, names), info, a) for a in _others(legal)]
-    rows.extend(_rows([x for x in others if x is not None], 2))
-    if info.status == PLAYING:
-        rows.append([_button("🔄", Refresh(), tid)])
+    m = hand_moves(info, view, legal, tr)
+    cards = [b for b in (widget(c, tid) for c in m.plays) if b is not None]
+    rows = _rows(cards[:HAND_BUTTONS], CARD_WIDTH)
+    rows.extend(keyboard([Row(m.others)], tid, MOVE_WIDTH))
+    rows.extend(keyboard(m.extra, tid, MOVE_WIDTH))
     return text, InlineKeyboardMarkup(rows) if rows else None
 
 
@@ -309,22 +306,21 @@ def inline_answer(
         )
         return [], button
     ver = info.version
-    plays: list[InlineQueryResultArticle | None] = []
+    m = hand_moves(info, view, legal, tr)
+    seats = _seats(info)
     playable_mark = tr.gettext("✅ Playable")
-    for a in uno_first(view, legal):
-        code = encode_action(a, _seats(info))
-        if code is None:
-            continue
-        label = render.action_label(a, tr, names)
-        plays.append(_result(tid, ver, code, label, playable_mark))
+    plays: list[InlineQueryResultArticle | None] = []
+    for action in _actions(m.plays):
+        code = encode_action(action, seats)
+        if code is not None:
+            plays.append(_result(tid, ver, code, render.action_label(action, tr, names),
+                                 playable_mark))  # fmt: skip
     others: list[InlineQueryResultArticle | None] = []
-    for other in _others(legal):
-        code = encode_action(other, _seats(info))
-        if code is None:
-            continue
-        label = "▶️ " + render.action_label(other, tr, names)
-        others.append(_result(tid, ver, code, label, _hint(other, view, tr)))
-    playable = _playable(legal)
+    for move, other in zip(m.others, _actions(m.others), strict=True):
+        code = encode_action(other, seats)
+        if code is not None:
+            others.append(_result(tid, ver, code, "▶️ " + move.detail, _hint(other, view, tr)))
+    playable = m.cards()
     seen: dict[Card, int] = {}
     for c in sorted(view.hand, key=lambda c: c.order):
         if c not in playable:
@@ -341,6 +337,11 @@ def inline_answer(
     status = _status(view, tr, names)
     button = InlineQueryResultsButton(status[:64], start_parameter=Link.HAND + tid)
     return results, button
+
+
+def _actions(controls_: Sequence[Control]) -> list[Action]:
+    """The actions of controls that are moves (``Act``)."""
+    return [c.intent.action for c in controls_ if isinstance(c.intent, Act)]
 
 
 def _hint(action: Action, view: View, tr: Translator) -> str | None:

@@ -8,6 +8,7 @@ import pytest
 
 import engine
 from adapters.telegram import views
+from adapters.telegram.codec import encode_action
 from adapters.telegram.legacy import FLAGS_V1
 from bot import controls, intents, render
 from bot import settings_schema as schema
@@ -363,3 +364,52 @@ def test_a_control_changed_in_the_core_shows_on_telegram(monkeypatch: pytest.Mon
     labels = _labels(views.table_keyboard(_info(g), EN, "uno_bot"))
     assert labels == ["🃏 Play", "🫳 Pick one up", "Pass", "🔒 My cards"]
     assert _shown(views.table_keyboard(_info(g), EN)) == _mapped(_info(g), None)
+
+
+def test_the_private_hand_is_the_mapping_of_hand_menu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The private hand's buttons are ``hand_menu``'s (the UNO twin first, no next round:
+    ``views.HAND_OPTIONS``), and a label changed in the core shows as it is."""
+    g = _game(
+        [["RS"], ["G3", "Y4"], ["B5", "B6"]], uno_call="with_play", last_card="play_and_draw"
+    )
+    view, legal = engine.view(g, PLAYERS[0]), engine.legal_actions(g, PLAYERS[0])
+    rows = controls.hand_menu(_info(g), view, legal, EN, **views.HAND_OPTIONS)
+    tid = "-1001234567890_2147483647"
+    want = [
+        (c.glyph or c.label, intents.encode(c.intent, tid, limit=intents.TELEGRAM_LIMIT))
+        for row in rows
+        for c in row
+    ]
+    assert _shown(views.hand_message(_info(g), view, legal, EN)[1]) == want
+    real = controls.hand_menu
+
+    def changed(*args: object, **kw: object) -> list[controls.Row]:
+        rows = real(*args, **kw)  # type: ignore[arg-type]
+        return [
+            controls.Row(
+                tuple(dataclasses.replace(c, label=c.label + "!") for c in r), menu=r.menu
+            )
+            for r in rows
+        ]
+
+    monkeypatch.setattr(controls, "hand_menu", changed)
+    labels = _labels(views.hand_message(_info(g), view, legal, EN)[1])
+    assert labels == ["🟥⊘ · UNO!!", "🟥⊘!", "Draw a card!", "UNO!!", "🔄"]  # 🔄: its glyph
+
+
+def test_the_inline_results_are_hand_menus_moves_then_the_rest_of_the_hand() -> None:
+    """Inline results: ``hand_menu``'s plays then its other moves, in its order (titles in
+    the words of the move, the other moves after ▶️ with their detail), then the cards
+    that cannot be played now."""
+    g = _game([["R1", "B2", "R9", "W"], ["G3"], ["B5"]])
+    view, legal = engine.view(g, PLAYERS[0]), engine.legal_actions(g, PLAYERS[0])
+    rows = controls.hand_menu(_info(g), view, legal, EN, **views.HAND_OPTIONS)
+    moves = [c for row in rows for c in row if isinstance(c.intent, intents.Act)]
+    results, _ = views.inline_answer(_info(g), view, legal, EN, "uno_bot")
+    seats = list(PLAYERS)
+    assert [r.id.split("|")[2] for r in results[: len(moves)]] == [
+        encode_action(c.intent.action, seats)  # type: ignore[union-attr]
+        for c in moves
+    ]
+    assert results[len(moves) - 1].title == "▶️ " + moves[-1].detail == "▶️ Draw a card"
+    assert [r.id.split("|")[2] for r in results[len(moves) :]] == ["-B2"]
