@@ -181,12 +181,17 @@ def table_keyboard(
                 buttons.append(_play_button(c, tid, tr))
                 link = deep_link(username, Link.HAND + tid)
                 if link:
-                    last.append([InlineKeyboardButton("🔒 " + tr.gettext(MY_CARDS), url=link)])
+                    last.append([my_cards_button(link, tr)])
             elif (w := widget(c, tid)) is not None:
                 buttons.append(w)
         rows.extend(_rows(buttons, ROW_WIDTH))
     rows.extend(last)
     return InlineKeyboardMarkup(rows) if rows else None
+
+
+def my_cards_button(link: str, tr: Translator) -> InlineKeyboardButton:
+    """ "🔒 My cards": a link to the private chat, where the hand is."""
+    return InlineKeyboardButton("🔒 " + tr.gettext(MY_CARDS), url=link)
 
 
 def _play_button(control: Control, tid: str, tr: Translator) -> InlineKeyboardButton:
