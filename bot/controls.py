@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from bot import render
@@ -77,6 +78,7 @@ __all__ = [
     "hand_menu",
     "kick_menu",
     "long_label",
+    "move_labels",
     "settings_lines",
     "settings_menu",
     "short_label",
@@ -278,6 +280,19 @@ def long_label(action: Action, tr: Translator, names: dict[str, str]) -> str:
     return render.action_label(action, tr, names)
 
 
+@lru_cache(maxsize=8192)
+def _labels_of(action: Action, tr: Translator) -> tuple[str, str]:
+    return short_label(action, tr, {}), long_label(action, tr, {})
+
+
+def move_labels(action: Action, tr: Translator, names: dict[str, str]) -> tuple[str, str]:
+    """``(short_label, long_label)`` of a move; remembered for a move naming no player
+    (a hand is drawn again at every turn, a Play query answered many times)."""
+    if getattr(action, "target", None) is None:
+        return _labels_of(action, tr)
+    return short_label(action, tr, names), long_label(action, tr, names)
+
+
 def with_uno_twins(view: View, legal: Sequence[Action], *, uno_first: bool = False) -> list[Play]:
     """The legal plays in card order, each one that leaves one card followed by its twin
     calling UNO with it (the call is the player's: offered, never made for them);
@@ -318,10 +333,10 @@ def hand_menu(
         return []
     names, ver = info.names, info.version
     plays = [
-        Control(Act(p, ver), short_label(p, tr, names), "primary",
-                detail=long_label(p, tr, names))
+        Control(Act(p, ver), label, "primary", detail=detail)
         for p in with_uno_twins(view, legal, uno_first=uno_first)
-    ]  # fmt: skip
+        for label, detail in (move_labels(p, tr, names),)
+    ]
     skip = Play | LeaveAction | Timeout if next_round else Play | LeaveAction | Timeout | NextRound
     rest = sorted(
         (a for a in legal if not isinstance(a, skip)),
@@ -330,13 +345,14 @@ def hand_menu(
     others = [
         Control(
             Act(a, ver),
-            short_label(a, tr, names),
+            label,
             _COLOR_STYLE[a.color]
             if isinstance(a, ChooseColor)
             else _OTHER_STYLE.get(type(a), "secondary"),
-            detail=long_label(a, tr, names),
+            detail=detail,
         )
         for a in rest
+        for label, detail in (move_labels(a, tr, names),)
     ]
     rows: list[Row] = []
     if plays:

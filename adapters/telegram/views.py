@@ -315,11 +315,10 @@ def inline_answer(
     seats = _seats(info)
     playable_mark = tr.gettext("✅ Playable")
     plays: list[InlineQueryResultArticle | None] = []
-    for action in _actions(m.plays):
+    for play, action in zip(m.plays, _actions(m.plays), strict=True):
         code = encode_action(action, seats)
         if code is not None:
-            plays.append(_result(tid, ver, code, render.action_label(action, tr, names),
-                                 playable_mark))  # fmt: skip
+            plays.append(_result(tid, ver, code, _title(play, action, tr, names), playable_mark))
     others: list[InlineQueryResultArticle | None] = []
     for move, other in zip(m.others, _actions(m.others), strict=True):
         code = encode_action(other, seats)
@@ -342,6 +341,14 @@ def inline_answer(
     status = _status(view, tr, names)
     button = InlineQueryResultsButton(status[:64], start_parameter=Link.HAND + tid)
     return results, button
+
+
+def _title(control: Control, action: Action, tr: Translator, names: dict[str, str]) -> str:
+    """A play's result title: its detail (``🟥 Skip``), but one that calls UNO says it as
+    its button does (``🟥 Skip · UNO!``: beside its plain twin, the call stands out)."""
+    if isinstance(action, Play) and action.uno:
+        return render.action_label(action, tr, names)
+    return control.detail
 
 
 def _actions(controls_: Sequence[Control]) -> list[Action]:

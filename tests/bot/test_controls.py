@@ -315,3 +315,16 @@ def test_the_uno_twin_may_come_first_and_the_next_round_stay_on_the_table() -> N
     legal = [NextRound(), LeaveAction()]
     assert it.Act(NextRound(), 7) in intents_of(controls.hand_menu(i, v, legal, EN))
     assert intents_of(controls.hand_menu(i, v, legal, EN, next_round=False)) == [it.Refresh()]
+
+
+def test_move_labels_are_remembered_only_for_moves_naming_nobody() -> None:
+    assert controls.move_labels(Draw(), EN, {}) == ("Draw a card", "Draw a card")
+    assert controls.move_labels(Play("R5", uno=True), EN, {}) == (
+        "🟥5 · UNO!",
+        "🟥 5 and call UNO!",
+    )
+    for name in ("Bob", "Robert"):
+        short, long = controls.move_labels(CatchUno("tg:2"), EN, {"tg:2": name})
+        assert short == long == f"Catch {name}"
+        swap = controls.move_labels(Play("R7", target="tg:2"), EN, {"tg:2": name})
+        assert swap[0] == f"🟥7 ⇄ {name}"
