@@ -190,7 +190,7 @@ def table_keyboard(
 
 
 def my_cards_button(link: str, tr: Translator) -> InlineKeyboardButton:
-    """ "🔒 My cards": a link to the private chat, where the hand is."""
+    """The "🔒 My cards" button: a link to the private chat, where the hand is."""
     return InlineKeyboardButton("🔒 " + tr.gettext(MY_CARDS), url=link)
 
 
