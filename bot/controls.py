@@ -10,13 +10,20 @@ Telegram: 64 bytes of ``callback_data``; the terminal: numbered lines) and dispa
 intents; every decision of what to offer is here.
 
 Labels are the bot's translations (``messages`` domain); ``icon`` is an emoji a platform
-may put before the label (Telegram does, Discord leaves it out).
+may put before the label (Telegram does, Discord leaves it out); ``glyph`` the whole control
+as one symbol, for a platform that draws it that small (Telegram's colour and 🔄 buttons).
+
+Where the platforms legitimately differ in what they offer, the difference is a declared
+option of the function, never an adapter's own reading of the game: ``table_controls``'
+``uno`` (UNO! always, or only while someone may call it) and ``hand_between_rounds``;
+``hand_menu``'s ``uno_first`` (the UNO twin before its plain play) and ``next_round``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from bot import render
@@ -71,10 +78,12 @@ __all__ = [
     "hand_menu",
     "kick_menu",
     "long_label",
+    "move_labels",
     "settings_lines",
     "settings_menu",
     "short_label",
     "table_controls",
+    "uno_callable",
     "with_uno_twins",
 ]
 
@@ -95,7 +104,8 @@ WITH_UNO = N_("{move} and call UNO!")
 @dataclass(frozen=True, slots=True)
 class Control:
     """One thing to press. ``selected``: the current value of a choice row. ``detail``:
-    a longer description (an inline result's, a select option's, the terminal's line)."""
+    a longer description (an inline result's, a select option's, the terminal's line).
+    ``glyph``: the control as one symbol, for a platform that draws it so (else ``""``)."""
 
     intent: Intent
     label: str
@@ -104,6 +114,7 @@ class Control:
     selected: bool = False
     icon: str = ""
     detail: str = ""
+    glyph: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,13 +152,36 @@ def _row(*controls: Control | None) -> Row:
 # -- the public table -------------------------------------------------------------------------
 
 
-def table_controls(info: TableInfo, tr: Translator) -> list[Row]:
+UnoButton = Literal["always", "callable"]
+
+
+def uno_callable(view: View) -> bool:
+    """Whether someone at the table may call UNO! now: a player down to one card who has
+    not called it (nor, under ``uno_call=with_play``, let it pass with their play)."""
+    return any(
+        view.counts.get(p) == 1 and p not in view.called and p not in view.silent
+        for p in view.players
+    )
+
+
+def table_controls(
+    info: TableInfo,
+    tr: Translator,
+    *,
+    uno: UnoButton = "always",
+    hand_between_rounds: bool = True,
+) -> list[Row]:
     """The table message's controls for its phase (``[]``: none, the table is over).
 
     Lobby: join, leave / add a bot, settings / start. A round: the hand, then taking a
     pending penalty (a challenge too, when a +4 may be challenged) or drawing, and UNO!;
     the colours while a wild's colour is being chosen; a catch for each player exposed
-    with one card. Between rounds: the next round and the hand."""
+    with one card. Between rounds: the next round and the hand.
+
+    The platform declares the rest: ``uno`` ``"always"`` offers UNO! in every turn (a
+    press by someone who may not call is refused), ``"callable"`` only while someone may
+    call it (:func:`uno_callable`); ``hand_between_rounds`` whether the hand is offered
+    beside the next round."""
     b = render.button_label
     if info.status == "lobby":
         return [
@@ -166,16 +200,14 @@ def table_controls(info: TableInfo, tr: Translator) -> list[Row]:
         return []
     ver = info.version
     if v.phase is Phase.ROUND_OVER:
+        hand = Control(OpenHand(), b("hand", tr), icon="🃏") if hand_between_rounds else None
         return [
-            _row(
-                Control(Act(NextRound(), ver), b("next_round", tr), "primary", icon="⏭"),
-                Control(OpenHand(), b("hand", tr), icon="🃏"),
-            )
+            _row(Control(Act(NextRound(), ver), b("next_round", tr), "primary", icon="⏭"), hand)
         ]
     if v.phase not in ACTIVE:
         return []
     first: list[Control] = [Control(OpenHand(), b("hand", tr), "primary", icon="🃏")]
-    take = Control(Act(Accept(), ver), tr.gettext(TAKE, n=v.pending_draw), icon="📥")
+    take = Control(Act(Accept(), ver), tr.gettext(TAKE, n=v.pending_draw))
     if v.phase is Phase.CHALLENGE:
         first.append(Control(Act(Challenge(), ver), b("challenge", tr), "danger", icon="⚖️"))
         first.append(take)
@@ -183,17 +215,19 @@ def table_controls(info: TableInfo, tr: Translator) -> list[Row]:
         first.append(take)
     elif v.phase is Phase.PLAYING:
         first.append(Control(Act(Draw(), ver), b("draw", tr), icon="📥"))
-    first.append(Control(Act(CallUno(), ver), b("uno", tr), "danger", icon="📢"))
+    if uno == "always" or uno_callable(v):
+        first.append(Control(Act(CallUno(), ver), b("uno", tr), "danger", icon="📢"))
     rows = [Row(tuple(first))]
     if v.phase is Phase.CHOOSING_COLOR:
         rows.append(
             Row(
                 tuple(
-                    Control(Act(ChooseColor(c), ver), render.color_text(c, tr), _COLOR_STYLE[c])
+                    Control(Act(ChooseColor(c), ver), render.color_text(c, tr), _COLOR_STYLE[c],
+                            glyph=render.COLOR_EMOJI[c])
                     for c in COLORS
                 )
             )
-        )
+        )  # fmt: skip
     catches = [
         Control(Act(CatchUno(p), ver), render.action_label(CatchUno(p), tr, info.names), "danger",
                 icon="🎯")
@@ -246,51 +280,79 @@ def long_label(action: Action, tr: Translator, names: dict[str, str]) -> str:
     return render.action_label(action, tr, names)
 
 
-def with_uno_twins(view: View, legal: Sequence[Action]) -> list[Play]:
+@lru_cache(maxsize=8192)
+def _labels_of(action: Action, tr: Translator) -> tuple[str, str]:
+    return short_label(action, tr, {}), long_label(action, tr, {})
+
+
+def move_labels(action: Action, tr: Translator, names: dict[str, str]) -> tuple[str, str]:
+    """``(short_label, long_label)`` of a move; remembered for a move naming no player
+    (a hand is drawn again at every turn, a Play query answered many times)."""
+    if getattr(action, "target", None) is None:
+        return _labels_of(action, tr)
+    return short_label(action, tr, names), long_label(action, tr, names)
+
+
+def with_uno_twins(view: View, legal: Sequence[Action], *, uno_first: bool = False) -> list[Play]:
     """The legal plays in card order, each one that leaves one card followed by its twin
-    calling UNO with it (the call is the player's: offered, never made for them)."""
+    calling UNO with it (the call is the player's: offered, never made for them);
+    ``uno_first``: the twin before its plain play."""
     held = len(view.hand or ())
     plays = sorted(
         (a for a in legal if isinstance(a, Play)), key=lambda p: (p.card.order, len(p.together))
     )
     out: list[Play] = []
     for p in plays:
-        out.append(p)
         target = view.counts.get(p.target) if p.target is not None else None
         if not p.uno and leaves_one_card(view.rules, held, p, target):
-            out.append(Play(p.card, p.color, p.target, p.together, uno=True))
+            twin = Play(p.card, p.color, p.target, p.together, uno=True)
+            out.extend((twin, p) if uno_first else (p, twin))
+        else:
+            out.append(p)
     return out
 
 
 def hand_menu(
-    info: TableInfo, view: View | None, legal: Sequence[Action], tr: Translator
+    info: TableInfo,
+    view: View | None,
+    legal: Sequence[Action],
+    tr: Translator,
+    *,
+    uno_first: bool = False,
+    next_round: bool = True,
 ) -> list[Row]:
     """A player's own moves: a row of the plays (``menu`` ``cards``: each legal play, a play
     that leaves one card also with the UNO call), a row of the other moves (a colour, a
     challenge, taking the penalty, drawing, passing, UNO!, catches, the next round), and
-    a refresh while the game is on."""
+    a refresh while the game is on.
+
+    The platform declares: ``uno_first``, the UNO twin before its plain play (else after
+    it); ``next_round``, whether the hand offers the next round too (else the table alone
+    does)."""
     if view is None or view.hand is None:
         return []
     names, ver = info.names, info.version
     plays = [
-        Control(Act(p, ver), short_label(p, tr, names), "primary",
-                detail=long_label(p, tr, names))
-        for p in with_uno_twins(view, legal)
-    ]  # fmt: skip
+        Control(Act(p, ver), label, "primary", detail=detail)
+        for p in with_uno_twins(view, legal, uno_first=uno_first)
+        for label, detail in (move_labels(p, tr, names),)
+    ]
+    skip = Play | LeaveAction | Timeout if next_round else Play | LeaveAction | Timeout | NextRound
     rest = sorted(
-        (a for a in legal if not isinstance(a, Play | LeaveAction | Timeout)),
+        (a for a in legal if not isinstance(a, skip)),
         key=lambda a: _OTHER_ORDER.index(type(a)),
     )
     others = [
         Control(
             Act(a, ver),
-            short_label(a, tr, names),
+            label,
             _COLOR_STYLE[a.color]
             if isinstance(a, ChooseColor)
             else _OTHER_STYLE.get(type(a), "secondary"),
-            detail=long_label(a, tr, names),
+            detail=detail,
         )
         for a in rest
+        for label, detail in (move_labels(a, tr, names),)
     ]
     rows: list[Row] = []
     if plays:
@@ -298,7 +360,7 @@ def hand_menu(
     if others:
         rows.append(Row(tuple(others)))
     if info.status == "playing":
-        rows.append(_row(Control(Refresh(), tr.gettext(REFRESH), icon="🔄")))
+        rows.append(_row(Control(Refresh(), tr.gettext(REFRESH), icon="🔄", glyph="🔄")))
     return rows
 
 

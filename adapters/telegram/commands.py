@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
+from telegram import InlineKeyboardMarkup, Message, MessageEntity, Update
 from telegram.error import Forbidden
 
 from adapters.telegram import views
@@ -183,9 +183,7 @@ class Commands(Base):
         link = views.deep_link(self.a.username, payload)
         if link is None:
             return
-        markup = InlineKeyboardMarkup(
-            [[InlineKeyboardButton("🔒 " + tr.gettext(views.MY_CARDS), url=link)]]
-        )
+        markup = InlineKeyboardMarkup([[views.my_cards_button(link, tr)]])
         self.messages.say(here.chat, here.thread, tr.gettext(OPEN_PRIVATE), markup)
 
     async def rules(self, update: Update, context: Context) -> None:

@@ -16,6 +16,7 @@ results (``<tid>|<version>|<action>``, ``-<card>`` for a dimmed one).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from telegram import (
     InlineQueryResult,
@@ -26,13 +27,17 @@ from telegram import (
 
 from adapters.telegram import views
 from adapters.telegram.codec import MAX_DATA, Link, encode_action, tid_of
-from bot import controls, render
+from bot import render
 from bot.cards import Pictures
 from bot.i18n import Translator
 from bot.port import TableInfo
 from engine import Action, Card, Play, View
 
 __all__ = ["inline_answer", "pictured"]
+
+# ``bot.controls.hand_menu``'s options here: the plain play first (its sticker), the call
+# after it (a text result); the next round is the table message's
+STICKER_OPTIONS: dict[str, Any] = {"uno_first": False, "next_round": False}
 
 
 def pictured(play: Play) -> bool:
@@ -66,11 +71,12 @@ def inline_answer(
     ver = info.version
     seats = [s.id for s in info.seats]
     names = info.names
+    m = views.hand_moves(info, view, legal, tr, **STICKER_OPTIONS)
     playable: list[InlineQueryResult] = []
     said: list[InlineQueryResult] = []  # plays a sticker cannot say
-    for a in controls.with_uno_twins(view, legal):
+    for a in views._actions(m.plays):
         code = encode_action(a, seats)
-        if code is None:
+        if code is None or not isinstance(a, Play):
             continue
         if pictured(a):
             st = _sticker(tid, ver, code, pictures.ref(a.card, a.color))
@@ -82,15 +88,15 @@ def inline_answer(
         if found is not None:
             said.append(found)
     moves: list[InlineQueryResult] = []
-    for other in views._others(legal):
+    for move, other in zip(m.others, views._actions(m.others), strict=True):
         code = encode_action(other, seats)
         if code is None:
             continue
-        label = "▶️ " + render.action_label(other, tr, names)
+        label = "▶️ " + move.detail
         found = views._result(tid, ver, code, label, views._hint(other, view, tr))
         if found is not None:
             moves.append(found)
-    can = views._playable(legal)
+    can = m.cards()
     dimmed: list[InlineQueryResult] = []
     seen: set[Card] = set()
     for c in sorted(view.hand, key=lambda c: c.order):

@@ -9,17 +9,20 @@ the table message does. (With the card stickers made, ``pictures`` answers the P
 instead, and a playable card posts its sticker.)
 
 What a menu offers and what a button means are ``bot``'s: ``bot.controls`` gives the
-controls (the lobby, the settings, the kick menu, which plays come with an UNO twin),
-``bot.settings_schema`` every flag and its values, ``bot.intents`` the ``callback_data``
-(:func:`callback_data`, :func:`widget`); this module lays them out under Telegram's limits
-(64 bytes of data, no disabled buttons, inline mode for the hand).
+controls (the table in every phase, a hand's moves, the settings, the kick menu), with the
+options Telegram declares where platforms differ (:data:`TABLE_OPTIONS`,
+:data:`HAND_OPTIONS`), ``bot.settings_schema`` every flag and its values, ``bot.intents``
+the ``callback_data`` (:func:`callback_data`, :func:`widget`); this module lays them out
+under Telegram's limits (64 bytes of data, no disabled buttons, inline mode for the hand:
+the table's ``OpenHand`` is its Play and My cards buttons) and words what only Telegram
+shows (the inline results' descriptions, the cards not playable now).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from telegram import (
     InlineKeyboardButton,
@@ -40,31 +43,21 @@ from bot.intents import (
     CloseSettings,
     Intent,
     Language,
-    Refresh,
+    OpenHand,
     encode,
     try_encode,
 )
-from bot.model import LOBBY, PLAYING
 from bot.port import TableInfo
 from engine import (
-    COLORS,
     Accept,
     Action,
     CallUno,
     Card,
-    CatchUno,
-    Challenge,
-    ChooseColor,
     Draw,
-    Leave,
-    NextRound,
     Pass,
-    Phase,
     Play,
-    Timeout,
     View,
 )
-from engine.game import ACTIVE  # the phases of a round being played
 
 __all__ = [
     "callback_data",
@@ -109,16 +102,23 @@ def _button(text: str, intent: Intent, tid: str) -> InlineKeyboardButton:
 
 
 def widget(control: Control, tid: str) -> InlineKeyboardButton | None:
-    """A control as an inline button: its icon before its label, ✓ before the selected
-    value of a choice. One that cannot be pressed now, or cannot be encoded in 64 bytes,
-    is left out (Telegram has no disabled buttons)."""
+    """A control as an inline button: its glyph, else its icon before its label; ✓ before
+    the selected value of a choice. One that cannot be pressed now, or cannot be encoded
+    in 64 bytes, is left out (Telegram has no disabled buttons)."""
     if not control.enabled:
         return None
     data = callback_data(control.intent, tid)
     if data is None:
         return None
-    text = ("✓ " if control.selected else "") + (control.icon + " " if control.icon else "")
-    return InlineKeyboardButton(text + control.label, callback_data=data)
+    return InlineKeyboardButton(_text(control), callback_data=data)
+
+
+def _text(control: Control) -> str:
+    """Its glyph alone if it has one, else its icon and label; ✓ before a selected one."""
+    mark = "✓ " if control.selected else ""
+    if control.glyph:
+        return mark + control.glyph
+    return mark + (control.icon + " " if control.icon else "") + control.label
 
 
 def keyboard(rows: Sequence[Row], tid: str, width: int) -> list[list[InlineKeyboardButton]]:
@@ -139,15 +139,6 @@ def _seats(info: TableInfo) -> list[str]:
     return [s.id for s in info.seats]
 
 
-def _act(text: str, info: TableInfo, action: Action) -> InlineKeyboardButton | None:
-    # over 64 bytes, or naming a player with no short form: left out rather than failing
-    data = callback_data(Act(action, info.version), tid_of(info.key))
-    return InlineKeyboardButton(text, callback_data=data) if data is not None else None
-
-
-short_label = controls.short_label  # a button-sized label: ``🟥5``, ``🌈+4→🟦``, ``Draw a card``
-
-
 # -- the table message --------------------------------------------------------------------
 
 
@@ -164,83 +155,97 @@ def table_message(
     return text, table_keyboard(info, tr, username)
 
 
+TABLE_OPTIONS: dict[str, Any] = {
+    "uno": "callable",  # UNO! only while someone may call it (a shorter keyboard)
+    "hand_between_rounds": False,  # the next round alone: the hand waits for the round
+}
+"""What Telegram's table message declares of ``bot.controls.table_controls``' options."""
+
+ROW_WIDTH = 4  # buttons a row of the table message
+
+
 def table_keyboard(
     info: TableInfo, tr: Translator, username: str | None = None
 ) -> InlineKeyboardMarkup | None:
-    """The table message's buttons: the lobby's controls (``bot.controls``); during a
-    round Telegram's own, built around inline mode: "Play" opens the player's hand as
-    inline results above the keyboard, "My cards" the private chat (see the report of
-    issue 12: the shared round controls differ from what this layout shows)."""
+    """The table message's buttons: ``bot.controls.table_controls`` (with
+    :data:`TABLE_OPTIONS`), each control a button. The hand (``OpenHand``) is two widgets
+    built around inline mode: "Play" in its place opens the player's hand as inline results
+    above the keyboard, "My cards" (a last row, a link) the private chat."""
     tid = tid_of(info.key)
-    b = render.button_label
-    if info.status == LOBBY:
-        return InlineKeyboardMarkup(keyboard(controls.table_controls(info, tr), tid, 2))
-    v = info.view
-    if info.status != PLAYING or v is None:
-        return None
     rows: list[list[InlineKeyboardButton]] = []
-    names = info.names
-    if v.phase is Phase.ROUND_OVER:
-        nxt = _act("⏭ " + b("next_round", tr), info, NextRound())
-        return InlineKeyboardMarkup([[nxt]]) if nxt else None
-    if v.phase not in ACTIVE:
-        return None
-    play = InlineKeyboardButton("🃏 " + b("play", tr), switch_inline_query_current_chat=tid)
-    first: list[InlineKeyboardButton | None] = [play]
-    if v.phase is Phase.CHALLENGE:
-        first.append(_act("⚖️ " + b("challenge", tr), info, Challenge()))
-        first.append(_act(tr.gettext("Take +{n}", n=v.pending_draw), info, Accept()))
-    elif v.pending_draw:
-        first.append(_act(tr.gettext("Take +{n}", n=v.pending_draw), info, Accept()))
-    elif v.phase is Phase.PLAYING:
-        first.append(_act("📥 " + b("draw", tr), info, Draw()))
-    rows.append([x for x in first if x is not None])
-    if v.phase is Phase.CHOOSING_COLOR:
-        colours = [_act(render.COLOR_EMOJI[c], info, ChooseColor(c)) for c in COLORS]
-        rows.append([x for x in colours if x is not None])
-    extra: list[InlineKeyboardButton | None] = []
-    # who holds one card and may still call (uno_call=with_play: not after their play)
-    if any(v.counts.get(p) == 1 and p not in v.called and p not in v.silent for p in v.players):
-        extra.append(_act("📢 UNO!", info, CallUno()))
-    for p in v.exposed:
-        extra.append(_act("🎯 " + render.action_label(CatchUno(p), tr, names), info, CatchUno(p)))
-    rows.extend(_rows([x for x in extra if x is not None], 3))
-    link = deep_link(username, Link.HAND + tid)
-    if link:
-        rows.append([InlineKeyboardButton("🔒 " + tr.gettext(MY_CARDS), url=link)])
-    return InlineKeyboardMarkup(rows)
+    last: list[list[InlineKeyboardButton]] = []
+    for row in controls.table_controls(info, tr, **TABLE_OPTIONS):
+        buttons: list[InlineKeyboardButton] = []
+        for c in row:
+            if isinstance(c.intent, OpenHand):
+                buttons.append(_play_button(c, tid, tr))
+                link = deep_link(username, Link.HAND + tid)
+                if link:
+                    last.append([my_cards_button(link, tr)])
+            elif (w := widget(c, tid)) is not None:
+                buttons.append(w)
+        rows.extend(_rows(buttons, ROW_WIDTH))
+    rows.extend(last)
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def my_cards_button(link: str, tr: Translator) -> InlineKeyboardButton:
+    """The "🔒 My cards" button: a link to the private chat, where the hand is."""
+    return InlineKeyboardButton("🔒 " + tr.gettext(MY_CARDS), url=link)
+
+
+def _play_button(control: Control, tid: str, tr: Translator) -> InlineKeyboardButton:
+    """The hand as Telegram opens it in a group: an inline query for the table ``tid``."""
+    text = (control.icon + " " if control.icon else "") + render.button_label("play", tr)
+    return InlineKeyboardButton(text, switch_inline_query_current_chat=tid)
 
 
 # -- a hand, privately ------------------------------------------------------------------------
 
 
-def _playable(legal: Sequence[Action]) -> set[Card]:
-    out: set[Card] = set()
-    for a in legal:
-        if isinstance(a, Play):
-            out.add(a.card)
-    return out
+HAND_OPTIONS: dict[str, Any] = {
+    "uno_first": True,  # the call first: a player one card from UNO reads it first
+    "next_round": False,  # dealt from the table message alone
+}
+"""What Telegram's private hand and inline results declare of ``bot.controls.hand_menu``."""
+
+CARD_WIDTH = 4  # card buttons a row of a private hand
+MOVE_WIDTH = 2  # other buttons a row
 
 
-def uno_first(view: View, legal: Sequence[Action]) -> list[Play]:
-    """The legal plays in card order (``bot.controls.with_uno_twins``), a play that leaves
-    one card preceded by its twin calling UNO with it: here the call comes first."""
-    out: list[Play] = []
-    for play in controls.with_uno_twins(view, legal):
-        plain = out[-1] if out else None
-        if play.uno and plain is not None and play == dataclasses.replace(plain, uno=True):
-            out.insert(len(out) - 1, play)
+@dataclasses.dataclass(frozen=True, slots=True)
+class Moves:
+    """``hand_menu``'s controls by kind: ``plays`` (its ``cards`` row), the ``others`` (the
+    rest that are moves: colours, draw, UNO!…), and ``extra`` (Refresh)."""
+
+    plays: tuple[Control, ...]
+    others: tuple[Control, ...]
+    extra: tuple[Row, ...]
+
+    def cards(self) -> set[Card]:
+        """The cards that can be played now."""
+        return {
+            c.intent.action.card
+            for c in self.plays
+            if isinstance(c.intent, Act) and isinstance(c.intent.action, Play)
+        }
+
+
+def hand_moves(
+    info: TableInfo, view: View, legal: Sequence[Action], tr: Translator, **options: Any
+) -> Moves:
+    """``bot.controls.hand_menu`` (with :data:`HAND_OPTIONS`, or ``options``) by kind."""
+    plays: tuple[Control, ...] = ()
+    others: list[Control] = []
+    extra: list[Row] = []
+    for row in controls.hand_menu(info, view, legal, tr, **(options or HAND_OPTIONS)):
+        if row.menu == "cards":
+            plays = row.controls
+        elif all(isinstance(c.intent, Act) for c in row):
+            others.extend(row)
         else:
-            out.append(play)
-    return out
-
-
-_OTHER_ORDER = (ChooseColor, Challenge, Accept, Draw, Pass, CallUno, CatchUno)
-
-
-def _others(legal: Sequence[Action]) -> list[Action]:
-    rest = [a for a in legal if not isinstance(a, Play | Leave | NextRound | Timeout)]
-    return sorted(rest, key=lambda a: _OTHER_ORDER.index(type(a)))
+            extra.append(row)
+    return Moves(plays, tuple(others), tuple(extra))
 
 
 def hand_message(
@@ -251,23 +256,18 @@ def hand_message(
     lines: Sequence[str] = (),
     title: str | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """A player's private hand (private chat), with a button for every legal move."""
+    """A player's private hand (private chat): ``bot.controls.hand_menu``'s controls, the
+    plays (at most :data:`HAND_BUTTONS`), then the other moves, then 🔄."""
     tid = tid_of(info.key)
     head = [f"🎴 {title}"] if title else []
     if view is None or view.hand is None:
         return "\n".join([*head, tr.gettext(render.REFUSALS["not_a_player"])]), None
     text = "\n".join([*head, render.hand_text(view, tr, info.names), *_tail(lines)])
-    names = info.names
-    buttons: list[InlineKeyboardButton] = []
-    for a in uno_first(view, legal):
-        btn = _act(short_label(a, tr, names), info, a)
-        if btn is not None:
-            buttons.append(btn)
-    rows = _rows(buttons[:HAND_BUTTONS], 4)
-    others = [_act(short_label(a, tr, names), info, a) for a in _others(legal)]
-    rows.extend(_rows([x for x in others if x is not None], 2))
-    if info.status == PLAYING:
-        rows.append([_button("🔄", Refresh(), tid)])
+    m = hand_moves(info, view, legal, tr)
+    cards = [b for b in (widget(c, tid) for c in m.plays) if b is not None]
+    rows = _rows(cards[:HAND_BUTTONS], CARD_WIDTH)
+    rows.extend(keyboard([Row(m.others)], tid, MOVE_WIDTH))
+    rows.extend(keyboard(m.extra, tid, MOVE_WIDTH))
     return text, InlineKeyboardMarkup(rows) if rows else None
 
 
@@ -311,22 +311,20 @@ def inline_answer(
         )
         return [], button
     ver = info.version
-    plays: list[InlineQueryResultArticle | None] = []
+    m = hand_moves(info, view, legal, tr)
+    seats = _seats(info)
     playable_mark = tr.gettext("✅ Playable")
-    for a in uno_first(view, legal):
-        code = encode_action(a, _seats(info))
-        if code is None:
-            continue
-        label = render.action_label(a, tr, names)
-        plays.append(_result(tid, ver, code, label, playable_mark))
+    plays: list[InlineQueryResultArticle | None] = []
+    for play, action in zip(m.plays, _actions(m.plays), strict=True):
+        code = encode_action(action, seats)
+        if code is not None:
+            plays.append(_result(tid, ver, code, _title(play, action, tr, names), playable_mark))
     others: list[InlineQueryResultArticle | None] = []
-    for other in _others(legal):
-        code = encode_action(other, _seats(info))
-        if code is None:
-            continue
-        label = "▶️ " + render.action_label(other, tr, names)
-        others.append(_result(tid, ver, code, label, _hint(other, view, tr)))
-    playable = _playable(legal)
+    for move, other in zip(m.others, _actions(m.others), strict=True):
+        code = encode_action(other, seats)
+        if code is not None:
+            others.append(_result(tid, ver, code, "▶️ " + move.detail, _hint(other, view, tr)))
+    playable = m.cards()
     seen: dict[Card, int] = {}
     for c in sorted(view.hand, key=lambda c: c.order):
         if c not in playable:
@@ -343,6 +341,19 @@ def inline_answer(
     status = _status(view, tr, names)
     button = InlineQueryResultsButton(status[:64], start_parameter=Link.HAND + tid)
     return results, button
+
+
+def _title(control: Control, action: Action, tr: Translator, names: dict[str, str]) -> str:
+    """A play's result title: its detail (``🟥 Skip``), but one that calls UNO says it as
+    its button does (``🟥 Skip · UNO!``: beside its plain twin, the call stands out)."""
+    if isinstance(action, Play) and action.uno:
+        return render.action_label(action, tr, names)
+    return control.detail
+
+
+def _actions(controls_: Sequence[Control]) -> list[Action]:
+    """The actions of controls that are moves (``Act``)."""
+    return [c.intent.action for c in controls_ if isinstance(c.intent, Act)]
 
 
 def _hint(action: Action, view: View, tr: Translator) -> str | None:

@@ -257,3 +257,74 @@ def test_every_control_of_a_played_game_encodes_and_decodes(overrides: dict[str,
         g, _ = apply(g, who, action)
     assert step > 20
     assert too_long <= 5  # only plays of many cards at once are too long for Telegram
+
+
+# -- what a platform declares (issue 12 item 3: Telegram's table and hand) -----------------------
+
+
+def test_uno_is_offered_always_or_only_while_someone_may_call() -> None:
+    g = _game()
+    i = info("playing", game=g)
+    assert i.view is not None and not controls.uno_callable(i.view)
+    callable_ = controls.table_controls(i, EN, uno="callable")
+    assert intents_of(callable_) == [it.OpenHand(), it.Act(Draw(), 7)]
+    # down to one card and no call yet: offered
+    one = replace(i, view=replace(i.view, counts={**i.view.counts, "tg:1": 1}))
+    assert one.view is not None and controls.uno_callable(one.view)
+    assert it.Act(CallUno(), 7) in intents_of(controls.table_controls(one, EN, uno="callable"))
+    # called already, or let pass with the play (uno_call=with_play): not offered
+    for seen in ({"called": ("tg:1",)}, {"silent": ("tg:1",)}):
+        late = replace(one, view=replace(one.view, **seen))
+        assert late.view is not None and not controls.uno_callable(late.view)
+        assert it.Act(CallUno(), 7) not in intents_of(
+            controls.table_controls(late, EN, uno="callable")
+        )
+
+
+def test_between_rounds_the_hand_may_be_left_to_the_round() -> None:
+    i = info("playing", game=_game())
+    assert i.view is not None
+    i = replace(i, view=replace(i.view, phase=Phase.ROUND_OVER))
+    rows = controls.table_controls(i, EN, hand_between_rounds=False)
+    assert intents_of(rows) == [it.Act(NextRound(), 7)]
+
+
+def test_colours_and_refresh_have_a_glyph_and_take_no_icon() -> None:
+    g = _game()
+    i = info("playing", game=g)
+    assert i.view is not None
+    choosing = replace(i, view=replace(i.view, phase=Phase.CHOOSING_COLOR))
+    colours = controls.table_controls(choosing, EN)[1]
+    assert [c.glyph for c in colours] == ["🟥", "🟨", "🟩", "🟦"]
+    assert colours.controls[0].label == "🟥 Red"
+    penalty = replace(i, view=replace(i.view, pending_draw=2))
+    take = controls.table_controls(penalty, EN)[0].controls[1]
+    assert take.intent == it.Act(Accept(), 7) and (take.label, take.icon) == ("Take +2", "")
+    refresh = controls.hand_menu(i, view(g, "tg:1"), legal_actions(g, "tg:1"), EN)[-1]
+    assert refresh.controls[0].glyph == "🔄" and refresh.controls[0].label == "Refresh"
+
+
+def test_the_uno_twin_may_come_first_and_the_next_round_stay_on_the_table() -> None:
+    g = _game()
+    v = view(g, "tg:1")
+    i = info("playing", game=g)
+    rows = controls.hand_menu(i, v, legal_actions(g, "tg:1"), EN, uno_first=True)
+    plays = [c.intent for c in rows[0]]
+    assert plays.index(it.Act(Play("R5", uno=True), 7)) + 1 == plays.index(it.Act(Play("R5"), 7))
+    assert rows[0].controls[0].label.endswith(" · UNO!")
+    legal = [NextRound(), LeaveAction()]
+    assert it.Act(NextRound(), 7) in intents_of(controls.hand_menu(i, v, legal, EN))
+    assert intents_of(controls.hand_menu(i, v, legal, EN, next_round=False)) == [it.Refresh()]
+
+
+def test_move_labels_are_remembered_only_for_moves_naming_nobody() -> None:
+    assert controls.move_labels(Draw(), EN, {}) == ("Draw a card", "Draw a card")
+    assert controls.move_labels(Play("R5", uno=True), EN, {}) == (
+        "🟥5 · UNO!",
+        "🟥 5 and call UNO!",
+    )
+    for name in ("Bob", "Robert"):
+        short, long = controls.move_labels(CatchUno("tg:2"), EN, {"tg:2": name})
+        assert short == long == f"Catch {name}"
+        swap = controls.move_labels(Play("R7", target="tg:2"), EN, {"tg:2": name})
+        assert swap[0] == f"🟥7 ⇄ {name}"

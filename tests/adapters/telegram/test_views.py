@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 import engine
 from adapters.telegram import views
+from adapters.telegram.codec import encode_action
 from adapters.telegram.legacy import FLAGS_V1
-from bot import render
+from bot import controls, intents, render
 from bot import settings_schema as schema
 from bot.i18n import translator
 from bot.model import Seat
@@ -284,3 +287,129 @@ def test_with_play_offers_the_call_beside_the_card() -> None:
     legal3 = engine.legal_actions(g3, PLAYERS[0])
     hand3 = _labels(views.hand_message(_info(g3), engine.view(g3, PLAYERS[0]), legal3, EN)[1])
     assert "🟥⊘ · UNO!" not in hand3
+
+
+# -- issue 12 item 3: the table's buttons are bot.controls.table_controls', mapped ------------
+
+
+def _mapped(info: TableInfo, username: str | None) -> list[tuple[str, str]]:
+    """What the Telegram keyboard must be: each control of ``table_controls`` (with the
+    options Telegram declares) as (text, callback data or the widget's other field)."""
+    tid = "-1001234567890_2147483647"
+    out: list[tuple[str, str]] = []
+    last: list[tuple[str, str]] = []
+    for row in controls.table_controls(info, EN, **views.TABLE_OPTIONS):
+        for c in row:
+            if isinstance(c.intent, intents.OpenHand):
+                out.append((c.icon + " Play", "inline:" + tid))
+                if username:
+                    last.append(("🔒 My cards", f"https://t.me/{username}?start=h{tid}"))
+                continue
+            text = c.glyph or (c.icon + " " if c.icon else "") + c.label
+            out.append((text, intents.encode(c.intent, tid, limit=intents.TELEGRAM_LIMIT)))
+    return out + last
+
+
+def _shown(markup: object) -> list[tuple[str, str]]:
+    rows = getattr(markup, "inline_keyboard", ())
+    return [
+        (b.text, b.callback_data or b.url or "inline:" + b.switch_inline_query_current_chat)
+        for row in rows
+        for b in row
+    ]
+
+
+def _phases() -> list[Game]:
+    g = _game([["R1", "B2"], ["G3", "Y4"], ["B5", "B6"]])
+    stacked, _ = engine.apply(
+        _game([["RD2", "B2"], ["YD2", "Y4"], ["B5"]], stacking="draw_two"),
+        PLAYERS[0],
+        Play(Card.parse("RD2")),
+    )
+    challenge, _ = engine.apply(
+        _game([["W4", "R2", "B3"], ["G3", "Y4"], ["B5"]]), PLAYERS[0], Play(Card.parse("W4"), "B")
+    )
+    choosing, _ = engine.apply(_game([["W", "R2", "B3"], ["G3"], ["B5"]]), PLAYERS[0], Play("W"))
+    one, _ = engine.apply(_game([["R1", "B2"], ["G3", "Y4"], ["B5"]]), PLAYERS[0], Play("R1"))
+    return [g, stacked, challenge, choosing, one]
+
+
+def test_the_round_keyboard_is_the_mapping_of_table_controls() -> None:
+    phases = _phases()
+    assert phases[3].phase is engine.Phase.CHOOSING_COLOR
+    for g in phases:
+        for username in ("uno_bot", None):
+            markup = views.table_keyboard(_info(g), EN, username)
+            assert _shown(markup) == _mapped(_info(g), username)
+
+
+def test_a_control_changed_in_the_core_shows_on_telegram(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The adapter derives nothing itself: a label, an icon or a control more in
+    ``table_controls`` is on the Telegram keyboard as it is."""
+    real = controls.table_controls
+
+    def changed(info: TableInfo, tr: object, **kw: object) -> list[controls.Row]:
+        rows = real(info, tr, **kw)  # type: ignore[arg-type]
+        first = tuple(
+            dataclasses.replace(c, label="Pick one up", icon="🫳")
+            if c.intent == intents.Act(engine.Draw(), info.version)
+            else c
+            for c in rows[0]
+        )
+        extra = controls.Row((controls.Control(intents.Act(engine.Pass(), info.version), "Pass"),))
+        return [controls.Row(first), *rows[1:], extra]
+
+    monkeypatch.setattr(controls, "table_controls", changed)
+    g = _phases()[0]
+    labels = _labels(views.table_keyboard(_info(g), EN, "uno_bot"))
+    assert labels == ["🃏 Play", "🫳 Pick one up", "Pass", "🔒 My cards"]
+    assert _shown(views.table_keyboard(_info(g), EN)) == _mapped(_info(g), None)
+
+
+def test_the_private_hand_is_the_mapping_of_hand_menu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The private hand's buttons are ``hand_menu``'s (the UNO twin first, no next round:
+    ``views.HAND_OPTIONS``), and a label changed in the core shows as it is."""
+    g = _game(
+        [["RS"], ["G3", "Y4"], ["B5", "B6"]], uno_call="with_play", last_card="play_and_draw"
+    )
+    view, legal = engine.view(g, PLAYERS[0]), engine.legal_actions(g, PLAYERS[0])
+    rows = controls.hand_menu(_info(g), view, legal, EN, **views.HAND_OPTIONS)
+    tid = "-1001234567890_2147483647"
+    want = [
+        (c.glyph or c.label, intents.encode(c.intent, tid, limit=intents.TELEGRAM_LIMIT))
+        for row in rows
+        for c in row
+    ]
+    assert _shown(views.hand_message(_info(g), view, legal, EN)[1]) == want
+    real = controls.hand_menu
+
+    def changed(*args: object, **kw: object) -> list[controls.Row]:
+        rows = real(*args, **kw)  # type: ignore[arg-type]
+        return [
+            controls.Row(
+                tuple(dataclasses.replace(c, label=c.label + "!") for c in r), menu=r.menu
+            )
+            for r in rows
+        ]
+
+    monkeypatch.setattr(controls, "hand_menu", changed)
+    labels = _labels(views.hand_message(_info(g), view, legal, EN)[1])
+    assert labels == ["🟥⊘ · UNO!!", "🟥⊘!", "Draw a card!", "UNO!!", "🔄"]  # 🔄: its glyph
+
+
+def test_the_inline_results_are_hand_menus_moves_then_the_rest_of_the_hand() -> None:
+    """Inline results: ``hand_menu``'s plays then its other moves, in its order (titles in
+    the words of the move, the other moves after ▶️ with their detail), then the cards
+    that cannot be played now."""
+    g = _game([["R1", "B2", "R9", "W"], ["G3"], ["B5"]])
+    view, legal = engine.view(g, PLAYERS[0]), engine.legal_actions(g, PLAYERS[0])
+    rows = controls.hand_menu(_info(g), view, legal, EN, **views.HAND_OPTIONS)
+    moves = [c for row in rows for c in row if isinstance(c.intent, intents.Act)]
+    results, _ = views.inline_answer(_info(g), view, legal, EN, "uno_bot")
+    seats = list(PLAYERS)
+    assert [r.id.split("|")[2] for r in results[: len(moves)]] == [
+        encode_action(c.intent.action, seats)  # type: ignore[union-attr]
+        for c in moves
+    ]
+    assert results[len(moves) - 1].title == "▶️ " + moves[-1].detail == "▶️ Draw a card"
+    assert [r.id.split("|")[2] for r in results[len(moves) :]] == ["-B2"]
