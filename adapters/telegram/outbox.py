@@ -62,7 +62,6 @@ __all__ = ["Bucket", "ChatPacing", "Limits", "Outbox", "Window", "retry_seconds"
 
 log = logging.getLogger(__name__)
 
-Job = Callable[[], Awaitable[None]]
 Migrated = Callable[[int, int], Awaitable[None]]
 # (group chat, whether a person waits for the send) -> seconds to wait before sending it
 Pace = Callable[[int, bool], Awaitable[float]]
