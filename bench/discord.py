@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.discord.adapter import HAND_ACTIONS
-from tests.adapters.discord.harness import World
+from tests.adapters.discord.harness import World, name_of
 from tests.fakes.discord_api import Call
 
 KINDS = {
@@ -163,8 +163,8 @@ async def _game(world: World, run: Run, contend: bool) -> None:
     for rec in list(fake.interactions.values())[first_interaction:]:
         assert rec.ack_latency is not None, "an interaction was never acknowledged"
         run.acks.append(rec.ack_latency)
-        action = (rec.custom_id or "").split(":")[1:2]
-        if action and (action[0] == "hand" or action[0] in HAND_ACTIONS):
+        action = name_of(rec.custom_id or "")[0]  # (as the ids before the codec named it)
+        if action == "hand" or action in HAND_ACTIONS:
             at = [
                 t
                 for mid in (rec.original, rec.source_message)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import __version__
+from engine.rules import max_seats
 
 log = logging.getLogger("uno")
 
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--delay", type=float, default=None, help="seconds before a bot moves")
     p.add_argument("--lang", default=None, help="en, zh_Hans or zh_Hant")
     p.add_argument("--json", action="store_true", help="end with one JSON summary line")
+    p.add_argument("--settings", action="store_true", help="set the rules in a menu first")
 
     sub.add_parser(
         "stickers",
@@ -138,7 +140,7 @@ def _simulate(args: argparse.Namespace) -> int:
         )
     if args.games < 1:
         raise SystemExit("--games must be at least 1")
-    if not 2 <= args.players <= 10 * rules.decks:
+    if not 2 <= args.players <= max_seats(rules):
         raise SystemExit("--players must be between 2 and 10 (20 with decks=2)")
     res = simulate(args.games, args.players, rules, strategies, seed=args.seed)
     print(
@@ -159,7 +161,7 @@ def _play(args: argparse.Namespace, settings: Any) -> int:
 
     rules = _rules(args.rules, args.set)
     bots = args.bots if args.bots is not None else max(0, args.players - 1)
-    if not 2 <= args.players <= 10 * rules.decks:
+    if not 2 <= args.players <= max_seats(rules):
         raise SystemExit("--players must be between 2 and 10 (20 with decks=2)")
     if not 0 <= bots <= args.players:
         raise SystemExit("--bots must be between 0 and --players")
@@ -182,6 +184,7 @@ def _play(args: argparse.Namespace, settings: Any) -> int:
         lang=resolve_lang(args.lang, settings.language),
         json=args.json,
         interactive=interactive,
+        settings=args.settings,
     )
     # log lines would print into the game: they go to a file beside the database, and
     # only warnings and errors to the terminal as well

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
@@ -274,12 +274,6 @@ class Table:
         if game is not None:
             t._game = game
             t.game_json = None
-        return t
-
-    def with_no_game(self) -> Table:
-        t = replace(self)
-        t._game = None
-        t.game_json = None
         return t
 
     def game_text(self) -> str | None:

@@ -33,17 +33,16 @@ import contextlib
 import logging
 import os
 import random
-import re
 import secrets
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 import engine
-from bot import ai
+from bot import ai, intents, policy
 from bot.codec import action_to_dict
 from bot.config import Settings
 from bot.metrics import Metrics
@@ -94,6 +93,8 @@ from engine import (
     Timeout,
     redact,
 )
+from engine.game import ACTIVE
+from engine.rules import check_seating, max_seats, refusal
 
 __all__ = ["GLOBAL", "Result", "Service"]
 
@@ -103,7 +104,6 @@ GLOBAL = "*"  # the statistics scope of every game everywhere
 # a turn deadline that fires this much after it was due ran out while the bot was down:
 # it still times the turn out (RULES.md section 4), but it is no AFK strike
 LATE_SECONDS = 30.0
-ACTIVE = (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
 # actions that leave the turn as it was: they do not make other players' buttons stale
 _KEEPS_TURN = (CallUno, CatchUno)
 # buttons that are never out of date: calling, catching, leaving
@@ -296,7 +296,7 @@ class Service:
         """The stored table at ``key``, kept as this process's copy while it is open. Where
         this process times the table, its timers follow the stored deadlines."""
         t = await self.store.get_table(key)
-        if t is not None and t.status in (LOBBY, PLAYING):
+        if t is not None and policy.is_open(t):
             self._tables[key] = t
         else:
             self._tables.pop(key, None)
@@ -370,7 +370,7 @@ class Service:
         return engine.legal_actions(g, player)
 
     def open_tables(self) -> list[str]:
-        return [k for k, t in self._tables.items() if t.status in (LOBBY, PLAYING)]
+        return [k for k, t in self._tables.items() if policy.is_open(t)]
 
     async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]:
         return await self.store.leaderboard(scope, limit)
@@ -486,7 +486,7 @@ class Service:
             )
         )
         t.rev = rev + 1  # the write of the row on that revision made this one
-        if t.status in (LOBBY, PLAYING):
+        if policy.is_open(t):
             self._tables[t.key] = t
         else:
             self._tables.pop(t.key, None)
@@ -585,7 +585,7 @@ class Service:
         now = self.clock()
 
         def build(t: Table | None) -> _Step:
-            if t is not None and t.status in (LOBBY, PLAYING):
+            if t is not None and policy.is_open(t):
                 raise Refused("table_exists")
             if bad is not None:
                 raise Refused("bad_setting", **bad)
@@ -623,7 +623,7 @@ class Service:
             if seated:
                 raise Refused("already_joined")
             _next_round_ahead(t)
-            if self._count(t) >= _max_seats(t.rules):
+            if self._count(t) >= max_seats(t.rules):
                 raise Refused("table_full")
             if t.status == PLAYING and t.rules.partners:
                 raise Refused("teams_fixed")
@@ -662,7 +662,7 @@ class Service:
             t = _open(t)
             _host_or_admin(t, by, admin)
             _next_round_ahead(t)
-            if self._count(t) >= _max_seats(t.rules):
+            if self._count(t) >= max_seats(t.rules):
                 raise Refused("table_full")
             if t.status == PLAYING and t.rules.partners:
                 raise Refused("teams_fixed")
@@ -719,7 +719,7 @@ class Service:
         """A host who left hands the table on; a table with no person left closes."""
         t = step.table
         g = t.game
-        if t.status not in (LOBBY, PLAYING):
+        if not policy.is_open(t):
             return step
         if t.status == LOBBY:
             present = [s for s in t.seats if s.bot is None]
@@ -753,7 +753,7 @@ class Service:
             t = _open(t)
             _host_or_admin(t, by, admin)
             g = t.game
-            if t.status == PLAYING and (g is None or g.phase is not Phase.ROUND_OVER):
+            if not policy.may_configure(t):
                 raise Refused("not_mid_round")
             new_preset = preset or t.preset
             over = dict(t.overrides) if preset is None else {}
@@ -767,11 +767,12 @@ class Service:
                 k: v for k, v in rules.model_dump(mode="json").items()
                 if getattr(base, k) != getattr(rules, k)
             }  # fmt: skip
-            if self._count(t) > _max_seats(rules):
+            if self._count(t) > max_seats(rules):
                 raise Refused("table_full")
             changes: dict[str, Any] = {"preset": new_preset, "overrides": over}
             if g is not None and t.status == PLAYING:
                 try:
+                    check_seating(len(g.players), rules, before=g.rules)
                     changes["game"] = engine.set_rules(g, rules)
                 except (IllegalAction, ValueError) as e:
                     raise Refused("bad_setting", **_setting_error(e)) from None
@@ -801,7 +802,7 @@ class Service:
             for k in [key, *others]:
 
                 def build(t: Table | None) -> _Step | None:
-                    if t is None or t.status not in (LOBBY, PLAYING) or t.scope != scope:
+                    if t is None or not policy.is_open(t) or t.scope != scope:
                         return None
                     return _Step(self._touch(t, lang=lang))
 
@@ -816,11 +817,24 @@ class Service:
         preset, over, lang = await self.store.chat_settings(scope)
         return preset, dict(over or {}), lang
 
+    async def rules_of(self, key: str, scope: str) -> tuple[Rules, str | None]:
+        """What ``/rules`` shows: the open table's rules and preset, else the chat's saved
+        defaults (the official rules if those are no longer valid: an older version's flag)."""
+        info = await self.table(key)
+        if info is not None and policy.is_open(info):
+            return info.rules, info.preset
+        preset, over, _lang = await self.chat_settings(scope)
+        name = preset or self.settings.default_preset
+        try:
+            return Rules.preset(name, **over), name
+        except ValueError:
+            return Rules(), "official"
+
     def tables_of(self, player: str) -> list[TableInfo]:
         """The open tables where ``player`` is seated, waiting or hosting (in memory)."""
         out = []
         for t in self._tables.values():
-            if t.status not in (LOBBY, PLAYING):
+            if not policy.is_open(t):
                 continue
             if t.host == player or player in t.waiting or t.seat(player) is not None:
                 g = t.game
@@ -869,7 +883,7 @@ class Service:
                     t = await self._load(key)
                     continue
                 nt.rev = t.rev + 1
-                if nt.status in (LOBBY, PLAYING):
+                if policy.is_open(nt):
                     self._tables[key] = nt
                 return self.info(nt)
             raise RuntimeError(f"table {key} kept changing: its data not kept")
@@ -971,7 +985,7 @@ class Service:
             nt.rev = (expect[nt.key] if nt.key != old else nt.rev) + 1
             self._tables.pop(old, None)
             self.timers.set(old, ())
-            if nt.status in (LOBBY, PLAYING):
+            if policy.is_open(nt):
                 self._tables[nt.key] = nt
             self.timers.set(nt.key, nt.deadlines)
             out[old] = self.info(nt)
@@ -993,9 +1007,10 @@ class Service:
             ids = [s.id for s in t.seats]
             if len(ids) < 2:
                 raise Refused("not_enough_players")
-            if len(ids) > _max_seats(rules):
+            if len(ids) > max_seats(rules):
                 raise Refused("table_full")
             try:
+                check_seating(len(ids), rules)
                 g, events = engine.new_game_events(ids, rules, seed=t.seed)
             except ValueError as e:
                 raise Refused("bad_setting", **_setting_error(e)) from None
@@ -1028,6 +1043,41 @@ class Service:
         return await self._run(key, by, origin, build)
 
     # -- playing --------------------------------------------------------------------------
+
+    async def press(
+        self,
+        key: str,
+        player: str,
+        intent: intents.Intent,
+        *,
+        name: str = "",
+        admin: bool = False,
+        origin: Any = None,
+    ) -> Result | None:
+        """Do what a pressed control asks (``bot.intents``), as ``player`` (named ``name``
+        when they sit down; ``admin``: the platform says they manage the chat). ``None``
+        for an intent that only changes what the presser sees (a page, a menu, the hand):
+        the adapter's to show."""
+        match intent:
+            case intents.Act(action, version):
+                return await self.act(key, player, action, seen_version=version, origin=origin)
+            case intents.Join():
+                return await self.join(key, player, name or player, origin=origin)
+            case intents.Leave():
+                return await self.leave(key, player, origin=origin)
+            case intents.AddBot():
+                return await self.add_bot(key, player, admin=admin, origin=origin)
+            case intents.Start():
+                return await self.start_game(key, player, admin=admin, origin=origin)
+            case intents.SetFlag(flag, value):
+                return await self.configure(
+                    key, player, overrides={flag: value}, admin=admin, origin=origin
+                )
+            case intents.SetPreset(preset):
+                return await self.configure(key, player, preset=preset, admin=admin, origin=origin)
+            case intents.Kick(target):
+                return await self.kick(key, player, target, admin=admin, origin=origin)
+        return None
 
     async def act(
         self,
@@ -1234,7 +1284,7 @@ class Service:
             # on a shared store another process may have shown or changed it since
             t = await self._current(key) if self.shared else self._tables.get(key)
             for _ in range(STALE_TRIES):
-                if t is None or t.status not in (LOBBY, PLAYING):
+                if t is None or not policy.is_open(t):
                     # closed: the mark alone (the store keeps it within the version)
                     alone = WriteBatch(shown=[ShownMark(key, version)])
                     await asyncio.shield(self.store.write(alone))
@@ -1498,7 +1548,7 @@ def _who(t: Table, player: str) -> dict[str, Any]:
 
 
 def _open(t: Table | None) -> Table:
-    if t is None or t.status not in (LOBBY, PLAYING):
+    if t is None or not policy.is_open(t):
         raise Refused("no_table")
     return t
 
@@ -1511,67 +1561,23 @@ def _next_round_ahead(t: Table) -> None:
 
 
 def _host_or_admin(t: Table, by: str, admin: bool) -> None:
-    if by != t.host and not admin:
+    if not policy.may_manage(t, by, admin):
         raise Refused("not_host")
 
 
-def _max_seats(rules: Rules) -> int:
-    return 10 * rules.decks
-
-
-def _first_error(e: Exception) -> str:
-    errors = getattr(e, "errors", None)
-    if callable(errors):
-        try:
-            first = errors()[0]
-            loc = ".".join(str(x) for x in first.get("loc", ()))
-            msg = str(first.get("msg", e))
-            return f"{loc}: {msg}" if loc else msg
-        except Exception:  # fall back to the plain text
-            pass
-    return str(e).splitlines()[0]
-
-
 def _setting_error(e: Exception) -> dict[str, Any]:
-    """Why rules were refused, as notice parameters a translation can use: ``reason``
-    (value, unknown_flag, preset, needs, deal, seats, partners, other), the ``flag``
-    concerned and what it ``needs``; ``detail`` is the English text, for the log."""
-    detail = _first_error(e)
-    text = str(e)
-    errors = getattr(e, "errors", None)
-    if callable(errors):
-        try:
-            first = errors()[0]
-        except Exception:
-            first = {}
-        loc = first.get("loc") or ()
-        if loc:
-            kind = "unknown_flag" if first.get("type") == "extra_forbidden" else "value"
-            return {"reason": kind, "flag": str(loc[0]), "detail": detail}
-    for flag in ("deflect", "wild_on_penalty"):
-        if f"{flag} needs stacking" in text:
-            return {"reason": "needs", "flag": flag, "needs": "stacking", "detail": detail}
-    if "cannot be combined with" in text:  # Rules refusing two flags together
-        m = re.search(r"(\w+) cannot be combined with (\w+)", text)
-        if m:
-            return {"reason": "conflict", "flag": m[1], "other": m[2], "detail": detail}
-    if "unknown preset" in text:
-        return {"reason": "preset", "detail": detail}
-    if "unknown rule flag" in text:
-        return {"reason": "unknown_flag", "detail": detail}
-    if "do not fit" in text:
-        return {"reason": "deal", "detail": detail}
-    if "partners" in text:
-        return {"reason": "partners", "flag": "partners", "detail": detail}
-    if "a game needs" in text:
-        return {"reason": "seats", "detail": detail}
-    return {"reason": "other", "detail": detail}
+    """Why rules were refused, as notice parameters a translation can use: ``reason`` (a
+    code of ``engine.rules.REASONS``), the ``flag`` concerned and the refusal's parameters
+    (``other``: the flag it conflicts with); ``detail`` is the English text, for the log.
+    Read from the refusal's data (``engine.rules.refusal``), never from its text."""
+    r = refusal(e)
+    out: dict[str, Any] = {"reason": r.reason, **r.params}
+    if r.flag is not None:
+        out["flag"] = r.flag
+    out["detail"] = str(r)
+    return out
 
 
 def _scope_lock(scope: str) -> str:
     """The lock name of a chat as a whole (never a table key: those hold no NUL)."""
     return "\0scope:" + scope
-
-
-def iter_bots(t: Table) -> Iterable[Seat]:
-    return (s for s in t.seats if s.bot is not None)

@@ -59,11 +59,12 @@ from engine.play import (
     scenario,
     set_rules,
 )
-from engine.rules import PRESETS, Rules
+from engine.rules import MAX_SEATS_PER_DECK, PRESETS, Rules
 from engine.view import View, view
 
 __all__ = [
     "COLORS",
+    "MAX_SEATS_PER_DECK",
     "PRESETS",
     "Accept",
     "Action",

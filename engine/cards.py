@@ -193,14 +193,6 @@ class Card(str):
             return self.order >= other.order
         return str.__ge__(self, other)
 
-    def matches(self, top: Card, color: Color | None) -> bool:
-        """Official matching: a wild, the colour in play, or the top card's number/symbol."""
-        if self.is_wild:
-            return True
-        if self.color is color:
-            return True
-        return (not top.is_wild) and self.rank is top.rank
-
 
 def _build() -> tuple[Card, ...]:
     cards: list[Card] = []

@@ -80,7 +80,7 @@ class Game:
     rng: Rng
     _cache: tuple[str, list[Any]] | None
     _own: bool  # this copy owns its draw pile and RNG (copy-on-write)
-    _hmask: int  # which hand lists this copy owns (engine.play._mhand)
+    _hmask: int  # which hand lists this copy owns (engine.play.base.mhand)
 
     # -- the contract's read-only view -------------------------------------------------
 
@@ -192,7 +192,7 @@ class Game:
 
     def _clone(self) -> Game:
         # A plain instance dict copies in one C call. Containers are shared: hands, the draw
-        # pile and the RNG are copied on first write (engine.play._mhand, _own); the discard
+        # pile and the RNG are copied on first write (engine.play.base.mhand, own); the discard
         # pile, players_, seat, scores_, exposed and called are replaced, never mutated.
         g = object.__new__(Game)
         d = self.__dict__.copy()

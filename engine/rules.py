@@ -4,6 +4,12 @@
 ``Rules.preset("house", swap="five")``. Values are validated (pydantic). Flags that act on a
 stacked penalty (``deflect``, ``wild_on_penalty``) are accepted without stacking: they then
 have nothing to act on (a penalty is drawn at once), and settings show them as inactive.
+
+Refusals are data, not English: every refusal this module makes carries a stable ``reason``
+code, the ``flag`` concerned and parameters (``RulesRefused``, or pydantic's
+``ValidationError`` whose errors carry the code as their ``type`` and the parameters in
+their ``ctx``); ``refusal(e)`` reads either into one ``RulesRefused`` for callers. How each
+flag is named, explained and offered in a menu is the bot's (``bot.settings_schema``).
 """
 
 from __future__ import annotations
@@ -18,8 +24,41 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
-__all__ = ["PRESETS", "Rules"]
+__all__ = [
+    "MAX_SEATS_PER_DECK",
+    "PRESETS",
+    "REASONS",
+    "Rules",
+    "RulesRefused",
+    "check_seating",
+    "hands_fit",
+    "max_seats",
+    "refusal",
+]
+
+# players one deck seats (two decks seat twice as many)
+MAX_SEATS_PER_DECK = 10
+# every ``RulesRefused.reason``: a value a flag cannot take, a flag that does not exist, a
+# preset that does not exist, two flags that cannot be combined, hands that cannot be dealt,
+# a number of players the rules cannot seat, partners without 4 or 6 players (or switched
+# mid-game), anything else (``other``: the text is all there is)
+REASONS = ("value", "unknown_flag", "preset", "conflict", "deal", "seats", "partners", "other")
+
+
+class RulesRefused(ValueError):
+    """Rules, or a seating under them, refused: ``reason`` (one of ``REASONS``), the
+    ``flag`` concerned (``None`` when no one flag is), ``params`` for a message (``other``:
+    the second flag of a conflict; ``low``/``high``; ``players``...). ``str()`` is English,
+    for logs only."""
+
+    def __init__(self, reason: str, text: str, flag: str | None = None, **params: Any) -> None:
+        super().__init__(text)
+        self.reason = reason
+        self.flag = flag
+        self.params = params
+
 
 Stacking = Literal["off", "draw_two", "draw_four_on_two", "any"]
 MultiPlay = Literal["off", "identical", "same_rank"]
@@ -104,7 +143,7 @@ class Rules(BaseModel):
     def _not_a_bool(cls, v: Any) -> Any:
         # pydantic's lax mode reads True as 1; a yes/no is never a count or a duration.
         if isinstance(v, bool):
-            raise ValueError("a number is needed here, not true/false")
+            raise PydanticCustomError("value", "a number is needed here, not true/false")
         return v
 
     @field_validator("deflect", mode="before")
@@ -129,9 +168,11 @@ class Rules(BaseModel):
     @model_validator(mode="after")
     def _no_contradiction(self) -> Rules:
         if self.places and self.partners:
-            raise ValueError(
-                "places cannot be combined with partners: "
-                "a partners round ends when one partner goes out"
+            raise PydanticCustomError(
+                "conflict",
+                "{flag} cannot be combined with {other}: "
+                "a partners round ends when one partner goes out",
+                {"flag": "places", "other": "partners"},
             )
         return self
 
@@ -140,16 +181,21 @@ class Rules(BaseModel):
         """The named preset (``official``, ``house``, ``party``) with overrides applied.
 
         Overrides are validated like any other value; an unknown flag or preset or a bad
-        value raises ``ValueError`` (pydantic's ``ValidationError``).
+        value raises ``ValueError`` (``RulesRefused``, or pydantic's ``ValidationError``:
+        ``refusal`` reads either).
         """
         base = PRESETS.get(name)
         if base is None:
-            raise ValueError(
-                f"unknown preset {name!r}; choose one of {', '.join(cls.PRESET_NAMES)}"
+            raise RulesRefused(
+                "preset",
+                f"unknown preset {name!r}; choose one of {', '.join(cls.PRESET_NAMES)}",
+                preset=name,
             )
         unknown = sorted(set(overrides) - set(cls.model_fields))
         if unknown:
-            raise ValueError(f"unknown rule flag(s): {', '.join(unknown)}")
+            raise RulesRefused(
+                "unknown_flag", f"unknown rule flag(s): {', '.join(unknown)}", unknown[0]
+            )
         return cls.model_validate({**base, **overrides})
 
     def overrides(self, preset: str = "official") -> dict[str, Any]:
@@ -223,5 +269,74 @@ def plain(rules: Rules) -> Rules:
     return cast(Rules, fast)
 
 
-# Re-exported so callers can catch validation failures without importing pydantic.
-RulesError = ValidationError
+# -- refusals as data ---------------------------------------------------------------------
+
+
+def max_seats(rules: Rules) -> int:
+    """The most players the rules seat."""
+    return MAX_SEATS_PER_DECK * rules.decks
+
+
+def hands_fit(players: int, rules: Rules) -> bool:
+    """Whether ``players`` hands can be dealt, leaving a start card that is not a Wild Draw
+    Four (all the Wild Draw Fours and one more card)."""
+    return players * rules.hand_size <= 108 * rules.decks - (4 * rules.decks + 1)
+
+
+def check_seating(players: int, rules: Rules, *, before: Rules | None = None) -> None:
+    """Whether ``players`` players can play under ``rules`` (``before``: the rules of the
+    game they play now, for a change between rounds); ``RulesRefused`` if not."""
+    most = max_seats(rules)
+    if players < 2 or players > most:
+        raise RulesRefused(
+            "seats",
+            f"a game needs 2 to {most} players with {rules.decks} deck(s), not {players}",
+            players=players,
+            low=2,
+            high=most,
+        )
+    if before is not None and before.partners != rules.partners:
+        raise RulesRefused("partners", "partners cannot be switched during a game", "partners")
+    if rules.partners and players not in (4, 6):
+        raise RulesRefused(
+            "partners",
+            "partners needs 4 or 6 players (teams of two sitting opposite)",
+            "partners",
+            players=players,
+        )
+    deck = 108 * rules.decks
+    if not hands_fit(players, rules):
+        raise RulesRefused(
+            "deal",
+            f"{players} hands of {rules.hand_size} cards do not fit in {deck} cards; "
+            "deal fewer cards or use two decks",
+            "hand_size",
+            players=players,
+            cards=deck,
+        )
+
+
+def refusal(e: Exception) -> RulesRefused:
+    """Why rules were refused, as data: a ``RulesRefused`` as it is; pydantic's first error
+    read by its ``type`` and ``ctx`` (a value a flag cannot take: ``value`` and the flag; a
+    flag that does not exist: ``unknown_flag``; a code this module raised: that code);
+    anything else ``other``."""
+    if isinstance(e, RulesRefused):
+        return e
+    if isinstance(e, ValidationError):
+        errors = e.errors()
+        if not errors:
+            return RulesRefused("other", str(e))
+        first = errors[0]
+        loc = first["loc"]
+        flag = str(loc[0]) if loc else None
+        kind = first["type"]
+        params = dict(first.get("ctx") or {})
+        text = f"{flag}: {first['msg']}" if flag else first["msg"]
+        if kind == "extra_forbidden":
+            return RulesRefused("unknown_flag", text, flag)
+        if kind in REASONS:
+            return RulesRefused(kind, text, params.pop("flag", flag), **params)
+        return RulesRefused("value" if flag else "other", text, flag)
+    lines = str(e).splitlines()
+    return RulesRefused("other", lines[0] if lines else type(e).__name__)

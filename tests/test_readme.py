@@ -1,5 +1,6 @@
-"""The README's rules table is the engine's flags: every flag a row, every value listed,
-the default first (a flag added to ``engine.Rules`` without its row fails here)."""
+"""The README's rules table is the engine's flags as the settings schema declares them:
+every flag a row, every value listed, the default first (a flag added to ``engine.Rules``
+and ``bot.settings_schema`` without its row fails here)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import render
+from bot import settings_schema as schema
 from engine import Rules
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -33,7 +35,7 @@ def _text(value: Any) -> str:
 
 
 def test_every_flag_has_its_row_in_model_order() -> None:
-    assert list(_rows()) == list(Rules.model_fields)
+    assert list(_rows()) == list(Rules.model_fields) == list(schema.SCHEMA)
 
 
 def test_every_value_is_listed_default_first() -> None:
@@ -41,7 +43,8 @@ def test_every_value_is_listed_default_first() -> None:
     for flag, listed in _rows().items():
         default = _text(getattr(official, flag))
         assert listed and listed[0] == default, (flag, listed)
-        choices = render.flag_menu_values(flag)
+        choices = schema.fixed_values(flag)
+        assert choices == render.flag_menu_values(flag)
         if choices:  # a fixed set of values: all of them, default first
             expected = [default, *(_text(v) for v in choices if _text(v) != default)]
             assert listed == expected, (flag, listed, expected)

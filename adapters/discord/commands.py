@@ -1,21 +1,20 @@
 """The ``/uno`` command group and its translations (zh-CN, zh-TW) for Discord's clients.
 
-Commands are transport only (STYLE.md): each hands the interaction to the adapter."""
+Commands are transport only (STYLE.md): each hands the interaction to its handler
+(``protocols.Commands``: the adapter's ``slash.SlashCommands``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, TranslationContextLocation, locale_str
 
 from adapters.discord import text
+from adapters.discord.protocols import Commands
 from bot import render
 from bot.i18n import LANGUAGE_NAMES, Translator, translator
-
-if TYPE_CHECKING:
-    from adapters.discord.adapter import Adapter
 
 __all__ = ["CommandTranslator", "UnoCommands"]
 
@@ -49,9 +48,10 @@ WHERE = [Choice(name=_s(text.PRIVATE_CHOICES[s]), value=s) for s in ("me", "guil
 
 
 class UnoCommands(app_commands.Group):
-    """``/uno ...``: every subcommand defers at once and lets the adapter do the rest."""
+    """``/uno ...``: every subcommand hands its interaction to ``handler``, which defers
+    it at once and does the rest."""
 
-    def __init__(self, adapter: Adapter) -> None:
+    def __init__(self, handler: Commands) -> None:
         super().__init__(
             name=_s("uno"),
             description=_s(text.GROUP_DESCRIPTION),
@@ -59,7 +59,7 @@ class UnoCommands(app_commands.Group):
             allowed_contexts=app_commands.AppCommandContext(guild=True),
             allowed_installs=app_commands.AppInstallationType(guild=True),
         )
-        self.adapter = adapter
+        self.handler = handler
 
     @app_commands.command(name=_s("new"), description=_help("new"))
     @app_commands.rename(preset=_s("preset"))
@@ -67,22 +67,22 @@ class UnoCommands(app_commands.Group):
     @app_commands.choices(preset=PRESETS)
     async def new(self, interaction: discord.Interaction, preset: str | None = None) -> None:
         """Open a table in this channel (or thread)."""
-        await self.adapter.cmd_new(interaction, preset)
+        await self.handler.cmd_new(interaction, preset)
 
     @app_commands.command(name=_s("join"), description=_help("join"))
     async def join(self, interaction: discord.Interaction) -> None:
         """Sit down at the table."""
-        await self.adapter.cmd_simple(interaction, "join")
+        await self.handler.cmd_simple(interaction, "join")
 
     @app_commands.command(name=_s("start"), description=_help("start"))
     async def start(self, interaction: discord.Interaction) -> None:
         """Deal (host or Manage Channels)."""
-        await self.adapter.cmd_simple(interaction, "start")
+        await self.handler.cmd_simple(interaction, "start")
 
     @app_commands.command(name=_s("leave"), description=_help("leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the table."""
-        await self.adapter.cmd_simple(interaction, "leave")
+        await self.handler.cmd_simple(interaction, "leave")
 
     @app_commands.command(name=_s("kick"), description=_help("kick"))
     @app_commands.rename(player=_s("player"))
@@ -92,27 +92,27 @@ class UnoCommands(app_commands.Group):
     ) -> None:
         """Remove a player (host or Manage Channels). A ``User``, not a ``Member``: one who
         left the server is still at the table, and must be removable by name."""
-        await self.adapter.cmd_kick(interaction, player)
+        await self.handler.cmd_kick(interaction, player)
 
     @app_commands.command(name=_s("stop"), description=_help("stop"))
     async def stop(self, interaction: discord.Interaction) -> None:
         """End the game (host or Manage Channels)."""
-        await self.adapter.cmd_simple(interaction, "stop")
+        await self.handler.cmd_simple(interaction, "stop")
 
     @app_commands.command(name=_s("hand"), description=_help("hand"))
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your cards, privately."""
-        await self.adapter.cmd_hand(interaction)
+        await self.handler.cmd_hand(interaction)
 
     @app_commands.command(name=_s("rules"), description=_help("rules"))
     async def rules(self, interaction: discord.Interaction) -> None:
         """This table's rules."""
-        await self.adapter.cmd_rules(interaction)
+        await self.handler.cmd_rules(interaction)
 
     @app_commands.command(name=_s("settings"), description=_help("settings"))
     async def settings(self, interaction: discord.Interaction) -> None:
         """Change the rules (host or Manage Channels)."""
-        await self.adapter.cmd_settings(interaction)
+        await self.handler.cmd_settings(interaction)
 
     @app_commands.command(name=_s("stats"), description=_help("stats"))
     @app_commands.rename(whose=_s("whose"), scope=_s("scope"))
@@ -125,7 +125,7 @@ class UnoCommands(app_commands.Group):
         scope: str | None = None,
     ) -> None:
         """Statistics of a player, here or everywhere."""
-        await self.adapter.cmd_stats(interaction, whose, scope)
+        await self.handler.cmd_stats(interaction, whose, scope)
 
     @app_commands.command(name=_s("leaderboard"), description=_help("leaderboard"))
     @app_commands.rename(scope=_s("scope"))
@@ -135,7 +135,7 @@ class UnoCommands(app_commands.Group):
         self, interaction: discord.Interaction, scope: str | None = None
     ) -> None:
         """The best players, here or everywhere."""
-        await self.adapter.cmd_leaderboard(interaction, scope)
+        await self.handler.cmd_leaderboard(interaction, scope)
 
     @app_commands.command(name=_s("language"), description=_help("language"))
     @app_commands.rename(language=_s("language"), where=_s("where"))
@@ -145,7 +145,7 @@ class UnoCommands(app_commands.Group):
         self, interaction: discord.Interaction, language: str, where: str | None = None
     ) -> None:
         """Your language, or the server's (Manage Channels)."""
-        await self.adapter.cmd_language(interaction, language, where)
+        await self.handler.cmd_language(interaction, language, where)
 
     @app_commands.command(name=_s("addbot"), description=_help("addbot"))
     @app_commands.rename(strategy=_s("strategy"))
@@ -153,12 +153,12 @@ class UnoCommands(app_commands.Group):
     @app_commands.choices(strategy=STRATEGIES)
     async def addbot(self, interaction: discord.Interaction, strategy: str | None = None) -> None:
         """Add a bot seat (host or Manage Channels)."""
-        await self.adapter.cmd_addbot(interaction, strategy)
+        await self.handler.cmd_addbot(interaction, strategy)
 
     @app_commands.command(name=_s("help"), description=_help("help"))
     async def help(self, interaction: discord.Interaction) -> None:
         """How to play."""
-        await self.adapter.cmd_help(interaction)
+        await self.handler.cmd_help(interaction)
 
 
 class CommandTranslator(app_commands.Translator):

@@ -25,17 +25,16 @@ __all__ = [
     "NO_ACCESS",
     "OPENED",
     "OPTION_HELP",
+    "OUTDATED",
     "PRIVATE_CHOICES",
     "REPLACED",
     "RESTARTING",
     "SERVER_ONLY",
-    "SETTINGS",
     "command_names",
     "option_names",
 ]
 
 GROUP_DESCRIPTION = N_("Play UNO with the people in this channel")
-SETTINGS = N_("Settings")
 BACK = N_("Back")
 BAD_BUTTON = N_("That button is not valid here.")
 ERROR = N_("Something went wrong. Please try again.")
@@ -44,6 +43,9 @@ RESTARTING = N_("The bot is restarting: nothing was done. Try again in a moment.
 NO_ACCESS = N_(
     "I cannot post in this channel: I need View Channel and Send Messages here "
     "(Send Messages in Threads in a thread)."
+)
+OUTDATED = N_(
+    "This button is from an older version of the bot: use the table's buttons, or /uno, again."
 )
 EXPIRED = N_("This view has expired: press “{hand}” on the table for a fresh one.")
 REPLACED = N_("Your hand has moved to a newer message.")
@@ -55,14 +57,10 @@ CHOOSE_PLAY = N_("Choose how to play {cards}:")
 THEN_COLOR = N_("then choose a colour")
 THEN_TARGET = N_("then choose a player")
 NOBODY_TO_KICK = N_("Nobody else is at the table.")
-KICK_PLACEHOLDER = N_("Choose who leaves the table")
-PRESET_PLACEHOLDER = N_("Start again from a preset")
 SETTINGS_TITLE = N_("⚙️ Rules of this table")
 SETTINGS_HINT = N_(
     "The host (or a member with Manage Channels) can change them in the lobby or between rounds."
 )
-SETTINGS_PAGE = N_("Page {page}/{pages}")
-FLAG_CHOICE = N_("{flag}: {value}")
 LANGUAGE_ME = N_("Your language is now {language}.")
 LANGUAGE_AUTO = N_("Your messages now follow your Discord language.")
 LANGUAGE_SERVER = N_("The language of UNO in this server is now {language}.")

@@ -7,16 +7,15 @@ version, never state: a button works after a restart for as long as its version 
 
 - table id (``tid``): the chat id, and ``_<topic>`` in a forum topic: ``-1001234567890_45``.
   Key ``tg:-1001234567890:45``, scope ``tg:-1001234567890``.
-- an action code: ``d`` Draw, ``s`` Pass, ``a`` Accept, ``c`` Challenge, ``u`` CallUno,
-  ``n`` NextRound, ``l`` Leave, ``k<colour>`` ChooseColor, ``x<who>`` CatchUno, and
-  ``p<card>[+<card>...][/<colour>][@<who>][!]`` Play (``!`` calls UNO with it). Cards and
-  colours are engine codes (``R5``, ``W4``, ``B``).
-- a player (``<who>``) by a stable id, never a seat index (seats reorder when someone leaves
-  and sits down again, and a catch is not version-checked): a person's Telegram user id
-  (``tg:1234567890`` -> ``1234567890``), a bot seat's number (``bot:tg:-100123:2`` ->
-  ``b2``). A player who is not seated at the table decodes to nothing (a forged button).
-- ``callback_data``: ``<op>|<tid>|...`` (``a|<tid>|<version>|<action>`` for game actions).
-- inline result id: ``<tid>|<version>|<action>`` (``-<card>`` for a card not playable now).
+- a button's ``callback_data``: an intent in the one codec of ``bot.intents``
+  (``<kind>:<tid>[:<field>...]``, 64 bytes at most; ``views.callback_data``). Actions and
+  players are coded there (a player by a stable id, never a seat index: a person's
+  Telegram user id, a bot seat's number).
+- the buttons posted before it: ``<op>|<tid>|...`` (:class:`Op`, :func:`pack`,
+  :func:`unpack`), still read (``legacy``).
+- inline result id: ``<tid>|<version>|<action code>`` (``-<card>`` for a card not playable
+  now), the action code being the intent codec's (:func:`encode_action`).
+- deep-link payload: ``<kind><tid>``, the kinds are :class:`Link`.
 """
 
 from __future__ import annotations
@@ -24,26 +23,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
-from engine import (
-    Accept,
-    Action,
-    CallUno,
-    Card,
-    CatchUno,
-    Challenge,
-    ChooseColor,
-    Color,
-    Draw,
-    Leave,
-    NextRound,
-    Pass,
-    Play,
-)
+from bot import intents
+from bot.intents import Act
+from engine import Action, CatchUno, Play
 
 __all__ = [
     "MAX_DATA",
     "Data",
+    "Link",
+    "Op",
     "chat_of",
     "decode_action",
     "encode_action",
@@ -51,7 +41,6 @@ __all__ = [
     "key_of_tid",
     "pack",
     "player_id",
-    "player_of",
     "scope_of",
     "tid_of",
     "unpack",
@@ -63,12 +52,6 @@ PREFIX = "tg"
 MAX_DATA = 64  # bytes: callback_data, inline result ids, deep-link payloads
 
 _TID = re.compile(r"^(-?\d{1,20})(?:_(\d{1,12}))?$")
-_WHO = r"[1-9]\d{0,15}|b[1-9]\d{0,5}"  # a Telegram user id (52 bits at most), a bot seat
-_PLAY = re.compile(
-    r"^p(?P<cards>[RYGBW][0-9SRDW]{0,2}(?:\+[RYGBW][0-9SRDW]{0,2}){0,19})"
-    rf"(?:/(?P<color>[RYGB]))?(?:@(?P<target>{_WHO}))?(?P<uno>!)?$"
-)
-_CATCH = re.compile(rf"^x(?P<target>{_WHO})$")
 
 
 # -- tables and users ---------------------------------------------------------------------
@@ -120,9 +103,13 @@ def user_of(player: str) -> int | None:
 
 # -- actions ------------------------------------------------------------------------------
 
+# an action's code is the one codec's (``bot.intents``): its last field in an ``Act``
+_ANY_TOKEN = "0"
+_NO_LIMIT = 1 << 16
+
 
 def _who(player: str) -> str | None:
-    """The stable short form of a seat id (``None`` for one that has none)."""
+    """The stable short form of a Telegram seat id (``None`` for one that has none)."""
     uid = user_of(player)
     if uid is not None:
         return str(uid) if uid > 0 else None
@@ -142,75 +129,65 @@ def who_of(player: str, seats: Sequence[str]) -> str | None:
     return who
 
 
-def player_of(who: str, seats: Sequence[str]) -> str | None:
-    """The seated player ``who`` names (``None``: nobody at the table, a forgery)."""
-    found = [s for s in seats if _who(s) == who]
-    return found[0] if len(found) == 1 else None
+def _named(action: Action) -> str | None:
+    if isinstance(action, CatchUno):
+        return action.target
+    if isinstance(action, Play):
+        return action.target
+    return None
 
 
 def encode_action(action: Action, seats: Sequence[str]) -> str | None:
-    """The compact code of ``action`` (``None`` if it cannot be encoded)."""
-    if isinstance(action, Play):
-        text = "p" + "+".join(c.code for c in action.cards)
-        if action.color is not None:
-            text += "/" + action.color.value
-        if action.target is not None:
-            who = who_of(action.target, seats)
-            if who is None:
-                return None
-            text += "@" + who
-        if action.uno:
-            text += "!"
-        return text
-    if isinstance(action, ChooseColor):
-        return "k" + action.color.value
-    if isinstance(action, CatchUno):
-        who = who_of(action.target, seats)
-        return None if who is None else "x" + who
-    simple = _SIMPLE_CODES.get(type(action))
-    return simple
-
-
-_SIMPLE: dict[str, Action] = {
-    "d": Draw(),
-    "s": Pass(),
-    "a": Accept(),
-    "c": Challenge(),
-    "u": CallUno(),
-    "n": NextRound(),
-    "l": Leave(),
-}
-_SIMPLE_CODES: dict[type, str] = {type(a): code for code, a in _SIMPLE.items()}
+    """The compact code of ``action`` (``None`` if it cannot be encoded: it names a player
+    not seated, or not unambiguously): the code ``bot.intents`` gives it."""
+    named = _named(action)
+    if named is not None and who_of(named, seats) is None:
+        return None
+    text = intents.try_encode(Act(action, 0), _ANY_TOKEN, limit=_NO_LIMIT)
+    return text.split(":", 3)[3] if text is not None else None
 
 
 def decode_action(code: str, seats: Sequence[str]) -> Action | None:
     """The action a code names (``None`` for anything malformed, or naming a player who is
     not at the table: a forged or an outdated button)."""
-    if code in _SIMPLE:
-        return _SIMPLE[code]
-    try:
-        if code.startswith("k") and len(code) == 2:
-            return ChooseColor(Color.parse(code[1]))
-        m = _CATCH.match(code)
-        if m is not None:
-            who = player_of(m["target"], seats)
-            return CatchUno(who) if who is not None else None
-        m = _PLAY.match(code)
-        if m is None:
-            return None
-        cards = [Card.parse(c) for c in m["cards"].split("+")]
-        color = Color.parse(m["color"]) if m["color"] else None
-        target = None
-        if m["target"] is not None:
-            target = player_of(m["target"], seats)
-            if target is None:
-                return None
-        return Play(cards[0], color, target, tuple(cards[1:]), uno=m["uno"] is not None)
-    except ValueError:
+    if ":" in code:
         return None
+    press = intents.decode(f"a:{_ANY_TOKEN}:0:{code}", limit=_NO_LIMIT)
+    if not isinstance(press, intents.Press):
+        return None
+    intent = press.resolve(seats)
+    return intent.action if isinstance(intent, Act) else None
 
 
 # -- callback data --------------------------------------------------------------------------
+
+
+class Op(StrEnum):
+    """What a button made before the intent codec does: the first field of its old
+    ``callback_data``. Buttons already posted carry these (``legacy`` reads them): a
+    value never changes meaning, and no new button is made with one."""
+
+    ACT = "a"  # a game action: ``a|<tid>|<version>|<action code>``
+    JOIN = "j"
+    LEAVE = "l"
+    ADD_BOT = "b"
+    START = "g"  # deal
+    SETTINGS = "S"  # open the settings menu in the private chat
+    HAND = "h"  # send (or refresh) the private hand
+    # the settings menu (in the private chat)
+    SETTINGS_MAIN = "sm"  # back to the menu
+    SETTINGS_FLAG = "sf"  # ``sf|<tid>|<flag>``: open one flag
+    SETTINGS_VALUE = "sv"  # ``sv|<tid>|<flag>|<choice>``: set it
+    SETTINGS_PRESET = "sp"  # ``sp|<tid>|<preset>``
+    SETTINGS_DONE = "sx"  # close the menu: the rules as set
+    LANGUAGE = "L"  # ``L|<tid>|<c (the chat) or u (the user)>|<code, or - for Telegram's>``
+
+
+class Link(StrEnum):
+    """What a deep link (``t.me/<bot>?start=<kind><tid>``) opens in the private chat."""
+
+    HAND = "h"
+    SETTINGS = "s"
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,8 +25,8 @@ from telegram import (
 )
 
 from adapters.telegram import views
-from adapters.telegram.codec import MAX_DATA, encode_action, tid_of
-from bot import render
+from adapters.telegram.codec import MAX_DATA, Link, encode_action, tid_of
+from bot import controls, render
 from bot.cards import Pictures
 from bot.i18n import Translator
 from bot.port import TableInfo
@@ -68,20 +68,19 @@ def inline_answer(
     names = info.names
     playable: list[InlineQueryResult] = []
     said: list[InlineQueryResult] = []  # plays a sticker cannot say
-    for play, twin in views._uno_variants(view, legal):
-        for a in (play, twin) if twin is not None else (play,):
-            code = encode_action(a, seats)
-            if code is None:
-                continue
-            if pictured(a):
-                st = _sticker(tid, ver, code, pictures.ref(a.card, a.color))
-                if st is not None:
-                    playable.append(st)
-                continue
-            label = render.action_label(a, tr, names)
-            found = views._result(tid, ver, code, ("📢 " if a.uno else "") + label, None)
-            if found is not None:
-                said.append(found)
+    for a in controls.with_uno_twins(view, legal):
+        code = encode_action(a, seats)
+        if code is None:
+            continue
+        if pictured(a):
+            st = _sticker(tid, ver, code, pictures.ref(a.card, a.color))
+            if st is not None:
+                playable.append(st)
+            continue
+        label = render.action_label(a, tr, names)
+        found = views._result(tid, ver, code, ("📢 " if a.uno else "") + label, None)
+        if found is not None:
+            said.append(found)
     moves: list[InlineQueryResult] = []
     for other in views._others(legal):
         code = encode_action(other, seats)
@@ -109,5 +108,5 @@ def inline_answer(
     dimmed = dimmed[: room - len(playable) - len(said)]
     results = [*playable, *dimmed, *said, *moves]
     status = views._status(view, tr, names)
-    button = InlineQueryResultsButton(status[:64], start_parameter="h" + tid)
+    button = InlineQueryResultsButton(status[:64], start_parameter=Link.HAND + tid)
     return results, button

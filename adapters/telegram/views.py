@@ -7,12 +7,19 @@ choosing an inline result posts to the group is the same neutral :data:`POSTED` 
 result: a choice may be refused (stale, not playable), and its card must not show before
 the table message does. (With the card stickers made, ``pictures`` answers the Play query
 instead, and a playable card posts its sticker.)
+
+What a menu offers and what a button means are ``bot``'s: ``bot.controls`` gives the
+controls (the lobby, the settings, the kick menu, which plays come with an UNO twin),
+``bot.settings_schema`` every flag and its values, ``bot.intents`` the ``callback_data``
+(:func:`callback_data`, :func:`widget`); this module lays them out under Telegram's limits
+(64 bytes of data, no disabled buttons, inline mode for the hand).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Literal
 
 from telegram import (
     InlineKeyboardButton,
@@ -22,9 +29,22 @@ from telegram import (
     InputTextMessageContent,
 )
 
-from adapters.telegram.codec import MAX_DATA, encode_action, pack, tid_of
-from bot import render
+from adapters.telegram.codec import MAX_DATA, Link, encode_action, tid_of
+from bot import controls, render
+from bot import settings_schema as schema
+from bot.controls import Control, Row
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator, translator
+from bot.intents import (
+    TELEGRAM_LIMIT,
+    Act,
+    CloseSettings,
+    Intent,
+    Language,
+    Refresh,
+    encode,
+    try_encode,
+)
+from bot.model import LOBBY, PLAYING
 from bot.port import TableInfo
 from engine import (
     COLORS,
@@ -41,36 +61,22 @@ from engine import (
     Pass,
     Phase,
     Play,
-    Rules,
     Timeout,
     View,
-    leaves_one_card,
 )
+from engine.game import ACTIVE  # the phases of a round being played
 
 __all__ = [
-    "FLAGS",
-    "flag_choices",
+    "callback_data",
     "hand_message",
     "inline_answer",
+    "kick_menu",
     "language_menu",
     "settings_flag",
     "settings_main",
     "table_message",
 ]
 
-ACTIVE = (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
-FLAGS: tuple[str, ...] = tuple(Rules.model_fields)
-# values offered for the numeric flags (a table's current value is always added)
-_NUMBERS: dict[str, tuple[int, ...]] = {
-    "uno_penalty": (0, 1, 2, 4),
-    "false_uno_penalty": (0, 1, 2),
-    "target": (0, 100, 200, 300, 500, 1000),
-    "hand_size": (5, 7, 10),
-    "turn_seconds": (15, 30, 60, 120, 300, 3600),
-    "afk_strikes": (0, 2, 3, 5),
-    "uno_window_seconds": (0, 3, 5, 10, 30),
-    "challenge_seconds": (10, 20, 30, 60),
-}
 ALERT_MAX = 200  # characters of a callback query alert
 INLINE_MAX = 50  # results per inline answer
 HAND_BUTTONS = 80  # card buttons on a private hand (a keyboard holds about 100)
@@ -91,8 +97,38 @@ def deep_link(username: str | None, payload: str) -> str | None:
     return f"https://t.me/{username}?start={payload}"
 
 
-def _button(text: str, op: str, tid: str, *args: object) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text, callback_data=pack(op, tid, *args))
+def callback_data(intent: Intent, tid: str) -> str | None:
+    """A button's ``callback_data``: ``intent`` at table ``tid`` in the one intent codec
+    (``bot.intents``), ``None`` if it cannot be one here (over 64 bytes, a player with no
+    short form)."""
+    return try_encode(intent, tid, limit=TELEGRAM_LIMIT)
+
+
+def _button(text: str, intent: Intent, tid: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=encode(intent, tid, limit=TELEGRAM_LIMIT))
+
+
+def widget(control: Control, tid: str) -> InlineKeyboardButton | None:
+    """A control as an inline button: its icon before its label, ✓ before the selected
+    value of a choice. One that cannot be pressed now, or cannot be encoded in 64 bytes,
+    is left out (Telegram has no disabled buttons)."""
+    if not control.enabled:
+        return None
+    data = callback_data(control.intent, tid)
+    if data is None:
+        return None
+    text = ("✓ " if control.selected else "") + (control.icon + " " if control.icon else "")
+    return InlineKeyboardButton(text + control.label, callback_data=data)
+
+
+def keyboard(rows: Sequence[Row], tid: str, width: int) -> list[list[InlineKeyboardButton]]:
+    """Rows of controls as rows of buttons, at most ``width`` a row (a choice row too:
+    Telegram draws one as buttons, the selected one marked)."""
+    out: list[list[InlineKeyboardButton]] = []
+    for row in rows:
+        buttons = [b for b in (widget(c, tid) for c in row) if b is not None]
+        out.extend(_rows(buttons, width))
+    return out
 
 
 def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
@@ -104,31 +140,12 @@ def _seats(info: TableInfo) -> list[str]:
 
 
 def _act(text: str, info: TableInfo, action: Action) -> InlineKeyboardButton | None:
-    code = encode_action(action, _seats(info))
-    if code is None:
-        return None
-    try:
-        return _button(text, "a", tid_of(info.key), info.version, code)
-    except ValueError:  # over 64 bytes: leave the button out rather than fail the message
-        return None
+    # over 64 bytes, or naming a player with no short form: left out rather than failing
+    data = callback_data(Act(action, info.version), tid_of(info.key))
+    return InlineKeyboardButton(text, callback_data=data) if data is not None else None
 
 
-def short_label(action: Action, tr: Translator, names: dict[str, str]) -> str:
-    """A button-sized label: ``🟥5``, ``🌈+4→🟦``, ``🟥7 ⇄ Bob``, ``Draw a card``."""
-    if isinstance(action, Play):
-        text = "+".join(render.card_short(c) for c in action.cards)
-        if action.color is not None and (
-            action.card.is_wild or any(c.color is not action.color for c in action.cards)
-        ):
-            text += "→" + render.COLOR_EMOJI[action.color]
-        if action.target is not None:
-            text += " ⇄ " + names.get(action.target, action.target)
-        if action.uno:
-            text += " · UNO!"
-        return text
-    if isinstance(action, ChooseColor):
-        return render.color_text(action.color, tr)
-    return render.action_label(action, tr, names)
+short_label = controls.short_label  # a button-sized label: ``🟥5``, ``🌈+4→🟦``, ``Draw a card``
 
 
 # -- the table message --------------------------------------------------------------------
@@ -150,21 +167,16 @@ def table_message(
 def table_keyboard(
     info: TableInfo, tr: Translator, username: str | None = None
 ) -> InlineKeyboardMarkup | None:
+    """The table message's buttons: the lobby's controls (``bot.controls``); during a
+    round Telegram's own, built around inline mode: "Play" opens the player's hand as
+    inline results above the keyboard, "My cards" the private chat (see the report of
+    issue 12: the shared round controls differ from what this layout shows)."""
     tid = tid_of(info.key)
     b = render.button_label
-    if info.status == "lobby":
-        return InlineKeyboardMarkup(
-            [
-                [_button("✋ " + b("join", tr), "j", tid), _button(b("leave", tr), "l", tid)],
-                [
-                    _button("🤖 " + b("add_bot", tr), "b", tid),
-                    _button("⚙️ " + tr.gettext(SETTINGS), "S", tid),
-                ],
-                [_button("▶️ " + b("start", tr), "g", tid)],
-            ]
-        )
+    if info.status == LOBBY:
+        return InlineKeyboardMarkup(keyboard(controls.table_controls(info, tr), tid, 2))
     v = info.view
-    if info.status != "playing" or v is None:
+    if info.status != PLAYING or v is None:
         return None
     rows: list[list[InlineKeyboardButton]] = []
     names = info.names
@@ -193,7 +205,7 @@ def table_keyboard(
     for p in v.exposed:
         extra.append(_act("🎯 " + render.action_label(CatchUno(p), tr, names), info, CatchUno(p)))
     rows.extend(_rows([x for x in extra if x is not None], 3))
-    link = deep_link(username, "h" + tid)
+    link = deep_link(username, Link.HAND + tid)
     if link:
         rows.append([InlineKeyboardButton("🔒 " + tr.gettext(MY_CARDS), url=link)])
     return InlineKeyboardMarkup(rows)
@@ -210,19 +222,16 @@ def _playable(legal: Sequence[Action]) -> set[Card]:
     return out
 
 
-def _uno_variants(view: View, legal: Sequence[Action]) -> list[tuple[Play, Play | None]]:
-    """Each listed play, with its ``uno=True`` twin when it leaves exactly one card."""
-    held = len(view.hand or ())
-    out: list[tuple[Play, Play | None]] = []
-    for a in legal:
-        if not isinstance(a, Play):
-            continue
-        twin = None
-        target = view.counts.get(a.target) if a.target is not None else None
-        if not a.uno and leaves_one_card(view.rules, held, a, target):
-            twin = Play(a.card, a.color, a.target, a.together, uno=True)
-        out.append((a, twin))
-    out.sort(key=lambda pair: (pair[0].card.order, len(pair[0].together)))
+def uno_first(view: View, legal: Sequence[Action]) -> list[Play]:
+    """The legal plays in card order (``bot.controls.with_uno_twins``), a play that leaves
+    one card preceded by its twin calling UNO with it: here the call comes first."""
+    out: list[Play] = []
+    for play in controls.with_uno_twins(view, legal):
+        plain = out[-1] if out else None
+        if play.uno and plain is not None and play == dataclasses.replace(plain, uno=True):
+            out.insert(len(out) - 1, play)
+        else:
+            out.append(play)
     return out
 
 
@@ -250,16 +259,15 @@ def hand_message(
     text = "\n".join([*head, render.hand_text(view, tr, info.names), *_tail(lines)])
     names = info.names
     buttons: list[InlineKeyboardButton] = []
-    for play, twin in _uno_variants(view, legal):
-        for a in (twin, play) if twin is not None else (play,):
-            btn = _act(short_label(a, tr, names), info, a)
-            if btn is not None:
-                buttons.append(btn)
+    for a in uno_first(view, legal):
+        btn = _act(short_label(a, tr, names), info, a)
+        if btn is not None:
+            buttons.append(btn)
     rows = _rows(buttons[:HAND_BUTTONS], 4)
     others = [_act(short_label(a, tr, names), info, a) for a in _others(legal)]
     rows.extend(_rows([x for x in others if x is not None], 2))
-    if info.status == "playing":
-        rows.append([_button("🔄", "h", tid)])
+    if info.status == PLAYING:
+        rows.append([_button("🔄", Refresh(), tid)])
     return text, InlineKeyboardMarkup(rows) if rows else None
 
 
@@ -305,13 +313,12 @@ def inline_answer(
     ver = info.version
     plays: list[InlineQueryResultArticle | None] = []
     playable_mark = tr.gettext("✅ Playable")
-    for play, twin in _uno_variants(view, legal):
-        for a in (twin, play) if twin is not None else (play,):
-            code = encode_action(a, _seats(info))
-            if code is None:
-                continue
-            label = render.action_label(a, tr, names)
-            plays.append(_result(tid, ver, code, label, playable_mark))
+    for a in uno_first(view, legal):
+        code = encode_action(a, _seats(info))
+        if code is None:
+            continue
+        label = render.action_label(a, tr, names)
+        plays.append(_result(tid, ver, code, label, playable_mark))
     others: list[InlineQueryResultArticle | None] = []
     for other in _others(legal):
         code = encode_action(other, _seats(info))
@@ -334,7 +341,7 @@ def inline_answer(
     cards = [r for r in plays if r is not None][: INLINE_MAX - len(moves)]
     results = [*cards, *moves, *(r for r in rest if r is not None)][:INLINE_MAX]
     status = _status(view, tr, names)
-    button = InlineQueryResultsButton(status[:64], start_parameter="h" + tid)
+    button = InlineQueryResultsButton(status[:64], start_parameter=Link.HAND + tid)
     return results, button
 
 
@@ -363,79 +370,45 @@ def _status(view: View, tr: Translator, names: dict[str, str]) -> str:
 
 
 # -- settings -------------------------------------------------------------------------------
-
-
-def flag_choices(flag: str, current: Any) -> list[Any]:
-    """The values offered for ``flag`` in the menu."""
-    values: list[Any] = render.flag_menu_values(flag) or list(_NUMBERS.get(flag, ()))
-    if current not in values:
-        values.append(current)
-        if all(isinstance(v, int) for v in values):
-            values.sort()
-    return values
-
-
-def _flag_line(flag: str, value: Any, rules: Rules, tr: Translator) -> str:
-    """``Stacking: off`` / ``叠加：关``, with a note when the flag cannot act under
-    ``rules`` (``Deflect a +2: on (needs “Stacking”)``)."""
-    line = tr.gettext(
-        "{flag}: {value}",
-        flag=render.flag_name(flag, tr),
-        value=render.flag_value(flag, value, tr),
-    )
-    return line + render.inactive_note(flag, rules, tr)
+# Every flag, its name, its values and the numbers a menu offers come from the settings
+# schema (``bot.settings_schema``) through ``bot.controls``; buttons name a flag by its key.
 
 
 def settings_main(info: TableInfo, tr: Translator) -> tuple[str, InlineKeyboardMarkup]:
-    """The host's settings menu: a preset, or a flag to open."""
+    """The host's settings menu: the presets, a button per flag (every page's: a Telegram
+    keyboard holds them all) opening its values, and Done."""
     tid = tid_of(info.key)
-    rules = info.rules
     text = "\n".join(
         [
             "⚙️ " + tr.gettext(SETTINGS),
-            render.rules_summary(rules, tr, info.preset),
+            schema.rules_summary(info.rules, tr, info.preset),
             "",
             tr.gettext("Pick a preset, or a rule to change it."),
         ]
     )
-    presets = [
-        _button(
-            ("✓ " if name == info.preset else "") + render.preset_name(name, tr), "sp", tid, name
+    menu = controls.settings_menu(info, 0, tr)
+    presets, last = menu[0], menu[-1]
+    openers = Row(
+        tuple(
+            c for page in range(len(schema.pages())) for c in controls.flag_openers(info, page, tr)
         )
-        for name in Rules.PRESET_NAMES
-    ]
-    flags = [
-        _button(_flag_line(f, getattr(rules, f), rules, tr), "sf", tid, i)
-        for i, f in enumerate(FLAGS)
-    ]
-    rows = [presets, *_rows(flags, 2), [_button("✅ " + tr.gettext("Done"), "sx", tid)]]
+    )
+    done = Row(tuple(c for c in last if isinstance(c.intent, CloseSettings)))
+    rows = [*keyboard([presets], tid, 3), *keyboard([openers], tid, 2), *keyboard([done], tid, 1)]
     return text, InlineKeyboardMarkup(rows)
 
 
-def settings_flag(info: TableInfo, index: int, tr: Translator) -> tuple[str, InlineKeyboardMarkup]:
-    """One flag: its meaning and a button per value."""
+def settings_flag(info: TableInfo, flag: str, tr: Translator) -> tuple[str, InlineKeyboardMarkup]:
+    """One flag: its meaning (and what it needs to act), a button per value, and back."""
     tid = tid_of(info.key)
-    flag = FLAGS[index]
-    current = getattr(info.rules, flag)
-    lines = ["⚙️ " + _flag_line(flag, current, info.rules, tr), render.flag_help(flag, tr)]
-    need = render.flag_needs(flag, info.rules)
-    if need is not None:  # set or not, it has nothing to act on until ``need`` is on
-        lines.append(
-            tr.gettext("Inactive while “{needs}” is off.", needs=render.flag_name(need, tr))
-        )
-    text = "\n".join(lines)
-    buttons = [
-        _button(
-            ("✓ " if value == current else "") + render.flag_value(flag, value, tr),
-            "sv",
-            tid,
-            index,
-            j,
-        )
-        for j, value in enumerate(flag_choices(flag, current))
-    ]
-    rows = [*_rows(buttons, 2), [_button("⬅️ " + tr.gettext("Back"), "sm", tid)]]
-    return text, InlineKeyboardMarkup(rows)
+    text = "⚙️ " + controls.flag_text(info, flag, tr)
+    values, *rest = controls.flag_menu(info, flag, tr)
+    # the text says what the flag needs to act: its values need not say it again
+    note = schema.inactive_note(flag, info.rules, tr)
+    if note:
+        plain = tuple(dataclasses.replace(c, label=c.label.removesuffix(note)) for c in values)
+        values = dataclasses.replace(values, controls=plain)
+    return text, InlineKeyboardMarkup([*keyboard([values], tid, 2), *keyboard(rest, tid, 1)])
 
 
 def language_menu(
@@ -448,12 +421,22 @@ def language_menu(
         text = "\n".join(dict.fromkeys(translator(lang).gettext(prompt) for lang in LANGUAGES))
     else:
         text = tr.gettext(prompt)
+    whose: Literal["chat", "user"] = "chat" if kind == "c" else "user"
     buttons = [
-        _button(("✓ " if code == current else "") + name, "L", tid, kind, code)
+        _button(("✓ " if code == current else "") + name, Language(whose, code), tid)
         for code, name in LANGUAGE_NAMES.items()
     ]
     rows = [buttons]
     if kind == "u":
         mark = "✓ " if current is None else ""
-        rows.append([_button(mark + tr.gettext("As in Telegram"), "L", tid, kind, "-")])
+        rows.append([_button(mark + tr.gettext("As in Telegram"), Language(whose, None), tid)])
     return text, InlineKeyboardMarkup(rows)
+
+
+def kick_menu(info: TableInfo, tr: Translator, by: str) -> tuple[str, InlineKeyboardMarkup] | None:
+    """``/kick`` naming nobody: who may be removed (``bot.controls.kick_menu``), a button
+    each; ``None`` when nobody else is seated."""
+    rows = controls.kick_menu(info, tr, by)
+    if not rows:
+        return None
+    return rows[0].title, InlineKeyboardMarkup(keyboard(rows, tid_of(info.key), 2))

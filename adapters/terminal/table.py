@@ -10,6 +10,10 @@ Calling UNO is the player's, as in the chats: a play that leaves one card is off
 and without the call, and a player who forgets may still call while nobody has caught them
 (the bots catch after ``delay``). With one person at the table the lines about them say
 "you" ("You pass."), and the cards they draw are shown to them ("You drew 1 card: 🟩 5").
+
+With ``settings`` the host sets the table's rules before the deal: the settings menu of
+``bot.controls`` as numbered lines, each number an intent dispatched to the service
+(``Service.press``). This adapter is the worked example of docs/adding-a-platform.md.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot import render
+from bot import controls, intents, render
+from bot import settings_schema as schema
 from bot.config import Settings
 from bot.i18n import Translator, translator
 from bot.model import LOBBY, PLAYING
@@ -32,7 +37,7 @@ from bot.service import Service
 from bot.store import SqliteStore
 from engine import Action, CallUno, CardsDrawn, Event, Leave, Play, View, leaves_one_card
 
-__all__ = ["KEY", "TerminalOptions", "TerminalPort", "play"]
+__all__ = ["KEY", "TerminalOptions", "TerminalPort", "play", "settings_screen"]
 
 KEY = "term:table"
 SCOPE = "term"
@@ -52,6 +57,7 @@ class TerminalOptions:
     json: bool = False
     interactive: bool | None = None  # default: humans seated and stdin is a terminal
     round_pause: float | None = None
+    settings: bool = False  # the host sets the rules before the deal (interactive only)
 
 
 class TerminalPort:
@@ -173,12 +179,17 @@ async def play(
         resumed = info is not None and info.status == PLAYING
         human_ids = [f"term:p{i + 1}" for i in range(humans)]
         if not resumed:
-            await _open_table(svc, opts, human_ids, tr)
+            host = await _open_table(svc, opts, human_ids, tr)
+            if opts.settings and interactive:
+                await _settings(svc, host, ask, out, tr)
+            res = await svc.start_game(KEY, host)
+            if not res.ok:
+                raise SystemExit(f"cannot start: {res.code} {res.params}")
         else:
             print(render.notice_text(Notice("info.resumed"), tr, {}), file=out, flush=True)
         info = await svc.table(KEY)
         if interactive and info is not None:
-            print(render.rules_summary(info.rules, tr, info.preset), file=out, flush=True)
+            print(schema.rules_summary(info.rules, tr, info.preset), file=out, flush=True)
         await _loop(svc, port, interactive, ask, out, tr)
         return await _summary(svc, store, resumed)
     finally:
@@ -188,7 +199,8 @@ async def play(
 
 async def _open_table(
     svc: Service, opts: TerminalOptions, human_ids: list[str], tr: Translator
-) -> None:
+) -> str:
+    """Open the lobby and seat everyone; the host."""
     host = human_ids[0] if human_ids else "term:host"
     single = len(human_ids) == 1
     res = await svc.create(
@@ -207,9 +219,60 @@ async def _open_table(
         await svc.join(KEY, pid, tr.gettext("Player {n}").format(n=i))
     for _ in range(opts.bots):
         await svc.add_bot(KEY, host, opts.strategy)
-    res = await svc.start_game(KEY, host)
-    if not res.ok:
-        raise SystemExit(f"cannot start: {res.code} {res.params}")
+    return host
+
+
+# -- settings: bot.controls as numbered lines -------------------------------------------------
+
+
+def settings_screen(
+    info: TableInfo, page: int, tr: Translator
+) -> tuple[str, list[controls.Control]]:
+    """The settings menu at ``page`` as text with numbered lines, and the control each
+    number presses (the enabled ones, in order)."""
+    lines = [
+        "⚙️ " + tr.gettext(controls.SETTINGS),
+        schema.rules_summary(info.rules, tr, info.preset),
+        "",
+    ]
+    pressable: list[controls.Control] = []
+    for row in controls.settings_menu(info, page, tr):
+        if row.title:
+            lines.append(row.title)
+        for c in row:
+            if not c.enabled:
+                lines.append(f"       {c.label}")
+                continue
+            pressable.append(c)
+            mark = "✓" if c.selected else " "
+            lines.append(f"  {len(pressable):>2}. {mark} {c.label}")
+    return "\n".join(lines), pressable
+
+
+async def _settings(
+    svc: Service, host: str, ask: Callable[[str], str], out: TextIO, tr: Translator
+) -> None:
+    """The host's settings menu until Done (or an empty line, or EOF)."""
+    page = 0
+    while True:
+        info = await svc.table(KEY)
+        if info is None:
+            return
+        text, pressable = settings_screen(info, page, tr)
+        print(text, file=out, flush=True)
+        try:
+            answer = (await asyncio.to_thread(ask, tr.gettext("Your choice: "))).strip()
+        except EOFError:
+            return
+        if not answer.isdigit() or not 1 <= int(answer) <= len(pressable):
+            return
+        intent = pressable[int(answer) - 1].intent
+        if isinstance(intent, intents.CloseSettings):
+            return
+        if isinstance(intent, intents.OpenSettings):
+            page = intent.page
+            continue
+        await svc.press(KEY, host, intent)  # a refusal is told through the port
 
 
 async def _loop(
@@ -292,7 +355,7 @@ async def _prompt(
     if text in ("q", "quit", "exit"):
         return False
     if text in ("r", "rules"):
-        print(render.rules_summary(info.rules, tr, info.preset), file=out, flush=True)
+        print(schema.rules_summary(info.rules, tr, info.preset), file=out, flush=True)
         return True
     action = _parse(text, acts)
     if action is None:

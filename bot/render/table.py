@@ -13,6 +13,7 @@ from bot.render.flags import PRESET_NAMES, preset_name
 from bot.render.notices import notice_text
 from bot.render.stats import _scores
 from engine import Card, Color, Phase, Rules, View
+from engine.rules import max_seats
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +126,7 @@ def _lobby_text(info: TableInfo, tr: Translator, recent: Sequence[str]) -> str:
     lines.append(tr.gettext("Host: {player}", player=_name(info.names, info.host)))
     lines.append(_rules_line(info, tr))
     seats = info.seats
-    lines.append(tr.gettext("Players ({n}/{max}):", n=len(seats), max=10 * info.rules.decks))
+    lines.append(tr.gettext("Players ({n}/{max}):", n=len(seats), max=max_seats(info.rules)))
     if not seats:
         lines.append(tr.gettext("Nobody has joined yet."))
     # partners sit opposite: with 4 or 6 seats, seat i plays in team i mod (seats / 2)

@@ -105,6 +105,24 @@ async def test_create_seats_the_host_and_arms_the_lobby_timer(env: Env, clock: C
     assert tells(port, "u2") == ["table_exists"]
 
 
+async def test_rules_of_the_open_table_else_the_chats_defaults(env: Env) -> None:
+    """/rules on every platform: the open table's rules, else the chat's saved defaults, else
+    the official rules when those saved defaults are no longer valid."""
+    svc, store, _ = env
+    assert await svc.rules_of(KEY, "chat") == (engine.Rules.preset("official"), "official")
+    await store.write(WriteBatch(chat_settings=[("chat", "house", {"uno_penalty": 4}, None)]))
+    assert await svc.rules_of(KEY, "chat") == (
+        engine.Rules.preset("house", uno_penalty=4),
+        "house",
+    )
+    res = await svc.create(KEY, "chat", "u1", "Ann", preset="party", overrides={"target": 200})
+    info = await svc.table(KEY)
+    assert res.ok and info is not None and info.rules.target == 200
+    assert await svc.rules_of(KEY, "chat") == (info.rules, "party")
+    await store.write(WriteBatch(chat_settings=[("other", "house", {"no_such": 1}, None)]))
+    assert await svc.rules_of("t:other:1", "other") == (engine.Rules(), "official")
+
+
 async def test_create_without_seating_the_host(env: Env) -> None:
     svc, _, _ = env
     res = await svc.create(KEY, "chat", "h", "Host", seat_host=False)

@@ -15,18 +15,84 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from adapters.discord import Adapter
+from adapters.discord import Adapter, ids
+from bot import settings_schema as schema
 from bot.config import Settings
+from bot.intents import (
+    Act,
+    Back,
+    Choose,
+    CloseSettings,
+    Intent,
+    Kick,
+    OpenSettings,
+    Page,
+    Pick,
+    Press,
+    SetFlag,
+    SetPreset,
+    decode,
+)
 from bot.model import PLAYING, Seat, Table
 from bot.port import RoutingPort, TableInfo
 from bot.service import Service
 from bot.store import SqliteStore, Store, WriteBatch, store_for
-from engine import Game, Phase, Rules, scenario
+from engine import CatchUno, ChooseColor, Game, Phase, Play, Rules, scenario
 from tests.fakes.discord_api import Channel, FakeDiscord, Guild, Interaction, Message, User
 
-__all__ = ["Cluster", "Node", "SlowStore", "World"]
+__all__ = ["Cluster", "Node", "SlowStore", "World", "name_of"]
 
 HAND_HEADER_EN = "🃏 Your cards"
+
+
+# what each intent was called in the ids before the codec (``uno:<action>:...``)
+_NAMES = {
+    "Join": "join", "Leave": "leave", "AddBot": "addbot", "Start": "start",
+    "OpenHand": "hand", "Refresh": "refresh", "Draw": "draw", "CallUno": "uno",
+    "Challenge": "challenge", "Accept": "accept", "NextRound": "next", "Pass": "pass",
+}  # fmt: skip
+
+
+def name_of(custom_id: str) -> tuple[str, str | None]:
+    """A component's custom id as the ids before the codec named it: its action and its
+    argument (``("play", "W~R")``, ``("catch", "b1")``, ``("flag", "<key>")``); ``("", None)``
+    for one that is not a press."""
+    if custom_id.startswith("uno:"):
+        parts = custom_id.split(":")
+        return parts[1], parts[4] if len(parts) > 4 else None
+    press = decode(custom_id, limit=ids.MAX_CUSTOM_ID)
+    if not isinstance(press, Press):
+        return "", None
+    if isinstance(press.raw, Choose):  # a select
+        menu = press.raw.menu
+        return ("flag", menu[1:]) if menu.startswith("f") else (menu, None)
+    return _name(press.raw)
+
+
+def _name(intent: Intent) -> tuple[str, str | None]:
+    if isinstance(intent, Act):
+        a = intent.action
+        if isinstance(a, Play):
+            arg = "+".join(c.code for c in a.cards)
+            arg += f"~{a.color.value}" if a.color is not None else ""
+            arg += f"@{a.target}" if a.target is not None else ""
+            return "play", arg + ("!" if a.uno else "")
+        if isinstance(a, ChooseColor):
+            return "color", a.color.value
+        if isinstance(a, CatchUno):
+            return "catch", a.target
+        return _NAMES.get(type(a).__name__, ""), None
+    if isinstance(intent, Pick):
+        return "pick", intent.choice
+    if isinstance(intent, Page):
+        return "page", str(intent.n)
+    if isinstance(intent, Back):
+        return "back", None
+    if isinstance(intent, OpenSettings):
+        return "settings", str(intent.page)
+    if isinstance(intent, CloseSettings):
+        return "done", None
+    return _NAMES.get(type(intent).__name__, ""), None
 
 
 class SlowStore:
@@ -297,25 +363,60 @@ class World:
 
     @staticmethod
     def button(msg: Message, action: str, arg: str | None = None) -> str | None:
-        """The custom id of the first enabled button of ``action`` (``uno:<action>:``)."""
+        """The custom id of the first enabled button of ``action`` (as the ids before the
+        codec named them: ``join``, ``play`` ``R5``, ``catch`` ``b1``... ``name_of``)."""
         for b in msg.buttons():
             cid = b.get("custom_id", "")
-            parts = cid.split(":")
-            if (
-                len(parts) >= 4
-                and parts[1] == action
-                and not b.get("disabled")
-                and (arg is None or (len(parts) > 4 and parts[4] == arg))
-            ):
+            name, got = name_of(cid)
+            if name == action and not b.get("disabled") and (arg is None or got == arg):
                 return str(cid)
         return None
 
     @staticmethod
     def select(msg: Message, action: str) -> dict[str, Any] | None:
+        """The first select of ``action`` (``cards``, ``preset``, ``flag``, ``kick``)."""
         for s in msg.selects():
-            if s.get("custom_id", "").split(":")[1] == action:
+            if name_of(s.get("custom_id", ""))[0] == action:
                 return s
         return None
+
+    @staticmethod
+    def flag_select(msg: Message, flag: str) -> dict[str, Any] | None:
+        """The select of ``flag`` on a settings menu."""
+        key = schema.spec(flag).key
+        for s in msg.selects():
+            if name_of(s.get("custom_id", "")) == ("flag", key):
+                return s
+        return None
+
+    async def flag_page(self, user: User, menu: Message, flag: str) -> dict[str, Any]:
+        """Page through ``user``'s settings ``menu`` (◀, then ▶) to ``flag``'s select."""
+        for arrow in ("◀", "▶"):
+            while (found := self.flag_select(menu, flag)) is None:
+                nxt = [b for b in menu.buttons() if b["label"] == arrow and not b.get("disabled")]
+                if not nxt:
+                    break
+                await self.press(user, menu, nxt[0]["custom_id"])
+            if found is not None:
+                return found
+        raise AssertionError(f"no page of the settings has {flag!r}")
+
+    @staticmethod
+    def option(select: dict[str, Any], value: str) -> str:
+        """The value of the option of ``select`` that chooses ``value`` (a preset's name,
+        a flag's value as a button writes it, a player's short form)."""
+        for o in select["options"]:
+            press = ids.read(o["value"], (), select=False)
+            intent = press.raw if isinstance(press, Press) else None
+            plain = (
+                intent.name if isinstance(intent, SetPreset)
+                else schema.encode_value(intent.value) if isinstance(intent, SetFlag)
+                else intent.target if isinstance(intent, Kick)
+                else None
+            )  # fmt: skip
+            if plain == value:
+                return str(o["value"])
+        raise AssertionError(f"no option {value!r} in {select.get('custom_id')}")
 
     def hand_message(self, user: User, channel: Channel | None = None) -> Message | None:
         mid = self.hands.get((user.id, (channel or self.channel).id))

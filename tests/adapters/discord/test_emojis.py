@@ -19,7 +19,7 @@ from bot import cards
 from bot.cards import SET_VERSION, Uploads, manifest
 from bot.images import card_set
 from engine import Color
-from tests.adapters.discord.harness import World
+from tests.adapters.discord.harness import World, name_of
 from tests.adapters.discord.test_game import assert_no_public_hand
 from tests.adapters.discord.test_play import DECK_FILLER
 from tests.fakes.discord_api import ApiError, AppEmoji
@@ -41,7 +41,7 @@ def emoji_calls(world: World, method: str) -> int:
 
 def card_of(custom_id: str) -> tuple[str, str | None]:
     """The first card a hand's button plays or picks, and the colour it names."""
-    arg = custom_id.split(":")[4]
+    arg = name_of(custom_id)[1] or ""
     first = arg.split("+")[0]
     m = re.fullmatch(r"([A-Z0-9]{1,3})(?:~([RYGB]))?.*", first)
     assert m is not None, custom_id
@@ -56,7 +56,7 @@ def check_cards(world: World, components: list[dict[str, Any]]) -> int:
     for row in components:
         for c in row.get("components", ()):
             cid = str(c.get("custom_id", ""))
-            action = cid.split(":")[1] if cid.count(":") >= 3 else ""
+            action = name_of(cid)[0]
             if c.get("type") == 2 and action in ("play", "pick"):
                 code, color = card_of(cid)
                 emoji = c.get("emoji")
@@ -137,9 +137,9 @@ async def test_a_wild_s_colours_are_the_wild_in_each(make_world: MakeWorld) -> N
     msg = world.fake.messages[rec.original]
     by_id = {e.id: e.name for e in world.fake.app_emojis.values()}
     buttons = {
-        b["custom_id"].split(":", 4)[-1]: b
+        name_of(b["custom_id"])[1]: b
         for b in msg.buttons()
-        if b["custom_id"].split(":")[1] in ("play", "pick")
+        if name_of(b["custom_id"])[0] in ("play", "pick")
     }
     shown = {arg: (by_id[int(b["emoji"]["id"])], b.get("label")) for arg, b in buttons.items()}
     # on a red 9: the red 1 and the wilds can be played; the two green 5s cannot (dimmed)
@@ -150,10 +150,11 @@ async def test_a_wild_s_colours_are_the_wild_in_each(make_world: MakeWorld) -> N
         "G5": ("uno1_g5_d", "×2"),
     }
     # and the draw pile is the back of a card
-    draw = next(b for b in msg.buttons() if b["custom_id"].split(":")[1] == "draw")
-    assert by_id[int(draw["emoji"]["id"])] == "uno1_back" and draw["label"] == "Draw"
+    draw = next(b for b in msg.buttons() if name_of(b["custom_id"])[0] == "draw")
+    # (labelled as bot.controls.hand_menu labels it)
+    assert by_id[int(draw["emoji"]["id"])] == "uno1_back" and draw["label"] == "Draw a card"
     await world.press(alice, msg, world.button(msg, "pick", "W"))
-    colours = [b for b in msg.buttons() if b["custom_id"].split(":")[1] == "play"]
+    colours = [b for b in msg.buttons() if name_of(b["custom_id"])[0] == "play"]
     assert [(by_id[int(b["emoji"]["id"])], b["label"]) for b in colours] == [
         ("uno1_wr", "Red"),
         ("uno1_wy", "Yellow"),

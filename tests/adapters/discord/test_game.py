@@ -6,7 +6,7 @@ import re
 import time
 from typing import Any
 
-from tests.adapters.discord.harness import HAND_HEADER_EN, World
+from tests.adapters.discord.harness import HAND_HEADER_EN, World, name_of
 from tests.fakes.discord_api import Message
 
 EPHEMERAL = 64
@@ -47,8 +47,8 @@ def assert_no_public_hand(world: World) -> None:
                 assert line not in private_lines or not line.strip(), (line, m.id)
             for row in components:
                 for c in row.get("components", ()):
-                    action = str(c.get("custom_id", "")).split(":")[1:2]
-                    assert action not in (["play"], ["pick"], ["cards"], ["color"]), c
+                    action = name_of(str(c.get("custom_id", "")))[0]
+                    assert action not in ("play", "pick", "cards"), c
 
 
 async def test_three_users_and_a_bot_play_a_whole_game(world: World) -> None:
@@ -72,13 +72,12 @@ async def test_three_users_and_a_bot_play_a_whole_game(world: World) -> None:
     rec = await world.press(alice, table, world.button(table, "settings"))
     settings = fake.replies(rec)[0]
     assert settings.audience == alice.id
-    while world.select(settings, "flag") is None or all(
-        not s["custom_id"].endswith(":target") for s in settings.selects()
-    ):
+    while world.flag_select(settings, "target") is None:
         nxt = [b for b in settings.buttons() if b["label"] == "▶" and not b.get("disabled")]
         await world.press(alice, settings, nxt[0]["custom_id"])
-    target = next(s for s in settings.selects() if s["custom_id"].endswith(":target"))
-    await world.press(alice, settings, target["custom_id"], value="0")
+    target = world.flag_select(settings, "target")
+    assert target is not None
+    await world.press(alice, settings, target["custom_id"], value=world.option(target, "0"))
     assert (await world.info()).rules.target == 0
     assert "1 change" in table.content
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import translator
-from tests.adapters.discord.harness import World
+from tests.adapters.discord.harness import World, name_of
 from tests.fakes.discord_api import Interaction, Message, User
 
 DECK = ["G1", "G2", "G3", "G4", "G6", "G7", "G8", "Y5", "Y6", "Y7", "Y8", "Y9"] * 2
@@ -21,7 +21,7 @@ def _card_buttons(msg: Message) -> list[str]:
     return [
         b["custom_id"]
         for b in msg.buttons()
-        if b["custom_id"].split(":")[1] in ("play", "pick", "draw", "pass")
+        if name_of(b["custom_id"])[0] in ("play", "pick", "draw", "pass")
     ]
 
 
@@ -126,8 +126,12 @@ async def test_no_hand_message_keeps_buttons_after_the_game(world: World, how: s
 
 @pytest.mark.parametrize(
     ("action", "value"),
-    [("kick", "{bob}"), ("flag", "true"), ("preset", "house"), ("setpage", None)],
-)
+    [
+        ("kick", "{bob}"), ("flag", "true"), ("preset", "house"), ("setpage", None),
+        ("m:kick", "k:{chan}:{bob}"), ("m:fji", "v:{chan}:ji:true"),
+        ("m:preset", "p:{chan}:house"), ("s", None), ("x", None),
+    ],
+)  # fmt: skip
 @pytest.mark.parametrize("host", [True, False])
 async def test_a_menu_pick_forged_on_a_hand_never_overwrites_it(
     world: World, action: str, value: str | None, host: bool
@@ -144,10 +148,16 @@ async def test_a_menu_pick_forged_on_a_hand_never_overwrites_it(
         "flag": f"uno:flag:{chan}:{ver}:jump_in",
         "preset": f"uno:preset:{chan}:{ver}",
         "setpage": f"uno:setpage:{chan}:{ver}:1",
+        # the codec's forms
+        "m:kick": f"m:{chan}:kick",
+        "m:fji": f"m:{chan}:fji",
+        "m:preset": f"m:{chan}:preset",
+        "s": f"s:{chan}:1",
+        "x": f"x:{chan}",
     }[action]
     hand = await _hand(world, user)
     before = (hand.content, hand.components)
-    picked = value.format(bob=bob.id if host else alice.id) if value else None
+    picked = value.format(bob=bob.id if host else alice.id, chan=chan) if value else None
     rec = await world.press(user, hand, custom_id, value=picked, forge=True)
     assert (hand.content, hand.components) == before
     assert world.fake.texts_for(rec) == [BAD]

@@ -49,16 +49,16 @@ async def test_a_click_racing_an_edit_of_the_table_is_answered(world: World) -> 
     used to go unanswered ("This interaction failed")."""
     _, bob, carol = await _two_player_game(world)
     table = await world.table_message()
-    old_hand = world.button(table, "hand")
+    old_hand, old_uno = world.button(table, "hand"), world.button(table, "uno")
     await world.slash(carol, "join")  # for the next round: the table message is edited
-    assert world.button(table, "hand") != old_hand
+    assert old_hand is not None and world.button(table, "uno") != old_uno
     rec = await world.press(bob, table, old_hand, stale=True)
     assert rec.acked_at is not None and rec.ack_latency is not None and rec.ack_latency < 1
     hand = world.fake.replies(rec)
     assert len(hand) == 1 and hand[0].audience == bob.id
     assert hand[0].content.startswith("🃏 Your cards") and hand[0].components
     # a stale id that is not ours at all is still refused
-    rec = await world.press(bob, table, old_hand.replace("hand", "nope"), forge=True)
+    rec = await world.press(bob, table, "nope:" + old_hand, forge=True)
     assert world.fake.texts_for(rec) == [BAD]
     assert world.fake.errors == []
 
@@ -82,6 +82,20 @@ async def test_a_click_racing_an_edit_of_the_table_is_answered(world: World) -> 
         "uno:catch:{chan}:{ver}",  # no argument where one is needed
         "uno:page:{chan}:{ver}:-1",
         "uno:join:１２３:{ver}",  # unicode digits
+        # the same in the codec's form
+        "a:{chan}:{ver}:pZZ9",
+        "a:{chan}:{ver}:xnobody",
+        "a:{chan}:{ver}:boom",
+        "j:{other}",
+        "a:{chan}:abc:d",
+        "m:{chan}:cards",  # a select's id on a button
+        "a:{chan}:{ver}:pR5",  # a card of a private hand, on the public table
+        "a:{chan}:{ver}:s",  # Pass, on the public table
+        "j:{chan}:" + "9" * 64,
+        "j:99999999999999999999999",
+        "n:{chan}:{ver}:-1",
+        "j:１２３",
+        "K:{chan}",  # a kind Discord never draws
     ],
 )
 async def test_a_forged_custom_id_is_refused_privately(world: World, forged: str) -> None:
@@ -253,11 +267,11 @@ async def test_settings_presets_and_flags(world: World) -> None:
     assert menu.audience == alice.id and "⚙️" in menu.content
     preset = world.select(menu, "preset")
     assert preset is not None
-    await world.press(alice, menu, preset["custom_id"], value="house")
+    await world.press(alice, menu, preset["custom_id"], value=world.option(preset, "house"))
     info = await world.info()
     assert info.preset == "house" and info.rules.jump_in
-    flag = next(s for s in menu.selects() if s["custom_id"].endswith(":jump_in"))
-    await world.press(alice, menu, flag["custom_id"], value="false")
+    flag = await world.flag_page(alice, menu, "jump_in")
+    await world.press(alice, menu, flag["custom_id"], value=world.option(flag, "false"))
     info = await world.info()
     assert info.preset == "house" and not info.rules.jump_in
     table = await world.table_message()
@@ -272,12 +286,8 @@ async def test_settings_presets_and_flags(world: World) -> None:
     assert world.fake.errors == []
     # stacking off under the house rules is accepted (deflect stays on, with nothing to
     # act on: issue 9 item 2)
-    stacking = None
-    while stacking is None:
-        prev = [b for b in menu.buttons() if b["label"] == "◀" and not b.get("disabled")]
-        await world.press(alice, menu, prev[0]["custom_id"])
-        stacking = next((s for s in menu.selects() if s["custom_id"].endswith(":stacking")), None)
-    await world.press(alice, menu, stacking["custom_id"], value="off")
+    stacking = await world.flag_page(alice, menu, "stacking")
+    await world.press(alice, menu, stacking["custom_id"], value=world.option(stacking, "off"))
     info = await world.info()
     assert (info.rules.stacking, info.rules.deflect) == ("off", "draw_two")  # was True
     assert world.fake.errors == []

@@ -192,12 +192,12 @@ async def test_each_interaction_is_answered_by_the_process_running_its_shard(
     for node in cluster.nodes:
 
         async def spy(
-            interaction: Any, node: Node = node, real: Any = node.adapter.cmd_help
+            interaction: Any, node: Node = node, real: Any = node.adapter.slash.cmd_help
         ) -> None:
             helped.append(node)
             await real(interaction)
 
-        node.adapter.cmd_help = spy  # type: ignore[method-assign]
+        node.adapter.slash.cmd_help = spy  # type: ignore[method-assign]
     dm = await cluster.fake.dm_slash(servers[3][1], "help")
     await cluster.settle()
     assert dm.acked_at is not None and cluster.fake.texts_for(dm) == [SERVER_ONLY]

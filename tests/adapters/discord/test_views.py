@@ -8,17 +8,21 @@ import random
 from typing import Any
 
 import pytest
+from pydantic import Field
 
 from adapters.discord import ids, views
 from adapters.discord.commands import CommandTranslator
 from adapters.discord.text import command_names, option_names
-from bot import render
+from bot import controls
+from bot import settings_schema as schema
 from bot.i18n import LANGUAGES, translator
+from bot.intents import Act, Press, SetFlag
 from bot.model import Seat
 from bot.port import TableInfo
 from engine import (
     CatchUno,
     ChooseColor,
+    Game,
     Leave,
     Phase,
     Play,
@@ -29,6 +33,7 @@ from engine import (
     scenario,
     view,
 )
+from tests.adapters.discord.harness import name_of
 
 CHANNEL = 123456789012345678901 // 10  # a 20-digit snowflake
 
@@ -52,11 +57,12 @@ def _check(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             seen.add(cid)
             if c["type"] == 2:
                 assert len(c["label"]) <= 80
-                assert ids.parse(cid) is not None, cid
+                assert c.get("disabled") or isinstance(ids.read(cid, (), select=False), Press), cid
             else:
-                assert ids.parse(cid, select=True) is not None, cid
                 assert 1 <= len(c["options"]) <= 25
                 assert all(len(o["value"]) <= 100 and len(o["label"]) <= 100 for o in c["options"])
+                for o in c["options"]:
+                    assert isinstance(ids.read(cid, (o["value"],), select=True), Press), cid
             items.append(c)
     return items
 
@@ -70,37 +76,99 @@ def test_custom_ids_round_trip() -> None:
         Play("B7", target=f"bot:{key}:3", uno=True),
         Play("R5", together=("R5",)),
     ):
-        arg = ids.encode_play(play, key)
-        assert arg is not None
-        cid = str(ids.CustomId("play", CHANNEL, 123456, arg))
-        assert len(cid) <= 100
-        parsed = ids.parse(cid)
-        assert parsed is not None and ids.decode_play(parsed.arg, key) == play
-    assert ids.parse("uno:play:1:2:R5", select=True) is None
-    assert ids.parse("uno:cards:1:2:0") is None
-    assert ids.parse("uno:join:01:2") is None  # no leading zero in a snowflake
-    assert ids.parse("uno:join:1:2: x") is None
-    assert ids.parse("uno:join:1:2:x") is None  # no join button carries an argument
-    assert ids.parse("uno:play:1:2") is None  # and every card does
-    assert ids.parse("uno:join:１:2") is None  # ASCII digits only
-    assert ids.parse("uno:page:1:2:0") is not None
-    assert ids.decode_play("Q9", key) is None
-    assert ids.decode_player("b2", key) == f"bot:{key}:2"
-    with pytest.raises(ValueError):
-        str(ids.CustomId("play", CHANNEL, 1, "R5+" * 40))
+        cid = ids.encode(Act(play, 123456), CHANNEL)
+        assert cid is not None and len(cid) <= 100
+        press = ids.read(cid, (), select=False)
+        assert isinstance(press, Press) and ids.resolve(press, key) == Act(play, 123456)
+    forged = (
+        ("a:1:2:pR5", ("x",), True),  # a button's id on a select
+        ("m:1:cards", (), False),  # a select's on a button
+        ("j:01", (), False),  # no leading zero in a snowflake
+        ("j:1: x", (), False),
+        ("j:1:x", (), False),  # no join button carries an argument
+        ("a:1:2", (), False),  # and every move does
+        ("j:１", (), False),  # ASCII digits only
+        ("a:1:2:pQ9", (), False),  # no such card
+        ("m:1:kick", ("p:1:house",), True),  # a preset is no player to remove
+        ("m:1:cards", ("k:2:77",), True),  # an option of another table
+    )
+    for cid, values, select in forged:
+        assert ids.read(cid, values, select=select) == ids.FORGED, cid
+    assert isinstance(ids.read("n:1:2:0", (), select=False), Press)
+    assert ids.encode(Act(Play("R5", together=("R5",) * 40), 1), CHANNEL) is None  # over 100
+
+
+# custom ids as the bot drew them before the codec (issue 12): they still do what they did
+RECORDED = [
+    ("uno:join:{c}:7", (), "Join()"),
+    ("uno:settings:{c}:7", (), "OpenSettings(page=0)"),
+    ("uno:hand:{c}:7", (), "OpenHand()"),
+    ("uno:draw:{c}:7", (), "Act(action=Draw(), version=7)"),
+    ("uno:uno:{c}:7", (), "Act(action=CallUno(), version=7)"),
+    ("uno:catch:{c}:7:b2", (), "Act(action=CatchUno(target='bot:dc:{c}:2'), version=7)"),
+    ("uno:catch:{c}:7:98765", (), "Act(action=CatchUno(target='dc:98765'), version=7)"),
+    ("uno:play:{c}:7:R5", (), "Act(action=Play(card=Card('R5'), color=None, target=None, "
+     "together=(), uno=False), version=7)"),
+    ("uno:play:{c}:7:W4~G!", (), "Act(action=Play(card=Card('W4'), color=<Color.GREEN: 'G'>, "
+     "target=None, together=(), uno=True), version=7)"),
+    ("uno:color:{c}:7:B", (), "Act(action=ChooseColor(color=<Color.BLUE: 'B'>), version=7)"),
+    ("uno:pick:{c}:7:W", (), "Pick(choice='W', version=7)"),
+    ("uno:page:{c}:7:2", (), "Page(n=2, version=7)"),
+    ("uno:back:{c}:7", (), "Back(version=7)"),
+    ("uno:setpage:{c}:7:3", (), "OpenSettings(page=3)"),
+    ("uno:cards:{c}:7:1", ("R5!",), "Pick(choice='R5!', version=7)"),
+    ("uno:preset:{c}:7", ("house",), "SetPreset(name='house')"),
+    ("uno:flag:{c}:7:hand_size", ("10",), "SetFlag(flag='hand_size', value=10)"),
+    ("uno:flag:{c}:7:jump_in", ("true",), "SetFlag(flag='jump_in', value=True)"),
+    ("uno:kick:{c}:7", ("b1",), "Kick(target='bot:dc:{c}:1')"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("custom_id", "values", "intent"), RECORDED)
+def test_old_custom_ids_still_mean_what_they_meant(
+    custom_id: str, values: tuple[str, ...], intent: str
+) -> None:
+    cid = custom_id.format(c=CHANNEL)
+    press = ids.read(cid, values, select=bool(values))
+    assert isinstance(press, Press) and press.token == str(CHANNEL)
+    assert repr(ids.resolve(press, f"dc:{CHANNEL}")) == intent.format(c=CHANNEL)
+
+
+def test_old_custom_ids_that_were_never_drawn_are_refused() -> None:
+    for cid, values in (
+        ("uno:play:1:2:R5", ("x",)),  # a button's id on a select
+        ("uno:cards:1:2:0", ()),  # a select's on a button
+        ("uno:join:01:2", ()),
+        ("uno:join:1:2:x", ()),
+        ("uno:play:1:2", ()),
+        ("uno:join:１:2", ()),
+        ("uno:flag:1:2:no_such_flag", ("1",)),
+        ("uno:preset:1:2", ("chaos",)),
+    ):
+        assert ids.read(cid, values, select=bool(values)) == ids.FORGED, cid
+    assert ids.read("uno:refresh:1:2:0", (), select=False) == ids.OUTDATED
 
 
 def _reachable(items: list[dict[str, Any]], pages: list[list[dict[str, Any]]]) -> set[str]:
     """The group keys a player can get to: card buttons, select options of every page."""
     out = set()
     for c in [*items, *(i for p in pages for i in p)]:
-        parts = c["custom_id"].split(":")
-        if c["type"] == 2 and parts[1] in ("play", "pick") and not c.get("disabled"):
-            arg = parts[4]
-            out.add(arg.split("~")[0].split("@")[0].rstrip("!"))
-        elif c["type"] == 3 and parts[1] == "cards":
-            out.update(o["value"] for o in c["options"])
+        name, arg = name_of(c["custom_id"])
+        if c["type"] == 2 and name in ("play", "pick") and not c.get("disabled"):
+            out.add((arg or "").split("~")[0].split("@")[0].rstrip("!"))
+        elif c["type"] == 3 and name == "cards":
+            out.update(str(name_of(o["value"])[1]).rstrip("!") for o in c["options"])
     return out
+
+
+def _info(game: Game, names: dict[str, str], version: int = 999999) -> TableInfo:
+    """The table of ``game`` (its public view) at ``version``."""
+    seats = tuple(Seat(p, n) for p, n in names.items())
+    return TableInfo(
+        key=f"dc:{CHANNEL}", scope="dc:g:1", version=version, status="playing",
+        host=seats[0].id, seats=seats, waiting=(), rules=game.rules, preset="official",
+        lang="en", view=view(game, None), meta={}, game_no=1,
+    )  # fmt: skip
 
 
 # issue 14's variants that change what a hand offers: the call with the play beside the card
@@ -122,22 +190,19 @@ async def test_every_hand_of_random_games_fits_and_plays(preset: str) -> None:
             if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
                 break
             steps += 1
+            info = _info(game, names)
             for p in names:
                 legal = legal_actions(game, p)
-                hand = view(game, p).hand or ()
-                v, _, pagecount = views.hand_view(
-                    f"dc:{CHANNEL}", 999999, hand, legal, tr, names, rules=rules
-                )
+                hand = view(game, p)
+                v, _, pagecount = views.hand_view(info, hand, legal, tr)
                 items = _check(_rows(v))
                 pages = []
                 for n in range(1, pagecount):
-                    page, _, _ = views.hand_view(
-                        f"dc:{CHANNEL}", 999999, hand, legal, tr, names, page=n, rules=rules
-                    )
+                    page, _, _ = views.hand_view(info, hand, legal, tr, page=n)
                     pages.append(_check(_rows(page)))
                 wanted = {ids.group_key(a) for a in legal if isinstance(a, Play)}
                 assert wanted <= _reachable(items, pages)
-                colors = [c for c in items if c["custom_id"].split(":")[1] == "color"]
+                colors = [c for c in items if name_of(c["custom_id"])[0] == "color"]
                 assert len(colors) == sum(isinstance(a, ChooseColor) for a in legal)
             cur = game.current
             assert cur is not None
@@ -154,15 +219,15 @@ async def test_a_huge_hand_pages_its_select() -> None:
         {"dc:1": hand * 2, "dc:2": ["R1"]}, ["Y9", "BS"], rules=Rules(multi_play="identical")
     )
     legal = legal_actions(g, "dc:1")
-    hv = view(g, "dc:1").hand or ()
-    v, page, pagecount = views.hand_view(f"dc:{CHANNEL}", 1, hv, legal, tr, names)
-    assert len(hv) == 108 and pagecount >= 2
+    hv, info = view(g, "dc:1"), _info(g, names, 1)
+    v, page, pagecount = views.hand_view(info, hv, legal, tr)
+    assert len(hv.hand or ()) == 108 and pagecount >= 2
     items = _check(_rows(v))
     sel = [c for c in items if c["type"] == 3]
     assert len(sel) == 1 and len(sel[0]["options"]) == 25
-    nav = [c for c in items if c["custom_id"].split(":")[1] == "page"]
+    nav = [c for c in items if name_of(c["custom_id"])[0] == "page"]
     assert [c["label"] for c in nav] == ["◀", "▶"] and nav[0]["disabled"]
-    last, page, _ = views.hand_view(f"dc:{CHANNEL}", 1, hv, legal, tr, names, page=99)
+    last, page, _ = views.hand_view(info, hv, legal, tr, page=99)
     assert page == pagecount - 1
     _check(_rows(last))
 
@@ -224,7 +289,6 @@ def test_settings_show_a_flag_without_what_it_needs_as_inactive(lang: str) -> No
     tr = translator(lang)
     note = tr.gettext(" (needs “{flag}”)", flag=tr.gettext("Stacking"))
     seats = (Seat("dc:1", "Alice"), Seat("dc:2", "Bob"))
-    flags = views.settings_flags()
     for rules, noted in ((Rules(), True), (Rules.preset("house"), False)):
         assert (rules.stacking == "off") is noted
         info = TableInfo(
@@ -233,17 +297,33 @@ def test_settings_show_a_flag_without_what_it_needs_as_inactive(lang: str) -> No
             meta={}, game_no=0,
         )  # fmt: skip
         for flag in ("deflect", "wild_on_penalty", "jump_in"):
-            page = flags.index(flag) // views.FLAGS_PER_PAGE
-            content, sv, _ = views.settings_view(info, tr, page)
+            content, sv, _ = views.settings_view(info, tr, schema.page_of(flag))
             line = next(x for x in content.splitlines() if x.startswith(tr.gettext(
-                "{flag}: {value}", flag=render.flag_name(flag, tr),
-                value=render.flag_value(flag, getattr(rules, flag), tr),
+                "{flag}: {value}", flag=schema.flag_name(flag, tr),
+                value=schema.value_text(flag, getattr(rules, flag), tr),
             )))  # fmt: skip
-            select = next(c for c in _check(_rows(sv)) if c["custom_id"].endswith(f":{flag}"))
+            select = _flag_select(_check(_rows(sv)), flag)
             shown = [o["label"] for o in select["options"]] + [select["placeholder"]]
             inactive = noted and flag != "jump_in"
             assert (note in line) is inactive, line
             assert all((note in label) is inactive for label in shown), shown
+
+
+def _flag_select(items: list[dict[str, Any]], flag: str) -> dict[str, Any]:
+    return next(c for c in items if name_of(c["custom_id"]) == ("flag", schema.spec(flag).key))
+
+
+def _offered(info: TableInfo, flag: str) -> list[Any]:
+    """The values the Discord settings menu offers for ``flag`` at ``info``."""
+    _, sv, _ = views.settings_view(info, translator("en"), schema.page_of(flag))
+    select = _flag_select(_check(_rows(sv)), flag)
+    out = []
+    for o in select["options"]:
+        press = ids.read(select["custom_id"], (o["value"],), select=True)
+        assert isinstance(press, Press) and isinstance(press.raw, SetFlag), o
+        assert press.raw.flag == flag
+        out.append(press.raw.value)
+    return out
 
 
 def test_with_play_puts_the_call_beside_the_card() -> None:
@@ -252,44 +332,90 @@ def test_with_play_puts_the_call_beside_the_card() -> None:
     call kept. Without the flag the hand is as it was (UNO is its own button)."""
     tr = translator("en")
     names = {"dc:1": "A", "dc:2": "B"}
-    key = f"dc:{CHANNEL}"
     g = scenario(
         {"dc:1": ["R5", "W"], "dc:2": ["B1", "B2"]}, ["R9"], rules=Rules(uno_call="with_play")
     )
     legal = legal_actions(g, "dc:1")
-    hand = view(g, "dc:1").hand or ()
-    v, _, _ = views.hand_view(key, 7, hand, legal, tr, names, rules=g.rules)
+    hand, info = view(g, "dc:1"), _info(g, names, 7)
+    v, _, _ = views.hand_view(info, hand, legal, tr)
     buttons = [c for c in _check(_rows(v)) if c["type"] == 2]
     labels = [b["label"] for b in buttons]
     assert labels[:4] == ["🟥5 · UNO!", "🌈 · UNO!", "🟥5", "🌈"], labels
     (r5,) = [b for b in buttons if b["label"] == "🟥5 · UNO!"]
-    parsed = ids.parse(r5["custom_id"])
-    assert parsed is not None and ids.decode_play(parsed.arg, key) == Play("R5", uno=True)
-    (wild,) = views.uno_plays("W!", legal)[:1]
+    press = ids.read(r5["custom_id"], (), select=False)
+    assert isinstance(press, Press) and press.raw == Act(Play("R5", uno=True), 7)
+    plays = [a for a in legal if isinstance(a, Play)]
+    (wild,) = views.uno_plays("W!", [*plays, *(Play(p.card, p.color, uno=True) for p in plays)])[
+        :1
+    ]
     assert wild.uno and wild.card.is_wild
-    choice = next(c for c in views.hand_choices(hand, legal, g.rules) if c.key == "W!")
+    menu = views.menu_plays(controls.hand_menu(info, hand, legal, tr))
+    choice = next(c for c in views.hand_choices(hand.hand or (), menu) if c.key == "W!")
     assert choice.needs() == "color"
-    _, picker = views.picker_view(key, 7, choice, tr, names)
-    picks = [c for c in _check(_rows(picker)) if c["custom_id"].split(":")[1] == "play"]
-    plays = [ids.decode_play(c["custom_id"].split(":")[4], key) for c in picks]
-    assert len(plays) == 4 and all(p is not None and p.uno for p in plays)
-    # the official reading: no twins
+    _, picker = views.picker_view(info, choice, tr)
+    picks = [c for c in _check(_rows(picker)) if name_of(c["custom_id"])[0] == "play"]
+    chosen = [ids.read(c["custom_id"], (), select=False) for c in picks]
+    assert len(chosen) == 4
+    assert all(isinstance(p, Press) and p.raw.action.uno for p in chosen)  # type: ignore[union-attr]
+    # the official reading too: the cards offer what bot.controls.hand_menu offers (the
+    # call with a play that leaves one card, beside it), nothing more
     g0 = scenario({"dc:1": ["R5", "W"], "dc:2": ["B1", "B2"]}, ["R9"])
-    v0, _, _ = views.hand_view(key, 7, hand, legal_actions(g0, "dc:1"), tr, names, rules=g0.rules)
-    assert not any("UNO!" in c.get("label", "") and c["custom_id"].split(":")[1] != "uno"
-                   for c in _check(_rows(v0)))  # fmt: skip
+    legal0, hand0 = legal_actions(g0, "dc:1"), view(g0, "dc:1")
+    v0, _, _ = views.hand_view(_info(g0, names, 7), hand0, legal0, tr)
+    offered = {
+        ids.group_key(p) + ("!" if p.uno else "")
+        for p in views.menu_plays(controls.hand_menu(_info(g0, names, 7), hand0, legal0, tr))
+    }
+    drawn = {str(name_of(c["custom_id"])[1]).split("~")[0] for c in _check(_rows(v0))
+             if name_of(c["custom_id"])[0] in ("play", "pick")}  # fmt: skip
+    assert drawn == offered
 
 
 def test_the_settings_menu_offers_every_value_of_the_variants() -> None:
     """Issue 14's flags are in the menu, each with all its values (a select of at most 25
     options, custom ids within 100 characters: test_table_and_settings_views_keep_the_limits)."""
-    tr = translator("en")
-    flags = views.settings_flags()
+    info = TableInfo(
+        key=f"dc:{CHANNEL}", scope="dc:g:1", version=3, status="lobby", host="dc:1",
+        seats=(Seat("dc:1", "A"),), waiting=(), rules=Rules(), preset="official", lang="en",
+        view=None, meta={}, game_no=0,
+    )  # fmt: skip
     for flag in ("draw_four_when", "after_penalty", "drawn_card", "uno_call", "color_timeout",
                  "places", "start_reverse"):  # fmt: skip
-        assert flag in flags
-    assert views.flag_values("partners", False) == [False, True, "rotate"]
-    assert views.flag_values("deflect", "off") == ["off", "draw_two", "all"]
-    assert views.decode_value("partners", "rotate", Rules()) == "rotate"
-    assert views.decode_value("places", "true", Rules()) is True
-    assert render.flag_value("partners", "rotate", tr) == "rotating"
+        assert flag in schema.flags() and _offered(info, flag)
+    assert _offered(info, "partners") == [False, True, "rotate"]
+    assert _offered(info, "deflect") == ["off", "draw_two", "all"]
+    assert _offered(info, "places") == [False, True]
+    assert schema.value_text("partners", "rotate", translator("en")) == "rotating"
+
+
+class MoreRules(Rules):
+    """The engine's rules with a made-up numeric house rule (this test's only)."""
+
+    bonus_cards: int = Field(default=0, ge=0, le=9)
+
+
+def test_a_made_up_numeric_flag_shows_in_the_settings_menu(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A numeric house rule declared in ``bot.settings_schema`` alone (monkeypatched here)
+    is in the Discord settings menu with its choices, the table's value among them, and
+    setting it is a press the adapter reads back: nothing in adapters/discord knows it."""
+    spec = schema.FlagSpec(
+        "bonus_cards", "bx", "Bonus cards", "Cards dealt on top of the hand.", 99,
+        choices=(0, 1, 3), unit="cards", zero="none",
+    )  # fmt: skip
+    monkeypatch.setitem(schema.SCHEMA, "bonus_cards", spec)
+    tr = translator("en")
+    info = TableInfo(
+        key=f"dc:{CHANNEL}", scope="dc:g:1", version=3, status="lobby", host="dc:1",
+        seats=(Seat("dc:1", "A"),), waiting=(), rules=MoreRules(bonus_cards=2),
+        preset="official", lang="en", view=None, meta={}, game_no=0,
+    )  # fmt: skip
+    page = schema.page_of("bonus_cards")
+    content, sv, shown = views.settings_view(info, tr, page)
+    assert shown == page and "Bonus cards: 2 cards — Cards dealt on top of the hand." in content
+    select = _flag_select(_check(_rows(sv)), "bonus_cards")
+    assert select["placeholder"] == "Bonus cards: 2 cards"
+    assert [o["label"] for o in select["options"]] == ["none", "1 card", "2 cards", "3 cards"]
+    assert [o.get("default") for o in select["options"]] == [False, False, True, False]
+    assert _offered(info, "bonus_cards") == [0, 1, 2, 3]

@@ -411,6 +411,7 @@ async def games_with_a_process_killed(
         assert playing, "every game ended before the kill"
         late = w.start()
         await w.up(late)
+        seen = len(api.delivered)  # updates delivered before the late process was up
 
         await asyncio.gather(*games)
         final = await finished_and_shown(w, runs, timeout=60)
@@ -441,7 +442,13 @@ async def games_with_a_process_killed(
             if q is not None and p is not victim:
                 answers = api.callbacks if "callback_query" in update else api.inline_answers
                 assert answers[q["id"]].answered.is_set(), (p.tag, update)
-        assert all(n > 0 for n in took_by.values()), took_by
+        # every process got some; the late one only if enough came after it was up (a loaded
+        # machine may start it when the games are nearly over; each update goes to one of
+        # `processes` at random, so 20 after it missing it all is a chance under 1 in 1,000)
+        after = list(api.delivered.values())[seen:]
+        assert all(n > 0 for tag, n in took_by.items() if tag != late.tag), took_by
+        if len(after) >= 20:
+            assert any(url == late.url for url, _ in after), (took_by, len(after))
         codes = await w.stop_all()
         assert [c for p, c in zip(w.procs, codes, strict=True) if p is not victim] == [0] * (
             len(w.procs) - 1

@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 from aiohttp import ClientSession
 
-import adapters.telegram.adapter as tg_adapter
+import adapters.telegram.polling as tg_polling
 from adapters.telegram import Adapter, Limits
 from bot.config import Settings
 from bot.model import PLAYING, Seat, Table
@@ -236,9 +236,9 @@ async def test_a_poller_that_loses_its_lease_stops_polling(
     """One poller at a time: the other stands by. Its lease taken (a clock gone wrong, the
     database out of reach), a poller stops polling before another may take the lease; once
     the lease is free, one of them polls again."""
-    monkeypatch.setattr(tg_adapter, "POLL_LEASE", 1.5)
-    monkeypatch.setattr(tg_adapter, "POLL_RENEW", 0.5)
-    monkeypatch.setattr(tg_adapter, "STANDBY_SECONDS", 0.25)
+    monkeypatch.setattr(tg_polling, "POLL_LEASE", 1.5)
+    monkeypatch.setattr(tg_polling, "POLL_RENEW", 0.5)
+    monkeypatch.setattr(tg_polling, "STANDBY_SECONDS", 0.25)
     procs = [await start_proc(api, postgres_url, tag) for tag in ("a", "b")]
     try:
         await api.wait_for(lambda: any(p.adapter.polling for p in procs), 5)

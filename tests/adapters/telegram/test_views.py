@@ -6,7 +6,9 @@ import dataclasses
 
 import engine
 from adapters.telegram import views
+from adapters.telegram.legacy import FLAGS_V1
 from bot import render
+from bot import settings_schema as schema
 from bot.i18n import translator
 from bot.model import Seat
 from bot.port import TableInfo
@@ -97,8 +99,8 @@ def test_every_button_fits_in_64_bytes() -> None:
         view = engine.view(g, p)
         markups.append(views.hand_message(info, view, engine.legal_actions(g, p), EN)[1])
     markups.append(views.settings_main(_info(None, "lobby"), EN)[1])
-    for i in range(len(views.FLAGS)):
-        markups.append(views.settings_flag(_info(None, "lobby"), i, EN)[1])
+    for flag in schema.flags():
+        markups.append(views.settings_flag(_info(None, "lobby"), flag, EN)[1])
     data = [d for m in markups for d in _data(m)]
     assert data and all(len(d.encode()) <= 64 for d in data)
 
@@ -164,9 +166,9 @@ def test_chinese_settings_buttons_use_a_full_width_colon() -> None:
     for tr in (HANS, HANT):
         _, markup = views.settings_main(_info(None, "lobby"), tr)
         flags = [label for label in _labels(markup) if "：" in label]
-        assert len(flags) == len(views.FLAGS)
+        assert len(flags) == len(schema.flags())
         assert not [label for label in _labels(markup) if ":" in label]
-        text, _ = views.settings_flag(_info(None, "lobby"), views.FLAGS.index("target"), tr)
+        text, _ = views.settings_flag(_info(None, "lobby"), "target", tr)
         assert text.splitlines()[0].startswith("⚙️ ") and "：" in text.splitlines()[0]
         assert ":" not in text.splitlines()[0]
     _, markup = views.settings_main(_info(None, "lobby"), EN)
@@ -176,8 +178,8 @@ def test_chinese_settings_buttons_use_a_full_width_colon() -> None:
 def test_flags_that_need_stacking_are_shown_inactive_without_it() -> None:
     """With stacking off, Deflect and Wild on a penalty say what they need, whether they
     are set or not; with stacking on they are plain flags."""
-    deflect = views.FLAGS.index("deflect")
-    wild = views.FLAGS.index("wild_on_penalty")
+    deflect = "deflect"
+    wild = "wild_on_penalty"
     house_off = _rules_info(_house_without_stacking())  # deflect on, stacking off
     official = _rules_info(Rules())  # deflect off, stacking off
     house = _rules_info(Rules.preset("house"))  # deflect on, stacking on
@@ -238,12 +240,13 @@ def test_the_settings_offer_every_value_of_the_variants() -> None:
     (callback data still within 64 bytes: test_every_button_fits_in_64_bytes)."""
     labels = _labels(views.settings_main(_info(None, "lobby"), EN)[1])
     for flag, values in ISSUE_14.items():
-        i = views.FLAGS.index(flag)
         assert any(label.startswith(render.flag_name(flag, EN) + ":") for label in labels), flag
-        shown = [t.removeprefix("✓ ") for t in _labels(views.settings_flag(_info(None), i, EN)[1])]
+        menu = views.settings_flag(_info(None), flag, EN)[1]
+        shown = [t.removeprefix("✓ ") for t in _labels(menu)]
         assert shown == [*values, "⬅️ Back"], (flag, shown)
-    # the flags that were there keep their places: a menu's callback names a flag by index
-    assert views.FLAGS[: views.FLAGS.index("challenge_seconds") + 1] == (
+    # the flags that were there keep their places: an old menu's callback names a flag by
+    # index (buttons posted before the intent codec, read by ``legacy``)
+    assert FLAGS_V1[: FLAGS_V1.index("challenge_seconds") + 1] == (
         "stacking", "deflect", "jump_in", "multi_play", "swap", "draw", "force_play",
         "wild_draw_four", "guilty_challenger", "wild_on_penalty", "last_card",
         "first_play_number", "uno_penalty", "false_uno_penalty", "scoring", "card_points",

@@ -1,0 +1,197 @@
+"""Each player's hand at a table, in an ephemeral message of theirs: opened by "Show hand"
+(or a press on it, which makes it the live one), drawn again when what they can do changed,
+emptied when a newer one replaces it or its token is about to run out. Work is queued in
+the outbox's lane ``h:<table>:<player>``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import time
+from typing import Any
+
+import discord
+
+from adapters.discord import text, views
+from adapters.discord.context import Context
+from adapters.discord.hand_edits import HandEdits, picture_of, view_signature
+from adapters.discord.markup import cut, md_names
+from adapters.discord.sessions import HAND_TTL, HandSession, Sessions
+from bot import controls, policy, render
+from bot.i18n import translator
+from bot.model import PLAYING
+from engine import Accept, Challenge, ChooseColor, Draw, NextRound, Pass, Phase, Play
+
+__all__ = ["Hands"]
+
+log = logging.getLogger(__name__)
+
+# actions whose buttons are refused once the table moved on (CallUno and CatchUno are not)
+_VERSIONED = (Play, Draw, Pass, Accept, Challenge, ChooseColor, NextRound)
+
+
+class Hands:
+    """The hand messages: their sessions (``sessions``) and their edits (``edits``)."""
+
+    def __init__(self, ctx: Context, hand_ttl: float = HAND_TTL) -> None:
+        self.ctx = ctx
+        self.sessions = Sessions(ctx.service, hand_ttl)
+        self.edits = HandEdits(ctx)
+
+    def open(
+        self,
+        key: str,
+        player: str,
+        interaction: discord.Interaction[Any],
+        lang: str,
+        message: int | None,
+    ) -> HandSession:
+        """``interaction``'s message (``message``: the hand message pressed, or the answer
+        to a "Show hand") is now the player's hand message, and its token the fresh one.
+        The one it replaces, if another, is emptied: its buttons would act on a view that
+        nobody updates any more."""
+        s = self.sessions.get(key, player)
+        token, since = interaction.token, interaction.created_at.timestamp()
+        app = interaction.application_id
+        if s is None:
+            s = HandSession(key, player, token, app, since, lang, message, interaction)
+            self.sessions.by_player[(key, player)] = s
+        else:
+            old = s.message
+            alive = self.sessions.alive(s)
+            if old is not None and old == s.drawn_in and old != message and alive:
+                # (one never drawn into yet is emptied by its own answer: ``open_hand``)
+                self.retire(s, s.app, s.token, old, text.REPLACED)
+            s.token, s.app, s.since, s.lang = token, app, since, lang
+            s.message, s.interaction = message, interaction
+        if s.expiry is not None:
+            s.expiry.cancel()
+        loop = asyncio.get_running_loop()
+        wait = max(0.0, since + self.sessions.hand_ttl - time.time())
+        s.expiry = loop.call_later(wait, self._expire, s, since)
+        return s
+
+    def _expire(self, s: HandSession, since: float) -> None:
+        """The token is about to die: tell the player how to get a fresh hand."""
+        if not self.sessions.live(s) or s.since != since:
+            return
+        self.sessions.drop(s)
+        if s.message is not None:
+            self.retire(s, s.app, s.token, s.message, text.EXPIRED, slot="hand")
+
+    def retire(
+        self,
+        s: HandSession,
+        app: int,
+        token: str,
+        message: int,
+        note: str,
+        *,
+        slot: str | None = None,
+    ) -> None:
+        """Queue the edit that empties hand message ``message`` (through ``token``, still
+        within its 15 minutes) into ``note``: no buttons, no picture. Not if a press on it
+        made it the live one again meanwhile."""
+        tr = translator(s.lang)
+        line = tr.gettext(note, hand=render.button_label("hand", tr))
+
+        async def _job() -> None:
+            if self.sessions.live(s) and s.message == message:
+                return
+            with contextlib.suppress(discord.HTTPException):
+                await self.edits.empty_message(app, token, message, line)
+
+        self.ctx.outbox.put(f"h:{s.key}:{s.player}", slot, _job)
+
+    def queue(
+        self, s: HandSession, *, force: bool = False, final: bool = False
+    ) -> asyncio.Future[None]:
+        """Draw ``s`` again (``force``: even if what it offers did not change; ``final``:
+        the table closed, a last edit without buttons)."""
+        s.forced = s.forced or force
+        s.final = s.final or final
+        return self.ctx.outbox.put(f"h:{s.key}:{s.player}", "hand", lambda: self._draw(s))
+
+    async def _draw(self, s: HandSession) -> None:
+        if not self.sessions.live(s):
+            return
+        content, view, shown = await self.message(s)
+        final = s.final
+        if not (s.forced or final) and shown is not None and shown == s.shown:
+            # a player waiting for their turn, whose possible actions did not change:
+            # the public table tells the rest; their hand is redrawn when it concerns them
+            return
+        s.forced, s.shown = False, shown
+        if final:
+            view = None
+            self.sessions.drop(s)
+        drawn = (content, view_signature(view), s.picture)
+        if s.message is not None and s.drawn_in == s.message and drawn == s.drawn_sig:
+            return  # the message shows exactly this already: an edit would change nothing
+        token, drawn_at = s.token, s.drawn_at
+        try:
+            msg = await self.edits.edit(s, content, view)
+        except discord.HTTPException as e:
+            log.info("hand of %s at %s no longer reachable: %s", s.player, s.key, e)
+            self.sessions.drop(s)
+            return
+        s.drawn, s.message, s.drawn_in = token, msg.id, msg.id
+        s.drawn_sig = drawn
+        if final:
+            return
+        await self.sessions.keep(s)
+        service = self.ctx.service
+        if service.shared:
+            # another process may have drawn a newer state into this message just before
+            # this edit landed: the newest committed version is the one that stays
+            now = await service.table(s.key)
+            if now is None or (now.version, now.status) != drawn_at:
+                gone = not policy.is_open(now)
+                self.queue(s, force=True, final=gone)
+
+    async def message(self, s: HandSession) -> tuple[str, discord.ui.View | None, Any]:
+        """The hand message as the game stands now: text, components, and what it offers
+        (with the turn it was drawn for, when its buttons carry the table version)."""
+        tr = translator(s.lang)
+        service = self.ctx.service
+        info = await service.table(s.key)
+        hand = await service.hand(s.key, s.player)
+        s.picture = None
+        s.drawn_at = None if info is None else (info.version, info.status)
+        if info is None or hand is None:
+            return tr.gettext(render.REFUSALS["not_a_player"]), None, ("gone",)
+        legal = await service.legal(s.key, s.player) if info.status == PLAYING else []
+        if not policy.is_open(info) and hand.phase is not Phase.GAME_OVER:
+            # stopped mid-round: not "your turn" any more, whatever the game's last state
+            hand = dataclasses.replace(hand, phase=Phase.GAME_OVER)
+        if self.ctx.settings.card_images and hand.hand:
+            s.picture = picture_of(hand.hand, legal)
+        # what it offers; buttons that carry the version stay good while the turn is the
+        # same (a call or a catch of UNO moves the version on, not the turn)
+        versioned = any(isinstance(a, _VERSIONED) for a in legal)
+        turn = info.turn_version if versioned else None
+        shown = (info.status, frozenset(repr(a) for a in legal), len(hand.hand or ()), turn)
+        names = info.names  # raw in labels, escaped in the message's text
+        body = render.hand_text(hand, tr, md_names(names))
+        if s.recent:
+            body += "\n\n" + "\n".join(s.recent)
+        if not legal:
+            return cut(body), None, shown
+        art = self.ctx.emojis
+        if s.picking is not None:
+            rows = controls.hand_menu(info, hand, legal, tr)
+            choices = views.hand_choices(hand.hand or (), views.menu_plays(rows))
+            choice = next((c for c in choices if c.key == s.picking), None)
+            if choice is not None and choice.needs() is not None:
+                prompt, view = views.picker_view(info, choice, tr, art)
+                return cut(body + "\n\n" + prompt), view, shown
+            s.picking = None
+        view, s.page, _ = views.hand_view(info, hand, legal, tr, page=s.page, art=art)
+        return cut(body), view, shown
+
+    async def answer(self, interaction: discord.Interaction[Any], s: HandSession) -> None:
+        """Draw the hand into ``interaction``'s own answer (a drawing that failed)."""
+        content, view, _ = await self.message(s)
+        await self.edits.answer(interaction, s, content, view)

@@ -1,0 +1,351 @@
+"""The commands: ``/new``, ``/join``, ``/start``... -> table-service calls and replies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, MessageEntity, Update
+from telegram.error import Forbidden
+
+from adapters.telegram import views
+from adapters.telegram.codec import Link, key_of_tid, player_id, tid_of
+from adapters.telegram.front import NO_TABLES, OPEN_PRIVATE, Base, Context, Front, Handler, Here
+from adapters.telegram.menus import Menus, lang_done
+from bot import ai, policy, render
+from bot import settings_schema as schema
+from bot.i18n import LANGUAGES, N_, Translator, translator
+from bot.port import TableInfo
+from bot.service import GLOBAL
+from engine import Rules
+
+__all__ = ["READ_ONLY", "Commands"]
+
+# commands that only show something: their failure saved nothing because there was nothing
+READ_ONLY = frozenset({"hand", "rules", "settings", "stats", "leaderboard", "help"})
+
+
+class Commands(Base):
+    """The handlers of typed commands (:meth:`table` names them)."""
+
+    def __init__(self, front: Front, menus: Menus) -> None:
+        super().__init__(front)
+        self.menus = menus
+
+    def table(self) -> dict[str, Handler]:
+        """Each command's name and handler."""
+        return {
+            "new": self.new,
+            "join": self.join,
+            "start": self.start,
+            "leave": self.leave,
+            "kick": self.kick,
+            "stop": self.stop,
+            "hand": self.hand,
+            "rules": self.rules,
+            "settings": self.settings,
+            "stats": self.stats,
+            "leaderboard": self.leaderboard,
+            "language": self.language,
+            "addbot": self.addbot,
+            "help": self.help,
+        }
+
+    async def new(self, update: Update, context: Context) -> None:
+        """/new [preset]: open a table here."""
+        here = self._here(update)
+        if here is None:
+            return
+        args = context.args or []
+        preset = args[0].lower() if args and args[0].lower() in Rules.PRESET_NAMES else None
+        lang = await self.chats.chat_lang(here.chat)
+        await self.svc.create(
+            here.key,
+            here.scope,
+            here.pid,
+            here.name,
+            lang=lang,
+            preset=preset,
+            origin=await self._origin(here.uid, here=here),
+        )
+
+    async def join(self, update: Update, context: Context) -> None:
+        """/join: sit down at the table."""
+        here = self._here(update)
+        if here is not None:
+            origin = await self._origin(here.uid, here=here)
+            await self.svc.join(here.key, here.pid, here.name, origin=origin)
+
+    async def start(self, update: Update, context: Context) -> None:
+        """/start: deal (in a group); a deep link's payload (in the private chat)."""
+        here = self._here(update)
+        if here is None:
+            return
+        if here.private:
+            await self._deep_link(here, (context.args or [""])[0])
+            return
+        admin = await self._admin(here.key, here.uid)
+        origin = await self._origin(here.uid, here=here)
+        await self.svc.start_game(here.key, here.pid, admin=admin, origin=origin)
+
+    async def _deep_link(self, here: Here, payload: str) -> None:
+        kind, tid = payload[:1], payload[1:]
+        key = key_of_tid(tid) if kind in (Link.HAND, Link.SETTINGS) else None
+        if key is not None:
+            key = self.a.current_key(key)
+        if key is not None and kind == Link.HAND:
+            await self.hands.send_hand(key, here.uid, new=True)
+            return
+        if key is not None and kind == Link.SETTINGS:
+            await self.menus.send_settings(key, here.uid, here.uid)
+            return
+        tr = await self.chats.user_tr(here.uid)
+        await self.messages.reply_private(here.message, _help(tr, private=True))
+
+    async def leave(self, update: Update, context: Context) -> None:
+        """/leave: leave the table."""
+        here = self._here(update)
+        if here is not None:
+            origin = await self._origin(here.uid, here=here)
+            await self.svc.leave(here.key, here.pid, origin=origin)
+
+    async def kick(self, update: Update, context: Context) -> None:
+        """/kick (in reply to a player, or /kick <seat number or name>): remove a player."""
+        here = self._here(update)
+        if here is None:
+            return
+        info = await self.svc.table(here.key)
+        if info is None:
+            await self._refuse(here, "no_table")
+            return
+        target = _kick_target(here.message, context.args or [], info.seats, self.chats.usernames)
+        if target is None and await self._kick_menu(here, info):
+            return
+        if target is None:
+            await self._tell_text(
+                here.uid,
+                N_(
+                    "Reply to a message of the player with /kick, or give their seat "
+                    "number: /kick 2"
+                ),
+                await self._origin(here.uid, here=here),
+            )
+            return
+        admin = await self._admin(here.key, here.uid)
+        origin = await self._origin(here.uid, here=here)
+        await self.svc.kick(here.key, here.pid, target, admin=admin, origin=origin)
+
+    async def _kick_menu(self, here: Here, info: TableInfo) -> bool:
+        """``/kick`` naming nobody, from the host or an admin in the group: whom to remove,
+        a button each (``bot.controls.kick_menu``). False if not theirs to see."""
+        admin = await self._admin(here.key, here.uid, info)
+        if here.private or policy.refusal(info, here.pid, admin=admin, manage=True):
+            return False
+        menu = views.kick_menu(info, await self.chats.chat_tr(here.chat), here.pid)
+        if menu is None:
+            return False
+        self.messages.say(here.chat, here.thread, *menu)
+        return True
+
+    async def stop(self, update: Update, context: Context) -> None:
+        """/stop: end the game (host or admin)."""
+        here = self._here(update)
+        if here is None:
+            return
+        admin = await self._admin(here.key, here.uid)
+        origin = await self._origin(here.uid, here=here)
+        await self.svc.stop_game(here.key, here.pid, admin=admin, origin=origin)
+
+    async def hand(self, update: Update, context: Context) -> None:
+        """/hand: your cards, with buttons, in the private chat."""
+        here = self._here(update)
+        if here is None:
+            return
+        if here.private:
+            keys = await self._tables_of(here.pid)
+            if not keys:
+                await self.messages.reply_private(
+                    here.message, (await self.chats.user_tr(here.uid)).gettext(NO_TABLES)
+                )
+            for key in keys[:3]:
+                await self.hands.send_hand(key, here.uid, new=True)
+            return
+        if await self.svc.hand(here.key, here.pid) is None:
+            await self._refuse(here, "not_a_player")
+            return
+        try:
+            await self.hands.send_hand(here.key, here.uid, new=True)
+        except Forbidden:
+            await self._point_to_private(here, Link.HAND + tid_of(here.key))
+
+    async def _point_to_private(self, here: Here, payload: str) -> None:
+        """The user never opened the private chat: a button in the group that opens it."""
+        tr = await self.chats.chat_tr(here.chat)
+        link = views.deep_link(self.a.username, payload)
+        if link is None:
+            return
+        markup = InlineKeyboardMarkup(
+            [[InlineKeyboardButton("🔒 " + tr.gettext(views.MY_CARDS), url=link)]]
+        )
+        self.messages.say(here.chat, here.thread, tr.gettext(OPEN_PRIVATE), markup)
+
+    async def rules(self, update: Update, context: Context) -> None:
+        """/rules: this table's rules (or the chat's, with no table open)."""
+        here = self._here(update)
+        if here is None:
+            return
+        tr = await self.chats.chat_tr(here.chat)
+        rules, preset = await self.svc.rules_of(here.key, here.scope)
+        text = schema.rules_summary(rules, tr, preset)
+        self.messages.say(here.chat, here.thread, text)
+
+    async def settings(self, update: Update, context: Context) -> None:
+        """/settings: the rules menu, for the host, in the private chat."""
+        here = self._here(update)
+        if here is None:
+            return
+        _info, refused, _admin = await self._manager(here.key, here.uid)
+        if refused == "no_table" and here.private:
+            await self._tell_text(here.uid, N_("Send /settings in the group of the table."))
+            return
+        if refused is not None:
+            await self._refuse(here, refused)
+            return
+        try:
+            await self.menus.send_settings(here.key, here.uid, here.uid)
+        except Forbidden:
+            await self._point_to_private(here, Link.SETTINGS + tid_of(here.key))
+
+    async def stats(self, update: Update, context: Context) -> None:
+        """/stats: your statistics here and everywhere."""
+        here = self._here(update)
+        if here is None:
+            return
+        tr = await (
+            self.chats.user_tr(here.uid) if here.private else self.chats.chat_tr(here.chat)
+        )
+        everywhere = render.stats_text(await self.svc.player_stats(GLOBAL, here.pid), tr)
+        if here.private:
+            text = everywhere
+        else:
+            local = render.stats_text(await self.svc.player_stats(here.scope, here.pid), tr)
+            text = "\n".join(
+                [
+                    tr.gettext("In this chat:"),
+                    local,
+                    "",
+                    tr.gettext("Everywhere:"),
+                    everywhere,
+                ]
+            )
+        self.messages.say(here.chat, here.thread, text)
+
+    async def leaderboard(self, update: Update, context: Context) -> None:
+        """/leaderboard [all]: the best players of this chat (or everywhere)."""
+        here = self._here(update)
+        if here is None:
+            return
+        tr = await (
+            self.chats.user_tr(here.uid) if here.private else self.chats.chat_tr(here.chat)
+        )
+        every = here.private or bool(context.args and context.args[0].lower() == "all")
+        scope = GLOBAL if every else here.scope
+        text = render.leaderboard_text(await self.svc.leaderboard(scope), tr)
+        if every:
+            text = tr.gettext("Everywhere:") + "\n" + text
+        self.messages.say(here.chat, here.thread, text)
+
+    async def language(self, update: Update, context: Context) -> None:
+        """/language [en|zh_Hans|zh_Hant]: the chat's language (group) or yours (private)."""
+        here = self._here(update)
+        if here is None:
+            return
+        args = context.args or []
+        chosen = args[0] if args and args[0] in LANGUAGES else None
+        if here.private:
+            if chosen is not None:
+                await self.menus.set_user_lang(here.uid, chosen)
+                tr = await self.chats.user_tr(here.uid)
+                await self.messages.reply_private(here.message, lang_done(tr))
+                return
+            tr = await self.chats.user_tr(here.uid)
+            current = await self.svc.user_lang(here.pid)
+            text, markup = views.language_menu(tid_of(here.key), "u", current, tr)
+            await self.messages.reply_private(here.message, text, markup)
+            return
+        if not await self.chats.is_admin(here.chat, here.uid):
+            await self._refuse(here, "not_host")
+            return
+        if chosen is not None:
+            await self.menus.set_chat_lang(here.key, here.chat, chosen)
+            self.messages.say(here.chat, here.thread, lang_done(translator(chosen)))
+            return
+        tr = await self.chats.chat_tr(here.chat)
+        current = await self.svc.chat_lang(here.scope)
+        text, markup = views.language_menu(tid_of(here.key), "c", current, tr)
+        self.messages.say(here.chat, here.thread, text, markup)
+
+    async def addbot(self, update: Update, context: Context) -> None:
+        """/addbot [smart|basic|random]: add a bot seat (host or admin)."""
+        here = self._here(update)
+        if here is None:
+            return
+        args = context.args or []
+        strategy = args[0].lower() if args and args[0].lower() in ai.STRATEGIES else "smart"
+        admin = await self._admin(here.key, here.uid)
+        origin = await self._origin(here.uid, here=here)
+        await self.svc.add_bot(here.key, here.pid, strategy, admin=admin, origin=origin)
+
+    async def help(self, update: Update, context: Context) -> None:
+        """/help: how to play."""
+        here = self._here(update)
+        if here is None:
+            return
+        if here.private:
+            tr = await self.chats.user_tr(here.uid)
+            await self.messages.reply_private(here.message, _help(tr, private=True))
+            return
+        tr = await self.chats.chat_tr(here.chat)
+        self.messages.say(here.chat, here.thread, _help(tr, private=False))
+
+
+def _kick_target(
+    msg: Message, args: list[str], seats: Any, usernames: dict[str, int]
+) -> str | None:
+    """Who ``/kick`` names: the author of the message it replies to, a mention, an
+    ``@username`` seen before, a seat number or a seat's name."""
+    reply = msg.reply_to_message
+    if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
+        return player_id(reply.from_user.id)
+    for ent in msg.entities or ():
+        if ent.type == MessageEntity.TEXT_MENTION and ent.user is not None:
+            return player_id(ent.user.id)
+    if not args:
+        return None
+    text = " ".join(args).strip()
+    if text.startswith("@") and text[1:].lower() in usernames:
+        return player_id(usernames[text[1:].lower()])
+    word = text.lstrip("@").lower()
+    if word.isdigit():
+        i = int(word) - 1
+        return seats[i].id if 0 <= i < len(seats) else None
+    for s in seats:
+        if s.name.lower() == word:
+            return str(s.id)
+    return None
+
+
+def _help(tr: Translator, *, private: bool) -> str:
+    lines = [
+        render.help_text(tr, "telegram"),
+        "",
+        tr.gettext(
+            "On your turn press “{play}” under the table: your cards appear above the "
+            "keyboard, playable ones first. Prefer buttons? “{mine}” opens them in a private "
+            "chat with me.",
+            play=render.button_label("play", tr),
+            mine=tr.gettext(views.MY_CARDS),
+        ),
+    ]
+    if private:
+        lines.append(tr.gettext("Add me to a group and send /new there to open a table."))
+    return "\n".join(lines)

@@ -1,0 +1,174 @@
+"""What every part of the Telegram adapter shares, and nothing that imports them back.
+
+- :class:`Wire`: the one adapter's shared plumbing (the service, the pacing, and what
+  :meth:`Adapter.start` makes: PTB's application, the outbox, the bot's username);
+- :class:`Origin` and :class:`Posted`: where a service call came from, so that what the
+  service answers goes back the same way;
+- :data:`INTERACTIVE`: set by the handlers for a person's own change;
+- :class:`Lru`, :func:`notice_text`, :func:`answer_quietly` and small helpers.
+
+The adapter's modules depend on this one (and on ``codec``, ``views``), never the other
+way round: there is no import circle in ``adapters/telegram`` (a test says so).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from telegram import CallbackQuery
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.ext import Application
+
+from adapters.telegram.outbox import Limits, Outbox, retry_seconds
+from bot import metrics, render
+from bot.i18n import Translator
+from bot.port import Notice
+from bot.service import Service
+
+__all__ = [
+    "INTERACTIVE",
+    "MEMORY",
+    "Lru",
+    "Origin",
+    "Posted",
+    "Wire",
+    "answer_quietly",
+    "content",
+    "gone",
+    "notice_text",
+]
+
+log = logging.getLogger(__name__)
+
+# set by the handlers: the change being shown is a person's own doing, so its table edit
+# may use the token kept in reserve (timers and bot seats run with the default)
+INTERACTIVE: ContextVar[bool] = ContextVar("tg_interactive", default=False)
+MEMORY = 5000  # entries kept in each per-user / per-chat map
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Lru(OrderedDict[K, V]):
+    """A dict that keeps only its ``size`` most recently used entries."""
+
+    def __init__(self, size: int = MEMORY) -> None:
+        super().__init__()
+        self.size = size
+
+    def __getitem__(self, key: K) -> V:
+        value = super().__getitem__(key)
+        self.move_to_end(key)
+        return value
+
+    def get(self, key: K, default: V | None = None) -> V | None:  # type: ignore[override]
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
+@dataclass(eq=False)
+class Wire:
+    """One adapter's shared plumbing: its parts hold this, not the adapter. ``app``,
+    ``outbox`` and ``username`` are set by :meth:`Adapter.start` (``None`` until then and
+    after a stop); ``shared``: several processes use the database (see ``tables``)."""
+
+    service: Service
+    limits: Limits
+    shared: bool
+    app: Application[Any, Any, Any, Any, Any, Any] | None = None
+    outbox: Outbox | None = None
+    username: str | None = None
+    stopping: bool = False  # the adapter is stopping: replies due for deletion go now
+
+    @property
+    def bot(self) -> Any:
+        assert self.app is not None, "the adapter is not started"
+        return self.app.bot
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """A message a person posted in a group (a typed command, or the message a chosen
+    inline result posted): what a refusal can reply to when their private chat is closed."""
+
+    chat: int
+    thread: int | None
+    message_id: int
+
+
+@dataclass(eq=False)
+class Origin:
+    """Where a service call came from, so that what the service tells the user goes back
+    the same way: an alert on the pressed button, else the private chat, else (closed) a
+    short-lived reply to ``posted``, or to the message the inline choice at table
+    ``chosen`` posted."""
+
+    user: int
+    lang: str
+    query: CallbackQuery | None = None
+    alerts: list[str] = field(default_factory=list)
+    url: str | None = None
+    posted: Posted | None = None
+    chosen: str | None = None
+
+
+def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str] | None = None) -> str:
+    """A service notice as Telegram words it (``not_host``: the host or a group admin,
+    what this adapter checks): every notice the adapter shows goes through here."""
+    return render.notice_text(notice, tr, names or {}, platform="tg")
+
+
+async def answer_quietly(
+    what: str, send: Callable[[], Awaitable[Any]], *, tries: int = 3, pause: float = 0.3
+) -> bool:
+    """Answer a callback or inline query (``send``): a 429 or a network error is retried
+    (briefly: a query expires in seconds), then the failure is logged by ``what`` alone,
+    never with the query. True if it went through."""
+    for attempt in range(1, tries + 1):
+        last = attempt == tries
+        try:
+            await send()
+            return True
+        except RetryAfter as err:
+            metrics.rate_limited("tg")
+            if last:
+                log.warning("%s failed: flood control", what)
+                return False
+            await asyncio.sleep(min(retry_seconds(err), 5.0))
+        except BadRequest as err:  # too old, or answered already: nothing to retry
+            log.info("%s failed: %s", what, err)
+            return False
+        except (TimedOut, NetworkError) as err:
+            if last:
+                log.warning("%s failed after %d tries: %s", what, tries, err)
+                return False
+            await asyncio.sleep(pause * attempt)
+        except TelegramError as err:
+            log.warning("%s failed: %s", what, err)
+            return False
+    return False
+
+
+def content(text: str, markup: Any) -> tuple[str, str | None]:
+    """A message's content, comparable: its text and its keyboard as JSON."""
+    return text, markup.to_json() if markup is not None else None
+
+
+def gone(err: BadRequest) -> bool:
+    """The message to edit no longer exists (deleted, or too old to edit): send anew."""
+    why = str(err).lower()
+    return any(s in why for s in ("not found", "message_id_invalid", "can't be"))

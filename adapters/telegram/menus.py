@@ -1,0 +1,155 @@
+"""The menus in the private chat: a table's settings (for its host or a group admin) and
+the languages (the chat's, for an admin; a user's own).
+
+The settings are the schema's (``bot.settings_schema``, through ``bot.controls``): a flag
+added there shows here with its values, and its buttons name it by its key. Who may open
+or change them is ``bot.policy``'s to say; the service refuses a change as it must."""
+
+from __future__ import annotations
+
+from telegram.error import Forbidden
+
+from adapters.telegram import legacy, views
+from adapters.telegram.codec import Link, chat_of, player_id, scope_of, tid_of
+from adapters.telegram.common import notice_text
+from adapters.telegram.front import INVALID, Base, Pressed
+from bot import settings_schema as schema
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from bot.intents import Language, OpenFlag, Press, SetFlag, SetPreset
+from bot.port import Notice, TableInfo
+
+__all__ = ["Menus", "lang_done"]
+
+
+class Menus(Base):
+    """The settings and language menus."""
+
+    async def send_settings(self, key: str, uid: int, chat: int) -> None:
+        """The settings menu of table ``key`` as a new message in ``chat`` (private)."""
+        info, refused, _admin = await self._manager(key, uid)
+        tr = await self.chats.user_tr(uid)
+        if info is None or refused is not None:
+            await self.a.bot.send_message(chat, notice_text(Notice(refused or "no_table"), tr))
+            return
+        text, markup = views.settings_main(info, tr)
+        await self.a.bot.send_message(chat, text, reply_markup=markup)
+
+    async def set_chat_lang(self, key: str, chat: int, lang: str) -> None:
+        self.chats.set_chat_lang(chat, lang)
+        await self.svc.set_chat_language(key, scope_of(chat), lang)
+
+    async def set_user_lang(self, uid: int, lang: str | None) -> None:
+        self.chats.set_user_lang(uid, lang)
+        await self.svc.set_user_language(player_id(uid), lang)
+
+    # -- the settings' buttons ----------------------------------------------------------------
+
+    async def _allowed(self, p: Pressed) -> tuple[TableInfo, bool] | None:
+        """The table (as ``TableInfo``) and whether the presser is an admin, if they may
+        manage it; else ``None``, refused on the button."""
+        info, refused, admin = await self._manager(p.key, p.uid)
+        if info is None or refused is not None:
+            p.refuse(refused or "no_table")
+            return None
+        return info, admin
+
+    async def open_settings(self, p: Pressed) -> None:
+        """From the table message: the menu, privately. In the menu: back to it."""
+        allowed = await self._allowed(p)
+        if allowed is None:
+            return
+        msg = p.q.message
+        if msg is not None and msg.chat.id == p.uid:  # the menu itself: drawn again
+            info, _admin = allowed
+            text, markup = views.settings_main(info, translator(p.origin.lang))
+            self.messages.edit(p.q, text, markup)
+            return
+        try:
+            await self.send_settings(p.key, p.uid, p.uid)
+        except Forbidden:
+            p.origin.url = views.deep_link(self.a.username, Link.SETTINGS + tid_of(p.key))
+
+    async def open_flag(self, p: Pressed) -> None:
+        allowed = await self._allowed(p)
+        if allowed is None or not isinstance(p.read, Press):
+            return
+        intent = p.read.raw
+        assert isinstance(intent, OpenFlag)
+        info, _admin = allowed
+        text, markup = views.settings_flag(info, intent.flag, translator(p.origin.lang))
+        self.messages.edit(p.q, text, markup)
+
+    async def set_flag(self, p: Pressed) -> None:
+        allowed = await self._allowed(p)
+        if allowed is None:
+            return
+        info, admin = allowed
+        intent = p.read.raw if isinstance(p.read, Press) else None
+        if isinstance(p.read, legacy.OldChoice):  # an old button: the value it offered
+            old = legacy.old_choice(p.read, getattr(info.rules, p.read.flag))
+            intent = old if isinstance(old, SetFlag) else None
+        if not isinstance(intent, SetFlag) or intent.flag not in schema.SCHEMA:
+            p.alert(translator(p.origin.lang).gettext(INVALID))
+            return
+        overrides = {intent.flag: intent.value}
+        res = await self.svc.configure(
+            p.key, p.pid, overrides=overrides, admin=admin, origin=p.origin
+        )
+        if res.ok and res.table is not None:
+            tr = translator(p.origin.lang)
+            self.messages.edit(p.q, *views.settings_flag(res.table, intent.flag, tr))
+
+    async def set_preset(self, p: Pressed) -> None:
+        allowed = await self._allowed(p)
+        if allowed is None or not isinstance(p.read, Press):
+            return
+        intent = p.read.raw
+        assert isinstance(intent, SetPreset)
+        _info, admin = allowed
+        res = await self.svc.configure(
+            p.key, p.pid, preset=intent.name, admin=admin, origin=p.origin
+        )
+        if res.ok and res.table is not None:
+            tr = translator(p.origin.lang)
+            self.messages.edit(p.q, *views.settings_main(res.table, tr))
+
+    async def close_settings(self, p: Pressed) -> None:
+        """Done: the menu becomes the rules as set."""
+        allowed = await self._allowed(p)
+        if allowed is None:
+            return
+        info, _admin = allowed
+        tr = translator(p.origin.lang)
+        text = schema.rules_summary(info.rules, tr, info.preset)
+        self.messages.edit(p.q, text, None)
+
+    # -- the languages' buttons ---------------------------------------------------------------
+
+    async def language(self, p: Pressed) -> None:
+        """The chat's language (an admin of the chat) or the user's own (their private
+        chat)."""
+        intent = p.read.raw if isinstance(p.read, Press) else None
+        assert isinstance(intent, Language)
+        uid, chat, lang = p.uid, chat_of(p.key)[0], intent.code
+        tr = translator(p.origin.lang)
+        if lang is not None and lang not in LANGUAGES:
+            p.alert(tr.gettext(INVALID))
+        elif intent.kind == "user" and chat == uid:
+            await self.set_user_lang(uid, lang)
+            self.messages.edit(p.q, lang_done(await self.chats.user_tr(uid)), None)
+        elif intent.kind == "chat" and lang is not None:
+            if not await self.chats.is_admin(chat, uid):
+                p.refuse("not_host")
+                return
+            await self.set_chat_lang(p.key, chat, lang)
+            self.messages.edit(p.q, lang_done(translator(lang)), None)
+        else:
+            p.alert(tr.gettext(INVALID))
+
+
+def lang_done(tr: Translator) -> str:
+    return tr.gettext("Language: {language}", language=_lang_name(tr.lang))
+
+
+def _lang_name(lang: str) -> str:
+    return LANGUAGE_NAMES.get(lang, lang)

@@ -1,0 +1,336 @@
+"""Messages to people, and the plumbing of every send: refusals, hints and notices (an
+alert on the pressed button, else the private chat, else a short-lived reply in the
+group), menus edited in place, replies to commands, and edits that change nothing left
+unsent.
+
+Refusals go to the user alone: an alert on the button they pressed, else a private
+message; when the private chat is closed to the bot, a refusal of a typed command (or of a
+chosen inline result) is a reply in the group that deletes itself after a few seconds.
+Callback queries are always answered (network errors retried briefly, then logged). A
+private chat Telegram refuses (never opened, bot blocked) is not tried again for a while
+(:class:`~.chats.Chats`), and at most one refusal per user waits in the outbox (the
+latest). An edit that would change nothing is not sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Hashable, Mapping
+from typing import Any
+
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    ReplyParameters,
+)
+from telegram.error import BadRequest, Forbidden
+
+from adapters.telegram import views
+from adapters.telegram.chats import Chats
+from adapters.telegram.codec import user_of
+from adapters.telegram.common import (
+    MEMORY,
+    Lru,
+    Origin,
+    Posted,
+    Wire,
+    answer_quietly,
+    content,
+    notice_text,
+)
+from bot import render
+from bot.i18n import N_, Translator, translator
+from bot.port import Notice
+from engine import Card
+
+__all__ = ["CHOICE_TTL", "REFUSAL_TTL", "Messages"]
+
+log = logging.getLogger(__name__)
+
+REFUSAL_TTL = 15.0  # seconds a refusal shown in a group stays there
+CHOICE_TTL = 60.0  # seconds a posted inline choice may still be answered
+REFUSAL = "refusal"  # the outbox key of a user's refusal (one waits at most)
+OPEN_CHAT = N_("Open a private chat with me")
+# refusals that would tell the group something about a hand: private chat only
+_HAND_REFUSALS = frozenset({"wild_draw_four_illegal", "must_play"})
+_SECRET = _HAND_REFUSALS | {"info.revealed"}  # notices never shown in the group
+
+
+class Messages:
+    """What the adapter says to people, and how any message of its is sent or edited.
+    ``names``: the names at a table (for a notice naming a player); ``moved``: a group's
+    old id -> its supergroup's."""
+
+    def __init__(
+        self,
+        wire: Wire,
+        chats: Chats,
+        names: Callable[[str], Mapping[str, str]],
+        moved: Mapping[int, int],
+        *,
+        refusal_ttl: float = REFUSAL_TTL,
+    ) -> None:
+        self.wire = wire
+        self.chats = chats
+        self._names = names
+        self._moved = moved
+        self.refusal_ttl = refusal_ttl
+        self._choices: Lru[tuple[str, int], tuple[Posted, float]] = Lru(MEMORY)
+        # (chat, message) -> what it was last sent with: an edit that changes nothing is
+        # not sent (Telegram refuses it, and it costs a token of the chat's budget)
+        self._contents: Lru[tuple[int, int], tuple[str, str | None]] = Lru(2 * MEMORY)
+        self.expiring: dict[tuple[int, int], asyncio.TimerHandle] = {}
+
+    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        """Privately: an alert on the button just pressed, else the private chat (else, for
+        a refusal of what they typed or chose in a group, a short-lived reply there)."""
+        uid = user_of(user)
+        if uid is None:
+            return  # a bot seat
+        if isinstance(origin, Origin) and origin.user == uid:
+            if origin.query is not None:
+                tr = translator(origin.lang)
+                origin.alerts.append(self._notice(notice, tr, table_key))
+                return
+            self.dm_notice(uid, notice, table_key, origin)
+            return
+        self.dm_notice(uid, notice, table_key)
+
+    def _notice(self, notice: Notice, tr: Translator, key: str) -> str:
+        names = self._names(key)
+        text = notice_text(notice, tr, names)
+        if notice.code == "info.revealed" and len(text) > views.ALERT_MAX:
+            cards = " ".join(
+                render.card_short(Card.parse(c)) for c in notice.params.get("cards", ())
+            )
+            text = tr.format(
+                render.INFOS["info.revealed"],
+                player=names.get(notice.params.get("player", ""), "?"),
+                cards=cards,
+            )
+        return text
+
+    def dm_notice(self, uid: int, notice: Notice, key: str, origin: Origin | None = None) -> None:
+        """A notice in ``uid``'s private chat; one that tells nothing of a hand (a refusal,
+        "you are in for the next round") falls back to the group as :meth:`refuse` says:
+        whoever typed or chose something is always answered."""
+        if notice.code not in _SECRET:
+            self.refuse(uid, lambda tr: self._notice(notice, tr, key), origin)
+            return
+
+        async def job() -> None:
+            tr = await self.chats.user_tr(uid)
+            await self.wire.bot.send_message(uid, self._notice(notice, tr, key))
+
+        self.dm(uid, job)
+
+    def refuse(self, uid: int, text: Callable[[Translator], str], origin: Origin | None) -> None:
+        """A refusal (or a hint) not tied to a button, in ``uid``'s language: privately;
+        when the private chat is closed to the bot and ``origin`` is what they typed (or
+        chose from inline results) in a group, as a reply there, with a button opening the
+        private chat, deleted after ``refusal_ttl`` seconds. Refusal texts are not secret;
+        hands never come this way."""
+
+        async def job() -> None:
+            tr = await self.chats.user_tr(uid)
+            await self.wire.bot.send_message(uid, text(tr))
+
+        # one refusal waiting per user at most, the latest: a flood of refused presses
+        # or choices costs one message, not one each
+        if origin is None or origin.user != uid or not (origin.posted or origin.chosen):
+            self.dm(uid, job, key=REFUSAL)
+            return
+        came_from = origin
+
+        def fallback() -> None:
+            self._reply_in_group(uid, text, came_from)
+
+        self.dm(uid, job, fallback, key=REFUSAL)
+
+    def _reply_in_group(self, uid: int, text: Callable[[Translator], str], origin: Origin) -> None:
+        where = origin.posted
+        if where is None and origin.chosen is not None:
+            found = self._choices.get((origin.chosen, uid))
+            loop = asyncio.get_running_loop()
+            if found is not None and found[1] > loop.time() - CHOICE_TTL:
+                where = found[0]
+        if where is None or self.wire.outbox is None:
+            return  # an inline choice whose message the bot did not see: nothing to answer
+        posted = where
+
+        async def job() -> None:
+            tr = await self.chats.user_tr(uid)
+            link = views.deep_link(self.wire.username, "help")  # names no table: the help
+            markup = None
+            if link is not None:
+                button = InlineKeyboardButton("💬 " + tr.gettext(OPEN_CHAT), url=link)
+                markup = InlineKeyboardMarkup([[button]])
+            msg = await self.wire.bot.send_message(
+                posted.chat,
+                text(tr),
+                reply_markup=markup,
+                message_thread_id=posted.thread,
+                reply_parameters=ReplyParameters(
+                    posted.message_id, allow_sending_without_reply=True
+                ),
+            )
+            self._expire(posted.chat, msg.message_id)
+
+        self.wire.outbox.put(posted.chat, (REFUSAL, uid), job)
+
+    def saw_choice(self, key: str, uid: int, posted: Posted) -> None:
+        """The message a user's inline choice posted at table ``key`` (for a refusal)."""
+        self._choices[(key, uid)] = (posted, asyncio.get_running_loop().time())
+
+    def _expire(self, chat: int, message_id: int) -> None:
+        """Delete a message of the bot's after ``refusal_ttl`` seconds (at once when
+        stopping)."""
+        if self.wire.stopping:
+            self._delete(chat, message_id)
+            return
+        loop = asyncio.get_running_loop()
+        handle = loop.call_later(self.refusal_ttl, self._delete, chat, message_id)
+        self.expiring[(chat, message_id)] = handle
+
+    def _delete(self, chat: int, message_id: int) -> None:
+        """Delete a message of the bot's, through the outbox."""
+        self.expiring.pop((chat, message_id), None)
+        if self.wire.outbox is None:
+            return
+
+        async def job() -> None:
+            try:
+                await self.wire.bot.delete_message(chat, message_id)
+            except BadRequest as err:  # deleted already, or too old
+                log.info("chat %s: a reply could not be deleted: %s", chat, err)
+
+        self.wire.outbox.put(chat, ("delete", message_id), job)
+
+    def dm(
+        self,
+        uid: int,
+        job: Callable[[], Awaitable[Any]],
+        fallback: Callable[[], None] | None = None,
+        *,
+        key: Hashable | None = None,
+    ) -> None:
+        """A private message; a user who never opened the private chat, or blocked the bot,
+        is skipped quietly (``fallback`` is called then, if given), and remembered for a
+        while (:meth:`cannot_message`): no message is tried again meanwhile. ``key``: a
+        newer message with the same key replaces one still waiting."""
+        if self.wire.outbox is None:
+            return
+        if not self.chats.can_message(uid):
+            if fallback is not None:
+                fallback()
+            return
+
+        async def quiet() -> None:
+            if not self.chats.can_message(uid):  # learnt while this waited
+                if fallback is not None:
+                    fallback()
+                return
+            try:
+                await job()
+            except (Forbidden, BadRequest) as err:
+                if isinstance(err, BadRequest) and "chat not found" not in str(err).lower():
+                    raise
+                self.chats.cannot_message(uid, err)
+                if fallback is not None:
+                    fallback()
+
+        self.wire.outbox.put(uid, key, quiet)
+
+    def edit(self, q: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None) -> None:
+        """Edit the message whose button was pressed (a menu), paced like every send; the
+        latest of several quick presses wins."""
+        msg = q.message
+        if msg is None or self.wire.outbox is None:
+            return
+        chat, mid = msg.chat.id, msg.message_id
+
+        async def job() -> None:
+            await self.edit_text(chat, mid, text, markup)
+
+        self.wire.outbox.put(chat, ("menu", mid), job, urgent=True)
+
+    async def edit_text(
+        self,
+        chat: int,
+        message_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        *,
+        force: bool = False,
+    ) -> bool:
+        """Edit a message of the bot's to ``text`` and ``markup``, unless that is what it
+        shows already (as far as this process knows: what it last sent there), which
+        Telegram would refuse as "message is not modified". False if nothing was sent.
+        ``force``: sent whatever this process last sent (other processes edit it too)."""
+        shown = content(text, markup)
+        if not force and self._contents.get((chat, message_id)) == shown:
+            return False
+        try:
+            await self.wire.bot.edit_message_text(
+                text, chat_id=chat, message_id=message_id, reply_markup=markup
+            )
+        except BadRequest as err:
+            if "not modified" not in str(err).lower():  # after a restart: it is shown
+                raise
+        self._contents[(chat, message_id)] = shown
+        return True
+
+    def sent(self, chat: int, message_id: int, text: str, markup: Any) -> None:
+        """A message of the bot's was sent with this content (see :meth:`edit_text`)."""
+        self._contents[(chat, message_id)] = content(text, markup)
+
+    def say(self, chat: int, thread: int | None, text: str, markup: Any = None) -> None:
+        """A reply in a chat (commands that ask for one: /rules, /stats, /help...)."""
+        if self.wire.outbox is None:
+            return
+
+        async def job() -> None:
+            where = self._moved.get(chat) or chat  # a group that became a supergroup
+            bot = self.wire.bot
+            await bot.send_message(where, text, reply_markup=markup, message_thread_id=thread)
+
+        self.wire.outbox.put(chat, None, job)
+
+    async def answer(self, query: CallbackQuery, origin: Origin) -> None:
+        """Answer a callback query exactly once: alerts for what the service said. Never
+        raises: a failure is retried briefly, then logged (without the update)."""
+        text = "\n".join(origin.alerts)
+        if len(text) > views.ALERT_MAX:
+            # too long for an alert: in full privately, the start of it on the button
+            full = text
+            self.dm(origin.user, lambda: self.wire.bot.send_message(origin.user, full))
+            text = text[: views.ALERT_MAX - 1] + "…"
+
+        async def send() -> Any:
+            if origin.url and not text:
+                return await query.answer(url=origin.url)
+            return await query.answer(text or None, show_alert=bool(text))
+
+        await answer_quietly("answerCallbackQuery", send)
+
+    async def reply_private(self, message: Message, text: str, markup: Any = None) -> None:
+        with contextlib.suppress(Forbidden):
+            await message.reply_text(text, reply_markup=markup, do_quote=False)
+
+    # -- replies due for deletion, at a stop ---------------------------------------------------
+
+    def delete_expiring(self) -> None:
+        """Stopping: the replies due for deletion are deleted now (queued)."""
+        for (chat, mid), handle in list(self.expiring.items()):
+            handle.cancel()
+            self._delete(chat, mid)
+
+    def cancel_expiring(self) -> None:
+        """A failed start: nothing is left to delete later."""
+        for handle in self.expiring.values():
+            handle.cancel()
+        self.expiring.clear()
