@@ -28,7 +28,10 @@ private chat and 30 a second in all, and answers ``429 retry_after`` past that. 
   where it is now; one that names the old chat itself fails there and is dropped).
 
 Port calls arrive under the service's table lock, so they only ``put`` here: the network
-is awaited by the lanes' tasks.
+is awaited by the lanes' tasks. The lanes, their order, coalescing, ``first``, the 429
+retries and shutdown are ``bot.outbox``'s (the core every platform shares); what is
+Telegram's is here: its pacing (:class:`ChatPacing`: :class:`Window`, :class:`Bucket`,
+the global bucket, the reserve, ``Store.pace``) and its errors.
 """
 
 from __future__ import annotations
@@ -36,13 +39,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dtm
-import itertools
 import logging
 import warnings
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
-from dataclasses import dataclass, field, replace
-from typing import Literal, Protocol
+from dataclasses import dataclass, replace
+from typing import Any, Literal, Protocol
 
 from telegram.error import (
     BadRequest,
@@ -54,12 +56,12 @@ from telegram.error import (
 )
 
 from bot import metrics
+from bot import outbox as core
 
-__all__ = ["Bucket", "Limits", "Outbox", "Window", "retry_seconds"]
+__all__ = ["Bucket", "ChatPacing", "Limits", "Outbox", "Window", "retry_seconds"]
 
 log = logging.getLogger(__name__)
 
-Job = Callable[[], Awaitable[None]]
 Migrated = Callable[[int, int], Awaitable[None]]
 # (group chat, whether a person waits for the send) -> seconds to wait before sending it
 Pace = Callable[[int, bool], Awaitable[float]]
@@ -226,52 +228,36 @@ class Bucket:
         return None
 
 
-@dataclass(eq=False)
-class _Lane:
-    chat_id: int
-    bucket: Pacer
-    items: OrderedDict[Hashable, Job] = field(default_factory=OrderedDict)
-    urgent: set[Hashable] = field(default_factory=set)
-    task: asyncio.Task[None] | None = None
-    busy: bool = False
-    poke: asyncio.Event = field(default_factory=asyncio.Event)
-
-
-class Outbox:
-    """Per-chat lanes of paced, coalesced sends (see the module docstring)."""
+class ChatPacing:
+    """Telegram's pacing (``bot.outbox.Pacing``): each chat's pacer (a group's
+    :class:`Window` or bucket, a private chat's bucket), the global bucket, the reserve
+    kept for people's own moves, and with ``pace`` a group's send reserved among every
+    process (``Store.pace``). ``active(chat)``: whether the chat has a lane now."""
 
     def __init__(
         self,
         limits: Limits,
-        clock: Callable[[], float] | None = None,
-        *,
-        on_migrated: Migrated | None = None,
-        pace: Pace | None = None,
+        clock: Callable[[], float],
+        pace: Pace | None,
+        active: Callable[[int], bool],
     ) -> None:
         self.limits = limits
-        self.on_migrated = on_migrated
+        self.clock = clock
         self.pace = pace
-        self.clock = clock or asyncio.get_running_loop().time
-        self._lanes: dict[int, _Lane] = {}
+        self.active = active
         self._buckets: dict[int, Pacer] = {}
         self._global = Bucket(
             limits.global_per_second * limits.scale, limits.global_burst, self.clock
         )
-        self._seq = itertools.count()
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self.sent = 0  # jobs done (for statistics)
-        self.retried = 0  # 429s honoured
-        self.closed = False
 
-    def _bucket(self, chat_id: int) -> Pacer:
+    def pacer(self, chat_id: int) -> Pacer:
         """The chat's pacer: it outlives the lane, which ends whenever the chat is idle."""
         found = self._buckets.get(chat_id)
         if found is not None:
             return found
         if len(self._buckets) > 10_000:  # forget the chats whose buckets are full again
             for cid, b in list(self._buckets.items()):
-                if b.full() and cid not in self._lanes:
+                if b.full() and not self.active(cid):
                     del self._buckets[cid]
         lim = self.limits
         bucket: Pacer
@@ -286,199 +272,123 @@ class Outbox:
         self._buckets[chat_id] = bucket
         return bucket
 
-    def put(
-        self,
-        chat_id: int,
-        key: Hashable | None,
-        job: Job,
-        *,
-        urgent: bool = False,
-        first: bool = False,
-    ) -> None:
-        """Queue ``job`` for ``chat_id``; with a ``key`` already waiting, replace that one
-        (keeping its place). ``key=None``: always a new item (messages, never merged).
+    def open(self, lane: core.Lane[Any]) -> None:
+        lane.state = self.pacer(lane.key)
 
-        ``urgent``: a person is waiting for it (their own move on the table). Other items
-        leave the group's last ``reserve`` sends of the minute alone, so that a person's
-        move shows at once even while bot seats keep the table busy. ``first``: it goes
-        before everything waiting in the lane (urgent too: a result nobody should wait
-        for)."""
-        if self.closed:
-            return
-        lane = self._lanes.get(chat_id)
-        if lane is None:
-            lane = self._lanes[chat_id] = _Lane(chat_id, self._bucket(chat_id))
-        k = key if key is not None else ("seq", next(self._seq))
-        lane.items[k] = job
-        if first:
-            lane.items.move_to_end(k, last=False)
-        if urgent or first:
-            lane.urgent.add(k)
-        self._idle.clear()
-        lane.poke.set()
-        if lane.task is None or lane.task.done():
-            lane.task = asyncio.create_task(self._run(lane), name=f"tg-outbox-{chat_id}")
-
-    def discard(self, chat_id: int, key: Hashable) -> None:
-        lane = self._lanes.get(chat_id)
-        if lane is not None:
-            lane.items.pop(key, None)
-            lane.poke.set()  # a lane left empty stops waiting for a token
-
-    def pending(self, chat_id: int | None = None) -> int:
-        lanes = self._lanes.values() if chat_id is None else [self._lanes.get(chat_id)]
-        return sum(len(ln.items) + ln.busy for ln in lanes if ln is not None)
-
-    async def _run(self, lane: _Lane) -> None:
-        try:
-            while lane.items:
-                await self._token(lane)
-                if not lane.items:  # moved to another lane or discarded while waiting
-                    break
-                key, job = lane.items.popitem(last=False)
-                lane.urgent.discard(key)
-                lane.busy = True
-                try:
-                    done = await self._attempt(lane, key, job)
-                finally:
-                    lane.busy = False
-                if done:
-                    self.sent += 1
-        finally:
-            if not lane.items and self._lanes.get(lane.chat_id) is lane:
-                del self._lanes[lane.chat_id]
-            if not self._lanes:
-                self._idle.set()
-
-    def _need(self, lane: _Lane) -> float:
+    def _need(self, lane: core.Lane[Any]) -> float:
         first = next(iter(lane.items), None)
-        if first is None or first in lane.urgent or lane.chat_id >= 0:
+        if first is None or first in lane.urgent or lane.key >= 0:
             return 1.0
         return 1.0 + self.limits.group_reserve
 
-    async def _token(self, lane: _Lane) -> None:
+    async def ready(self, lane: core.Lane[Any]) -> None:
         """Wait for a token (and the reserve, for an item nobody waits for); with ``pace``,
         then for a group's send reserved among every process."""
+        bucket: Pacer = lane.state
         while True:
-            wait = max(lane.bucket.wait_time(self._need(lane)), self._global.wait_time())
+            wait = max(bucket.wait_time(self._need(lane)), self._global.wait_time())
             if wait <= 0 or not lane.items:  # (emptied meanwhile: nothing to wait for)
                 break
             lane.poke.clear()
             # woken early when an item becomes urgent
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(lane.poke.wait(), wait)
-        if self.pace is None or lane.chat_id >= 0 or not lane.items:
+        if self.pace is None or lane.key >= 0 or not lane.items:
             return
         urgent = next(iter(lane.items)) in lane.urgent
         try:
-            wait = await self.pace(lane.chat_id, urgent)
+            wait = await self.pace(lane.key, urgent)
         except asyncio.CancelledError:
             raise
         except Exception as err:  # the database out of reach: this process's bucket alone
-            log.warning("chat %s: the shared pacing failed: %s", lane.chat_id, err)
+            log.warning("chat %s: the shared pacing failed: %s", lane.key, err)
             return
         if wait > 0:
             await asyncio.sleep(wait)
 
-    async def _attempt(self, lane: _Lane, key: Hashable, job: Job) -> bool:
-        """Run one job, retrying per the limits. True if it ran (or failed for good)."""
-        failures = 0
-        first = True
-        while True:
-            if not first:
-                await self._token(lane)
-            first = False
-            lane.bucket.take()
-            self._global.take()
-            try:
-                try:
-                    await job()
-                finally:
-                    lane.bucket.done()
-                return True
-            except RetryAfter as err:
-                # Telegram refused for flood control: wait as asked, then run it again
-                # (first in the lane, or its newer replacement if one came meanwhile)
-                self.retried += 1
-                metrics.rate_limited("tg")
-                pause = retry_seconds(err) / self.limits.scale
-                log.info("chat %s: 429, retrying in %.1fs", lane.chat_id, pause)
-                await asyncio.sleep(pause)
-                newer = lane.items.pop(key, None)
-                if newer is not None:
-                    job = newer
-                continue
-            except ChatMigrated as err:
-                await self._migrated(lane, key, job, int(err.new_chat_id))
-                return True
-            except Forbidden as err:
-                log.info("chat %s refuses the bot (%s): dropping its queue", lane.chat_id, err)
-                lane.items.clear()
-                return True
-            except BadRequest as err:
-                log.warning("chat %s: %s", lane.chat_id, err)
-                return True
-            except (TimedOut, NetworkError) as err:
-                failures += 1
-                if failures > self.limits.network_retries:
-                    log.warning("chat %s: giving up after %s", lane.chat_id, err)
-                    return True
-                await asyncio.sleep(self.limits.retry_pause * failures / self.limits.scale)
-                continue
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("chat %s: a send failed", lane.chat_id)
-                return True
+    def start(self, lane: core.Lane[Any]) -> None:
+        lane.state.take()
+        self._global.take()
 
-    async def _migrated(self, lane: _Lane, key: Hashable, job: Job, new: int) -> None:
+    def end(self, lane: core.Lane[Any]) -> None:
+        lane.state.done()
+
+
+class Outbox(core.Outbox[int]):
+    """Per-chat lanes of paced, coalesced sends (see the module docstring): the core's,
+    with Telegram's pacing and errors."""
+
+    def __init__(
+        self,
+        limits: Limits,
+        clock: Callable[[], float] | None = None,
+        *,
+        on_migrated: Migrated | None = None,
+        pace: Pace | None = None,
+    ) -> None:
+        self.limits = limits
+        self.on_migrated = on_migrated
+        self.clock = clock or asyncio.get_running_loop().time
+        self.chat_pacing = ChatPacing(limits, self.clock, pace, self._has_lane)
+        super().__init__(self.chat_pacing, name="tg-outbox")
+
+    def _has_lane(self, chat_id: int) -> bool:
+        return chat_id in self._lanes
+
+    def _bucket(self, chat_id: int) -> Pacer:
+        """The chat's pacer (:meth:`ChatPacing.pacer`)."""
+        return self.chat_pacing.pacer(chat_id)
+
+    def retry_after(self, lane: core.Lane[int], err: Exception) -> float | None:
+        """Telegram refused for flood control: wait as asked, then run it again (first in
+        the lane, or its newer replacement if one came meanwhile)."""
+        if not isinstance(err, RetryAfter):
+            return None
+        metrics.rate_limited("tg")
+        pause = retry_seconds(err) / self.limits.scale
+        log.info("chat %s: 429, retrying in %.1fs", lane.key, pause)
+        return pause
+
+    async def failed(
+        self, lane: core.Lane[int], key: Hashable, item: core.Item, err: Exception, failures: int
+    ) -> float | None:
+        if isinstance(err, ChatMigrated):
+            await self._migrated(lane, key, item, int(err.new_chat_id))
+            return None
+        if isinstance(err, Forbidden):
+            log.info("chat %s refuses the bot (%s): dropping its queue", lane.key, err)
+            for _, dropped, _ in self.take(lane.key):
+                if not dropped.fut.done():
+                    dropped.fut.set_result(None)
+            return None
+        if isinstance(err, BadRequest):
+            log.warning("chat %s: %s", lane.key, err)
+            return None
+        if isinstance(err, (TimedOut, NetworkError)):
+            if failures > self.limits.network_retries:
+                log.warning("chat %s: giving up after %s", lane.key, err)
+                return None
+            return self.limits.retry_pause * failures / self.limits.scale
+        log.error("chat %s: a send failed", lane.key, exc_info=err)
+        return None
+
+    async def _migrated(
+        self, lane: core.Lane[int], key: Hashable, item: core.Item, new: int
+    ) -> None:
         """The lane's chat became ``new``: tell the adapter, then move what is queued."""
-        if new == lane.chat_id or self.on_migrated is None:
+        if new == lane.key or self.on_migrated is None:
             # an item of the new chat's lane that names the old chat itself: nothing to
             # follow it with
             log.info("chat %s: a send to the chat it was before failed: dropped", new)
             return
-        log.info("chat %s is now chat %s: its queue follows", lane.chat_id, new)
+        log.info("chat %s is now chat %s: its queue follows", lane.key, new)
+        # the failed item goes on (its waiters with it) in the new lane
+        moved = core.Item(item.job, item.fut)
+        item.fut = asyncio.get_running_loop().create_future()
         # held back until the adapter has followed the chat, the failed item first
-        items = [(key, job), *lane.items.items()]
-        urgent = set(lane.urgent)
-        lane.items.clear()
-        lane.urgent.clear()
+        held = [(key, moved, False), *self.take(lane.key)]
         try:
-            await self.on_migrated(lane.chat_id, new)
+            await self.on_migrated(lane.key, new)
         except Exception:
-            log.exception("chat %s: following it to chat %s failed", lane.chat_id, new)
-        for k, j in items:
-            self.put(new, k, j, urgent=k in urgent)
-
-    def move(self, old: int, new: int) -> None:
-        """What waits in chat ``old``'s lane goes to chat ``new``'s (a group that became a
-        supergroup): an item whose key waits there already is merged into it."""
-        lane = self._lanes.get(old)
-        if lane is None or old == new:
-            return
-        items, urgent = list(lane.items.items()), set(lane.urgent)
-        lane.items.clear()
-        lane.urgent.clear()
-        lane.poke.set()
-        for k, j in items:
-            self.put(new, k, j, urgent=k in urgent)
-
-    async def flush(self, timeout: float = 10.0) -> bool:
-        """Wait until every lane is empty (True) or ``timeout`` passed (False)."""
-        try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
-            return True
-        except TimeoutError:
-            return False
-
-    async def close(self) -> None:
-        self.closed = True
-        tasks = [ln.task for ln in self._lanes.values() if ln.task is not None]
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
-        self._lanes.clear()
-        self._idle.set()
+            log.exception("chat %s: following it to chat %s failed", lane.key, new)
+        self.give(new, held)
