@@ -170,6 +170,7 @@ def table_controls(
     *,
     uno: UnoButton = "always",
     hand_between_rounds: bool = True,
+    colors: bool = True,
 ) -> list[Row]:
     """The table message's controls for its phase (``[]``: none, the table is over).
 
@@ -181,7 +182,8 @@ def table_controls(
     The platform declares the rest: ``uno`` ``"always"`` offers UNO! in every turn (a
     press by someone who may not call is refused), ``"callable"`` only while someone may
     call it (:func:`uno_callable`); ``hand_between_rounds`` whether the hand is offered
-    beside the next round."""
+    beside the next round; ``colors`` whether the colours are offered on the table (``False``:
+    the chooser picks one in their own hand, ``hand_menu``)."""
     b = render.button_label
     if info.status == "lobby":
         return [
@@ -218,7 +220,7 @@ def table_controls(
     if uno == "always" or uno_callable(v):
         first.append(Control(Act(CallUno(), ver), b("uno", tr), "danger", icon="📢"))
     rows = [Row(tuple(first))]
-    if v.phase is Phase.CHOOSING_COLOR:
+    if colors and v.phase is Phase.CHOOSING_COLOR:
         rows.append(
             Row(
                 tuple(

@@ -60,11 +60,15 @@ _COLOR_STYLE: dict[object, Style] = dict(
 
 # -- the public table -------------------------------------------------------------------------
 
+# What Discord declares of the table's controls: UNO! always there (a press by someone who
+# may not call is refused), the colours chosen in the chooser's own hand, not on the table.
+TABLE_OPTIONS: dict[str, Any] = {"uno": "always", "colors": False}
+
 
 def table_view(info: TableInfo, tr: Translator) -> discord.ui.View | None:
     """The table message's buttons (``bot.controls.table_controls``); ``None`` when the
     table is over."""
-    rows = controls.table_controls(info, tr)
+    rows = controls.table_controls(info, tr, **TABLE_OPTIONS)
     return layout(rows, channel_of(info.key)) if rows else None
 
 

@@ -297,6 +297,10 @@ def test_colours_and_refresh_have_a_glyph_and_take_no_icon() -> None:
     colours = controls.table_controls(choosing, EN)[1]
     assert [c.glyph for c in colours] == ["🟥", "🟨", "🟩", "🟦"]
     assert colours.controls[0].label == "🟥 Red"
+    # a platform whose chooser picks the colour in their own hand leaves them off the table
+    on_table = intents_of(controls.table_controls(choosing, EN, colors=False))
+    assert on_table and not any(isinstance(x, it.Act) and isinstance(x.action, ChooseColor)
+                                for x in on_table)  # fmt: skip
     penalty = replace(i, view=replace(i.view, pending_draw=2))
     take = controls.table_controls(penalty, EN)[0].controls[1]
     assert take.intent == it.Act(Accept(), 7) and (take.label, take.icon) == ("Take +2", "")
