@@ -419,3 +419,40 @@ def test_a_made_up_numeric_flag_shows_in_the_settings_menu(
     assert [o["label"] for o in select["options"]] == ["none", "1 card", "2 cards", "3 cards"]
     assert [o.get("default") for o in select["options"]] == [False, False, True, False]
     assert _offered(info, "bonus_cards") == [0, 1, 2, 3]
+
+
+def _buttons(v: Any) -> list[tuple[str | None, str | None, bool]]:
+    """Each button's (label, custom id, disabled); a DynamicItem wraps its button."""
+    items = [getattr(b, "item", b) for b in v.children]
+    return [(b.label, b.custom_id, b.disabled) for b in items]
+
+
+def test_the_table_buttons_are_the_mapping_of_the_cores_controls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The adapter derives nothing: the table's buttons in a round are table_controls' (with
+    Discord's declared options), and a control changed in the core shows as it is."""
+    names = {f"dc:{n}": f"Player {n}" for n in range(1, 4)}
+    info = _info(new_game(list(names), Rules(), seed=5), names, version=42)
+    tr = translator("en")
+    rows = controls.table_controls(info, tr, **views.TABLE_OPTIONS)
+    drawn = views.table_view(info, tr)
+    assert drawn is not None
+    want = [(c.label, ids.encode(c.intent, CHANNEL), not c.enabled) for r in rows for c in r]
+    assert _buttons(drawn) == want
+
+    real = controls.table_controls
+
+    def changed(*args: Any, **kwargs: Any) -> list[controls.Row]:
+        out = real(*args, **kwargs)
+        first = out[0].controls
+        relabelled = dataclasses.replace(first[0], label="Look at your cards")
+        extra = controls.Control(Act(Leave(), 42), "Walk away", "danger")
+        return [controls.Row((relabelled, *first[1:], extra)), *out[1:]]
+
+    monkeypatch.setattr(controls, "table_controls", changed)
+    again = views.table_view(info, tr)
+    assert again is not None
+    shown = _buttons(again)
+    assert shown[0][0] == "Look at your cards" and shown[1:-1] == want[1:]
+    assert shown[-1] == ("Walk away", ids.encode(Act(Leave(), 42), CHANNEL), False)
