@@ -42,7 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from adapters.telegram import Adapter, Limits
+from bot import intents
 from bot.config import Settings
+from bot.intents import Press
 from bot.port import RoutingPort
 from bot.service import Service
 from bot.store import ActionRecord, SqliteStore
@@ -51,7 +53,7 @@ from tests.fakes.telegram_api import Call, FakeBotAPI, FakeChat, FakeUser, Inlin
 MOVES = frozenset({"Play", "Draw", "Pass", "Accept", "Challenge", "ChooseColor", "Timeout"})
 DEALS = frozenset({"Start", "NextRound"})
 EDITS = ("editMessageText", "editMessageReplyMarkup")
-_VERSION = re.compile(r"^a\|[^|]+\|(\d+)\|")
+_VERSION = re.compile(r"^a\|[^|]+\|(\d+)\|")  # the buttons posted before issue 12
 
 
 @dataclass
@@ -314,7 +316,12 @@ def _shown_version(call: Call) -> int:
         return 1 << 30
     for row in markup.get("inline_keyboard", []):
         for b in row:
-            m = _VERSION.match(str(b.get("callback_data", "")))
+            data = str(b.get("callback_data", ""))
+            press = intents.decode(data, limit=64)
+            version = getattr(press.raw, "version", None) if isinstance(press, Press) else None
+            if isinstance(version, int):
+                return version
+            m = _VERSION.match(data)
             if m:
                 return int(m.group(1))
     return 0
