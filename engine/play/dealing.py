@@ -71,6 +71,29 @@ def validate_seating(players: Sequence[str], rules: Rules) -> None:
     check_seating(len(players), rules)
 
 
+def clear_round(g: Game) -> None:
+    """What a round starts from: clockwise, playing, nothing pending, drawn, exposed, called,
+    deferred or out (a new game, and each deal)."""
+    g.direction_ = 1
+    g.phase_ = PLAYING
+    g.pending = 0
+    g.pending_kind = None
+    g.pending_from = None
+    g.pending_by = None
+    g.challenge = None
+    g.drawn = None
+    g.stalled = 0
+    g.exposed = ()
+    g.called = ()
+    g.after_color = None
+    g.deferred = None
+    g.follow = False
+    g.silent = ()
+    g.kept_color = None
+    g.out = ()
+    g.out_points = None
+
+
 def blank(players: Sequence[str], rules: Rules, seed: int) -> Game:
     g = object.__new__(Game)
     g.rules = rules
@@ -82,26 +105,9 @@ def blank(players: Sequence[str], rules: Rules, seed: int) -> Game:
     g.discard = []
     g.reserve = ()
     g.cur = 0
-    g.direction_ = 1
     g.play_color = None
-    g.phase_ = PLAYING
-    g.pending = 0
-    g.pending_kind = None
-    g.pending_from = None
-    g.pending_by = None
-    g.challenge = None
-    g.drawn = None
     g.first_play = False
-    g.stalled = 0
-    g.exposed = ()
-    g.called = ()
-    g.after_color = None
-    g.deferred = None
-    g.follow = False
-    g.silent = ()
-    g.kept_color = None
-    g.out = ()
-    g.out_points = None
+    clear_round(g)
     g.seating = tuple(g.players_) if rules.partners == "rotate" else None
     g.dealer_id = g.players_[0]
     g.round_no = 0
@@ -338,24 +344,7 @@ def start_round(g: Game, ev: list[Event]) -> None:
     elif g.dealer_id not in g.seat:
         g.dealer_id = g.players_[0]
     d = g.seat[g.dealer_id]
-    g.direction_ = 1
-    g.phase_ = PLAYING
-    g.pending = 0
-    g.pending_kind = None
-    g.pending_from = None
-    g.pending_by = None
-    g.challenge = None
-    g.drawn = None
-    g.stalled = 0
-    g.exposed = ()
-    g.called = ()
-    g.after_color = None
-    g.deferred = None
-    g.follow = False
-    g.silent = ()
-    g.kept_color = None
-    g.out = ()
-    g.out_points = None
+    clear_round(g)
     g.round_winner_ = None
     deck = full_deck(rules.decks)
     g.rng.shuffle(deck)
