@@ -6,13 +6,23 @@ validation errors) and only ``.get_secret_value()`` at the point of use reveals 
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
+from dotenv import dotenv_values
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["LANGUAGES", "Settings", "format_shards", "load_settings", "parse_shards"]
+__all__ = [
+    "LANGUAGES",
+    "Settings",
+    "format_shards",
+    "load_settings",
+    "misnamed_tokens",
+    "parse_shards",
+]
 
 LANGUAGES = ("en", "zh_Hans", "zh_Hant")
 # Discord shard counts: far past what any bot runs (Discord recommends one per 1,000 servers)
@@ -190,3 +200,33 @@ class Settings(BaseSettings):
 def load_settings(**overrides: object) -> Settings:
     """Settings from the environment and ``.env``, with explicit overrides on top."""
     return Settings(**overrides)  # type: ignore[arg-type]
+
+
+# the setting that starts each platform
+PLATFORM_TOKENS = {"discord": "discord_token", "telegram": "telegram_token"}
+
+
+def misnamed_tokens(
+    settings: Settings, environ: Mapping[str, str] | None = None
+) -> list[tuple[str, str, str]]:
+    """The tokens of platforms ``settings`` does not start that are set under their name
+    without the prefix (``TELEGRAM_TOKEN``: what the first compose.yaml called them, and
+    what a ``.env`` written for it still says), which nothing reads: (the name found, the
+    name read, where: ``"the environment"`` or the env file's name). So that a token meant
+    for the bot is named instead of silently ignored."""
+    env = os.environ if environ is None else environ
+    env_file = settings.model_config.get("env_file")
+    in_file: dict[str, str | None] = {}
+    if isinstance(env_file, (str, Path)) and Path(env_file).is_file():
+        in_file = dotenv_values(env_file, encoding=settings.model_config.get("env_file_encoding"))
+    prefix = settings.model_config.get("env_prefix", "")
+    out = []
+    for platform, field in PLATFORM_TOKENS.items():
+        bare = field.upper()
+        if platform in settings.platforms:
+            continue
+        for where, values in (("the environment", env), (str(env_file), in_file)):
+            if any(k.upper() == bare and (v or "").strip() for k, v in values.items()):
+                out.append((bare, f"{prefix}{bare}", where))
+                break
+    return out
