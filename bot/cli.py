@@ -36,7 +36,16 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"uno-bot {__version__}")
     sub = ap.add_subparsers(dest="command")
 
-    r = sub.add_parser("run", help="start every configured platform (the default)")
+    from bot.config import env_help
+
+    r = sub.add_parser(
+        "run",
+        help="start every configured platform (the default)",
+        description="Start the bot on every platform configured (a token set), with the\n"
+        "settings below, read from the environment or a .env file in the working folder.",
+        epilog=env_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     r.add_argument(
         "--demo",
         action="store_true",

@@ -8,6 +8,7 @@ import io
 import itertools
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -449,3 +450,21 @@ async def test_a_run_stopped_while_seating_starts_afresh(tmp_path: Path) -> None
     summary = await asyncio.wait_for(play(opts, out=out), 60)
     assert summary["status"] == "finished" and summary["winner"] is not None
     assert summary["resumed"] is False
+
+
+def test_run_help_lists_every_environment_variable(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19 item 22: ``uno-bot run --help`` names every variable the bot reads, from the
+    configuration's own fields (a field added to ``Settings`` is listed without more)."""
+    from bot.config import Settings
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", "--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    listed = dict(re.findall(r"^  (UNO_[A-Z_]+)\s+(\S.*)$", text, re.M))
+    assert list(listed) == [f"UNO_{name.upper()}" for name in Settings.model_fields]
+    for name, field in Settings.model_fields.items():
+        assert field.description, name  # each says what it is
+        assert listed[f"UNO_{name.upper()}"].startswith(field.description.split()[0])
+    assert "default data/uno.sqlite3" in text  # a default is shown...
+    assert "**" not in text  # ... a secret's never (there is none to show)

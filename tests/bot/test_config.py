@@ -266,3 +266,21 @@ def test_a_token_without_the_prefix_is_named(
     assert misnamed_tokens(load_settings()) == [
         ("TELEGRAM_TOKEN", "UNO_TELEGRAM_TOKEN", "the environment")
     ]
+
+
+@pytest.mark.parametrize(
+    ("given", "read"),
+    [
+        ("https://api.telegram.org/bot", "https://api.telegram.org/bot"),
+        ("http://127.0.0.1:8081", "http://127.0.0.1:8081/bot"),
+        ("http://127.0.0.1:8081/", "http://127.0.0.1:8081/bot"),
+        ("http://127.0.0.1:8081/bot/", "http://127.0.0.1:8081/bot"),
+        (" http://proxy.example/telegram ", "http://proxy.example/telegram/bot"),
+        ("http://proxy.example/t/{token}/", "http://proxy.example/t/{token}/"),
+    ],
+)
+def test_the_telegram_api_url_with_or_without_its_bot(given: str, read: str) -> None:
+    """python-telegram-bot appends the token to ``base_url`` (or puts it at ``{token}``),
+    and the Bot API's paths are ``/bot<token>/<method>``: an address without ``/bot``
+    gets it."""
+    assert Settings(telegram_api_url=given).telegram_api_url == read
