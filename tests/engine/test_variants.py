@@ -96,7 +96,7 @@ NO_PLAY = Rules(draw_four_when="no_play")
 
 
 def test_draw_four_when_official_a_matching_number_does_not_make_it_a_bluff() -> None:
-    """RULES.md (official, the default): a W4 is legal holding no card of the colour in play;
+    """docs/rules.md (official, the default): a W4 is legal holding no card of the colour in play;
     "matching numbers/symbols in other colours ... do not count"."""
     g = scenario({"a": ["W4", "G5"], "b": ["B1", "B2"]}, ["R5"], draw_pile=PILE)
     assert draw_four_legal(g, "a")
@@ -486,7 +486,7 @@ def test_uno_call_with_play_the_call_with_the_card_protects() -> None:
 
 
 def test_uno_call_after_play_official_a_late_call_protects() -> None:
-    """The default (RULES.md: "Calling before being caught (also after the play)")."""
+    """The default (docs/rules.md: "Calling before being caught (also after the play)")."""
     g = scenario({"a": ["R1", "R2"], "b": ["B3", "B4"]}, ["R5"])
     g, _ = apply(g, "a", Play("R1"))
     g, ev = apply(g, "a", CallUno())
@@ -667,7 +667,7 @@ def test_places_off_the_first_out_ends_the_round() -> None:
 
 
 def test_places_a_last_plus_two_is_drawn_at_once_and_the_victim_skipped() -> None:
-    """Stacking: a +2 as the last card is never stacked on (RULES.md); with places the next
+    """Stacking: a +2 as the last card is never stacked on (docs/rules.md); with places the next
     player draws it, loses the turn, and play goes on."""
     r = Rules(places=True, stacking="draw_two", target=0)
     g = scenario(
@@ -849,7 +849,7 @@ def _deal_with(rules: Rules, rank: Rank, players: list[str]) -> tuple[Game, list
 
 def test_start_reverse_right_of_dealer() -> None:
     """Seeds 003, 004: "庄家左边玩家（若是"reverse"则为右边）根据此牌出牌" — after a Reverse
-    start card the player to the dealer's right plays first (RULES.md: the dealer)."""
+    start card the player to the dealer's right plays first (docs/rules.md: the dealer)."""
     four = ["a", "b", "c", "d"]
     g, ev = _deal_with(Rules(start_reverse="right_of_dealer"), Rank.REVERSE, four)
     right = four[(four.index(g.dealer) - 1) % 4]
