@@ -120,3 +120,42 @@ def test_every_link_in_the_readme_and_docs_reaches_a_file() -> None:
             if "://" in target:
                 continue
             assert (doc.parent / target).exists(), (doc.name, target)
+
+
+def _sections() -> list[str]:
+    return re.findall(r"^## (.+)$", README.read_text(encoding="utf-8"), re.M)
+
+
+def test_playing_comes_first_with_each_platforms_first_steps() -> None:
+    """Issue 19 item 22: a newcomer reads how to play in a chat before PostgreSQL, shards
+    and metrics: a Telegram token line, the Discord application's steps (where its token
+    is, the invite link the bot logs, with the permissions it checks)."""
+    from adapters.discord.markup import POSTING
+
+    sections = _sections()
+    assert sections[0] == "Playing in a chat", sections
+    assert sections.index("Running it") < sections.index("Running at scale")
+    text = README.read_text(encoding="utf-8")
+    chat = text.split("## Playing in a chat", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"^UNO_TELEGRAM_TOKEN=\d+:\S+$", chat, re.M)  # a token line
+    assert re.search(r"^UNO_DISCORD_TOKEN=\S+$", chat, re.M)
+    for step in ("Developer Portal", "New Application", "Reset Token", "@BotFather"):
+        assert step in chat, step
+    (url,) = re.findall(r"https://discord\.com/oauth2/authorize\?\S+", chat)
+    assert "scope=bot+applications.commands" in url
+    assert f"permissions={POSTING.value}" in url
+
+
+def test_the_readme_names_every_setting_and_how_to_run_the_image() -> None:
+    """Every variable ``uno-bot run`` reads is in the README (``run --help`` lists them
+    too); the image is built and run by an example; ``run`` without a platform fails."""
+    from bot.config import Settings
+
+    text = README.read_text(encoding="utf-8")
+    for name in Settings.model_fields:
+        assert f"UNO_{name.upper()}" in text, name
+    assert re.search(r"^docker build -t uno-bot \.$", text, re.M)
+    (run,) = re.findall(r"^docker run .+$", text, re.M)
+    assert "--env-file .env" in run and ":/data" in run and run.endswith(" uno-bot")
+    assert "uno-bot run --help" in text
+    assert "COMPOSE_PROFILES" in text
