@@ -11,7 +11,7 @@ WORKDIR /app
 
 # the project and its dependencies (a wheel install: the catalogues and migrations are
 # package data, found beside the code in site-packages)
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
 COPY bot ./bot
 COPY adapters ./adapters

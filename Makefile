@@ -12,8 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# the bot on every platform configured; with none, a game in the terminal (the newcomer's
+# demo: `uno-bot run` alone fails instead, for containers and services)
 run: $(STAMP)
-	$(BIN)/uno-bot run
+	$(BIN)/uno-bot run --demo
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

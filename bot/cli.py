@@ -36,7 +36,22 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"uno-bot {__version__}")
     sub = ap.add_subparsers(dest="command")
 
-    sub.add_parser("run", help="start every configured platform (the default)")
+    from bot.config import env_help
+
+    r = sub.add_parser(
+        "run",
+        help="start every configured platform (the default)",
+        description="Start the bot on every platform configured (a token set), with the\n"
+        "settings below, read from the environment or a .env file in the working folder.",
+        epilog=env_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    r.add_argument(
+        "--demo",
+        action="store_true",
+        help="with no platform configured, show a game in the terminal instead of failing "
+        "(make run): you against three bots on a terminal, else four bots",
+    )
 
     p = sub.add_parser("play", help="a table in the terminal against bot seats")
     p.add_argument("--players", type=int, default=4, help="seats in all (default 4)")
@@ -110,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             return _play(args, settings)
         if args.command == "stickers":
             return _stickers(settings)
-        return _run(settings)
+        return _run(settings, demo=getattr(args, "demo", False))
     except StoreError as e:  # one clear line naming the file, not a traceback
         raise SystemExit(str(e)) from None
 
@@ -286,9 +301,26 @@ def _unknown_lang(lang: str) -> bool:
     )
 
 
-def _run(settings: Any) -> int:
+def _run(settings: Any, *, demo: bool = False) -> int:
+    from bot.config import misnamed_tokens
+
     platforms = settings.platforms
+    stray = [
+        f"{found} is set in {where}, but uno-bot reads {read} (rename it)"
+        for found, read, where in misnamed_tokens(settings)
+    ]
     if not platforms:
+        # one line and a failure, never a game: in a container (restart: unless-stopped) a
+        # game that ends well would be started again for ever; a token under another
+        # name was meant for the bot
+        if stray:
+            raise SystemExit(f"uno-bot run: no platform configured: {'; '.join(stray)}")
+        if not demo:
+            raise SystemExit(
+                "uno-bot run: no platform configured: set UNO_TELEGRAM_TOKEN and/or "
+                "UNO_DISCORD_TOKEN (in the environment or a .env file); uno-bot play opens "
+                "a table in the terminal"
+            )
         print(
             "No platform configured. To run the bot in a chat, set UNO_TELEGRAM_TOKEN "
             "and/or UNO_DISCORD_TOKEN (in the environment or a .env file) and run again.\n"
@@ -300,6 +332,8 @@ def _run(settings: Any) -> int:
         if not interactive:
             argv += ["--bots", "4"]
         return main(argv)
+    for line in stray:
+        log.warning("%s: that platform does not start", line)
     asyncio.run(run_platforms(settings))
     return 0
 

@@ -6,13 +6,24 @@ validation errors) and only ``.get_secret_value()`` at the point of use reveals 
 
 from __future__ import annotations
 
+import os
+import textwrap
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
+from dotenv import dotenv_values
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["LANGUAGES", "Settings", "format_shards", "load_settings", "parse_shards"]
+__all__ = [
+    "LANGUAGES",
+    "Settings",
+    "format_shards",
+    "load_settings",
+    "misnamed_tokens",
+    "parse_shards",
+]
 
 LANGUAGES = ("en", "zh_Hans", "zh_Hant")
 # Discord shard counts: far past what any bot runs (Discord recommends one per 1,000 servers)
@@ -86,37 +97,85 @@ class Settings(BaseSettings):
         hide_input_in_errors=True,
     )
 
-    db: str = "data/uno.sqlite3"
-    discord_token: SecretStr | None = None
-    discord_api_url: str = "https://discord.com/api/v10"
-    # server ids, comma-separated: register /uno in these servers only (at once, for trying
-    # the bot out) instead of globally
-    discord_guilds: str = ""
-    # which Discord shards this process runs: auto (as many as Discord recommends, all of
-    # them) or A-B/N, K/N, comma lists (``parse_shards``), to spread shards over processes
-    discord_shards: str = "auto"
-    # cards as pictures: Discord's hand picture and card emojis, Telegram's stickers
-    # (these also need telegram_owner); false: text and emoji only
-    card_images: bool = True
-    telegram_token: SecretStr | None = None
-    telegram_api_url: str = "https://api.telegram.org/bot"
-    telegram_webhook_url: str | None = None  # set to use a webhook instead of polling
-    telegram_webhook_listen: str = "0.0.0.0"  # a server's listen address
-    telegram_webhook_port: int = 8443
-    telegram_webhook_secret: SecretStr | None = None
-    # the operator's Telegram user id (who has started the bot privately): the card
-    # stickers are a sticker set of theirs, made by the bot (``uno-bot stickers``)
-    telegram_owner: int | None = Field(default=None, gt=0)
-    language: Literal["en", "zh_Hans", "zh_Hant"] = "en"
-    log_level: str = "INFO"
+    # each field's description is its line in ``uno-bot run --help`` (``env_help``)
+    db: str = Field(
+        "data/uno.sqlite3",
+        description="the database: an SQLite file (a path, or sqlite:///path) or a "
+        "PostgreSQL server, postgresql://user:password@host:5432/database",
+    )
+    discord_token: SecretStr | None = Field(
+        None, description="the Discord bot's token (Developer Portal, Bot): starts Discord"
+    )
+    discord_api_url: str = Field(
+        "https://discord.com/api/v10", description="Discord's API at another address (a proxy)"
+    )
+    discord_guilds: str = Field(
+        "",
+        description="server ids, comma-separated: register /uno in these servers only (at "
+        "once, for trying the bot out) instead of globally",
+    )
+    discord_shards: str = Field(
+        "auto",
+        description="the Discord shards this process runs: auto (every shard Discord "
+        "recommends), or some of a fixed count to spread them over processes: 0-3/8, 5/8, "
+        "0,2/4",
+    )
+    card_images: bool = Field(
+        True,
+        description="cards as pictures: Discord's hand picture and card emojis, Telegram's "
+        "stickers (these also need UNO_TELEGRAM_OWNER); false: text and emoji only",
+    )
+    telegram_token: SecretStr | None = Field(
+        None, description="the Telegram bot's token (from @BotFather): starts Telegram"
+    )
+    telegram_api_url: str = Field(
+        "https://api.telegram.org/bot",
+        description="another Bot API server (self-hosted), with or without its /bot",
+    )
+    telegram_webhook_url: str | None = Field(
+        None, description="the public URL of a webhook, to use instead of polling"
+    )
+    telegram_webhook_listen: str = Field(
+        "0.0.0.0", description="the address the webhook's server listens on"
+    )
+    telegram_webhook_port: int = Field(
+        8443, description="the port the webhook's server listens on"
+    )
+    telegram_webhook_secret: SecretStr | None = Field(
+        None, description="the secret Telegram sends with every webhook update"
+    )
+    telegram_owner: int | None = Field(
+        None,
+        gt=0,
+        description="your own Telegram user id (send the bot /start first): the card "
+        "stickers are sticker sets of yours, made by the bot (uno-bot stickers)",
+    )
+    language: Literal["en", "zh_Hans", "zh_Hant"] = Field(
+        "en", description="the default language: en, zh_Hans or zh_Hant"
+    )
+    log_level: str = Field("INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
     # timers (the per-table ones live in the rules: turn_seconds, uno_window_seconds, ...)
-    lobby_seconds: int = Field(default=15 * 60, ge=10)
-    round_pause_seconds: float = Field(default=15.0, ge=0)
-    bot_delay: float = Field(default=1.5, ge=0)
-    default_preset: str = "official"
-    # operators: Prometheus metrics on /metrics and a health check on /healthz (unset: off)
-    metrics_port: int | None = Field(default=None, ge=1, le=65535)
-    metrics_host: str = "0.0.0.0"  # every interface: a scraper in another container
+    lobby_seconds: int = Field(
+        15 * 60, ge=10, description="seconds a table waits to be started before it closes"
+    )
+    round_pause_seconds: float = Field(
+        15.0, ge=0, description="seconds between a round's end and the next deal"
+    )
+    bot_delay: float = Field(1.5, ge=0, description="seconds a bot seat waits before it moves")
+    default_preset: str = Field(
+        "official", description="the rules of a new table: official, house or party"
+    )
+    metrics_port: int | None = Field(
+        None,
+        ge=1,
+        le=65535,
+        description="serve Prometheus metrics on /metrics and a health check on /healthz "
+        "on this port (unset: off)",
+    )
+    metrics_host: str = Field(
+        "0.0.0.0",  # every interface: a scraper in another container
+        description="the address the metrics port listens on",
+    )
 
     @field_validator("db", mode="before")
     @classmethod
@@ -140,6 +199,18 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_none(cls, v: object) -> object:
         return None if isinstance(v, str) and not v.strip() else v
+
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _bot_api_url(cls, v: str) -> str:
+        # python-telegram-bot appends the token to its base_url (or puts it where the URL
+        # says {token}), and the Bot API's paths are /bot<token>/<method>: a server's
+        # address given without its /bot gets it (the token ran into the port before)
+        v = v.strip()
+        if "{token}" in v or "{TOKEN}" in v:
+            return v
+        v = v.rstrip("/")
+        return v if v.endswith("/bot") else f"{v}/bot"
 
     @field_validator("discord_guilds")
     @classmethod
@@ -190,3 +261,52 @@ class Settings(BaseSettings):
 def load_settings(**overrides: object) -> Settings:
     """Settings from the environment and ``.env``, with explicit overrides on top."""
     return Settings(**overrides)  # type: ignore[arg-type]
+
+
+def env_help() -> str:
+    """Every variable the bot reads, one entry each with its description and default (for
+    ``uno-bot run --help``): from the fields themselves, so nothing is left out."""
+    prefix = Settings.model_config.get("env_prefix", "")
+    names = {name: f"{prefix}{name.upper()}" for name in Settings.model_fields}
+    width = max(map(len, names.values())) + 4
+    out = ["environment variables (or lines of a .env file):"]
+    for name, field in Settings.model_fields.items():
+        text = field.description or ""
+        default = field.get_default()
+        if default not in (None, "") and not isinstance(default, SecretStr):
+            shown = str(default).lower() if isinstance(default, bool) else default
+            text += f" (default\0{shown})"  # kept on one line
+        lines = [line.replace("\0", " ") for line in textwrap.wrap(text, 94 - width)] or [""]
+        out.append(f"  {names[name]:<{width - 2}}{lines[0]}")
+        out.extend(f"{'':{width}}{line}" for line in lines[1:])
+    return "\n".join(out)
+
+
+# the setting that starts each platform
+PLATFORM_TOKENS = {"discord": "discord_token", "telegram": "telegram_token"}
+
+
+def misnamed_tokens(
+    settings: Settings, environ: Mapping[str, str] | None = None
+) -> list[tuple[str, str, str]]:
+    """The tokens of platforms ``settings`` does not start that are set under their name
+    without the prefix (``TELEGRAM_TOKEN``: what the first compose.yaml called them, and
+    what a ``.env`` written for it still says), which nothing reads: (the name found, the
+    name read, where: ``"the environment"`` or the env file's name). So that a token meant
+    for the bot is named instead of silently ignored."""
+    env = os.environ if environ is None else environ
+    env_file = settings.model_config.get("env_file")
+    in_file: dict[str, str | None] = {}
+    if isinstance(env_file, (str, Path)) and Path(env_file).is_file():
+        in_file = dotenv_values(env_file, encoding=settings.model_config.get("env_file_encoding"))
+    prefix = settings.model_config.get("env_prefix", "")
+    out = []
+    for platform, field in PLATFORM_TOKENS.items():
+        bare = field.upper()
+        if platform in settings.platforms:
+            continue
+        for where, values in (("the environment", env), (str(env_file), in_file)):
+            if any(k.upper() == bare and (v or "").strip() for k, v in values.items()):
+                out.append((bare, f"{prefix}{bare}", where))
+                break
+    return out

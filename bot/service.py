@@ -102,7 +102,7 @@ log = logging.getLogger(__name__)
 
 GLOBAL = "*"  # the statistics scope of every game everywhere
 # a turn deadline that fires this much after it was due ran out while the bot was down:
-# it still times the turn out (RULES.md section 4), but it is no AFK strike
+# it still times the turn out (docs/rules.md section 4), but it is no AFK strike
 LATE_SECONDS = 30.0
 # actions that leave the turn as it was: they do not make other players' buttons stale
 _KEEPS_TURN = (CallUno, CatchUno)

@@ -130,7 +130,7 @@ _SPECS: tuple[FlagSpec, ...] = (
         N_("Deflect a +2"),
         N_(
             "With a +2 pending, a Skip of that colour passes it on and a Reverse sends it "
-            "back; or a +4 too, in the colour it named."
+            "back; or also a +4, sent back by a Reverse of the colour it named."
         ),
         0,
         # what were "off" and "on" before deflect could act on a +4 read the same

@@ -1,4 +1,4 @@
-"""UNO's rules as a pure library: no I/O, no clock, no platform. See docs/ENGINE.md.
+"""UNO's rules as a pure library: no I/O, no clock, no platform. See docs/engine.md.
 
 Everything outside the engine uses the names exported here.
 """

@@ -115,7 +115,7 @@ class CatchUno:
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    """Leave the game (RULES.md section 4)."""
+    """Leave the game (docs/rules.md section 4)."""
 
 
 @dataclass(frozen=True, slots=True)

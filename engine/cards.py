@@ -1,4 +1,4 @@
-"""Cards, colours and the deck (RULES.md section 1, "Deck").
+"""Cards, colours and the deck (docs/rules.md section 1, "Deck").
 
 Cards are interned: there are 54 distinct cards, each exists once, so equality is identity
 and hashing is cheap. ``Card.parse`` and ``Card(color, rank)`` both return the one instance.
@@ -141,7 +141,7 @@ class Card(str):
         """
         if isinstance(code, Card):
             return code
-        if isinstance(code, str):  # exactly the codes of RULES.md: no case or space folding
+        if isinstance(code, str):  # exactly the codes of docs/rules.md: no case or space folding
             found = cls._by_code.get(code)
             if found is not None:
                 return found

@@ -1,4 +1,4 @@
-"""Table rules: every house-rule flag of RULES.md section 2, and the presets of section 3.
+"""Table rules: every house-rule flag of docs/rules.md section 2, and the presets of section 3.
 
 ``Rules()`` is the official game. A table's rules are a preset plus overrides:
 ``Rules.preset("house", swap="five")``. Values are validated (pydantic). Flags that act on a
@@ -82,9 +82,9 @@ StartReverse = Literal["dealer", "right_of_dealer"]
 
 
 class Rules(BaseModel):
-    """Immutable table rules. Defaults are the official rules (RULES.md section 1).
+    """Immutable table rules. Defaults are the official rules (docs/rules.md section 1).
 
-    Every field is a flag of RULES.md section 2 with exactly the meaning written there.
+    Every field is a flag of docs/rules.md section 2 with exactly the meaning written there.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)

@@ -2,7 +2,8 @@
 with a volume and a health check; two Discord processes whose shard ranges split 4 shards
 between them and one Telegram process, all built from the Dockerfile, started once the
 database is healthy, restarted, checked on their ``/healthz``, their settings ones
-``uno-bot`` knows, and every secret taken from the environment or ``.env``.
+``uno-bot`` knows, every secret taken from the environment or ``.env`` under the bot's own
+names (``UNO_...``), and each platform's processes a profile of their own.
 
 The project has no YAML library (and takes none on for this): the file is read by the small
 reader below, which knows the block subset the file is written in (mappings, lists of
@@ -142,7 +143,11 @@ def compose() -> dict[str, Any]:
     return value
 
 
-INTERPOLATED = re.compile(r"\$\{([A-Z_]+):\?[^}]+\}")
+INTERPOLATED = re.compile(r"\$\{([A-Z_]+):\?[^}]+\}")  # required: ${NAME:?why}
+# optional (a profile's: Compose reads the whole file, even services it does not start)
+OPTIONAL = re.compile(r"\$\{([A-Z_]+):-\}")
+ANY_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)")
+PROFILES = {"discord-0": ["discord"], "discord-1": ["discord"], "telegram": ["telegram"]}
 
 
 def test_postgresql_keeps_its_data_and_says_when_it_is_ready(compose: dict[str, Any]) -> None:
@@ -184,7 +189,9 @@ def test_the_bots_come_from_the_dockerfile_once_the_database_is_healthy(
         for key in env:
             assert key.startswith("UNO_")
             assert key[4:].lower() in known, key
-        values = {k[4:].lower(): INTERPOLATED.sub("x", v) for k, v in env.items()}
+        values = {
+            k[4:].lower(): OPTIONAL.sub("x", INTERPOLATED.sub("x", v)) for k, v in env.items()
+        }
         Settings(_env_file=None, **values)
     assert len(host_ports) == len(BOTS)
 
@@ -197,7 +204,7 @@ def test_two_discord_processes_split_the_shards_and_one_runs_telegram(
     counts = set()
     for name in ("discord-0", "discord-1"):
         env = services[name]["environment"]
-        assert INTERPOLATED.fullmatch(env["UNO_DISCORD_TOKEN"])
+        assert env["UNO_DISCORD_TOKEN"] == "${UNO_DISCORD_TOKEN:-}"
         assert "UNO_TELEGRAM_TOKEN" not in env
         m = re.fullmatch(r"(\d+)-(\d+)/(\d+)", env["UNO_DISCORD_SHARDS"])
         assert m is not None
@@ -206,12 +213,50 @@ def test_two_discord_processes_split_the_shards_and_one_runs_telegram(
         counts.add(count)
     assert counts == {4} and sorted(shards) == [0, 1, 2, 3]  # each shard in one process
     env = services["telegram"]["environment"]
-    assert INTERPOLATED.fullmatch(env["UNO_TELEGRAM_TOKEN"])
+    assert env["UNO_TELEGRAM_TOKEN"] == "${UNO_TELEGRAM_TOKEN:-}"
     assert "UNO_DISCORD_TOKEN" not in env
+
+
+def test_each_platform_is_a_profile_and_the_database_always_runs(
+    compose: dict[str, Any],
+) -> None:
+    """Issue 19 item 21: an operator with one platform starts only its processes
+    (``COMPOSE_PROFILES=telegram`` in ``.env``, or ``--profile``); nothing else requires a
+    token it has not got, so a token is optional where it is read (``${NAME:-}``: Compose
+    reads every service's variables, even those of a profile it does not start) and the
+    bot itself refuses to run without one (``uno-bot run`` exits 1 saying so)."""
+    services = compose["services"]
+    assert "profiles" not in services["db"]
+    for name, profiles in PROFILES.items():
+        assert services[name]["profiles"] == profiles, name
+    text = COMPOSE.read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if "TOKEN" in line and "${" in line:
+            assert OPTIONAL.search(line), line
+
+
+def test_one_set_of_names_the_bots_own(compose: dict[str, Any]) -> None:
+    """Issue 19 item 21: the file read ``DISCORD_TOKEN`` and ``TELEGRAM_TOKEN`` from
+    ``.env``, other names than the bot's, while the same ``.env`` is read by ``make run``
+    (where ``TELEGRAM_TOKEN=...`` meant nothing). Every variable the file takes is a
+    setting of uno-bot under its own name (``UNO_...``), given to the setting of that
+    name, or PostgreSQL's password; so is every one its comments tell to set."""
+    known = {f"UNO_{name.upper()}" for name in Settings.model_fields}
+    text = COMPOSE.read_text(encoding="utf-8")
+    taken = set(ANY_VARIABLE.findall(text))
+    assert taken <= known | {"POSTGRES_PASSWORD"}, taken - known
+    assert {"UNO_DISCORD_TOKEN", "UNO_TELEGRAM_TOKEN", "POSTGRES_PASSWORD"} <= taken
+    for name in PROFILES:
+        for key, value in compose["services"][name]["environment"].items():
+            for var in ANY_VARIABLE.findall(value):
+                assert var == key or var == "POSTGRES_PASSWORD", (key, value)
+    told = set(re.findall(r"^#\s+([A-Z_]+)=", text, re.M))
+    assert told <= known | {"POSTGRES_PASSWORD", "COMPOSE_PROFILES"}, told
+    assert {"UNO_DISCORD_TOKEN", "UNO_TELEGRAM_TOKEN", "COMPOSE_PROFILES"} <= told
 
 
 def test_no_secret_is_written_in_the_file() -> None:
     text = COMPOSE.read_text(encoding="utf-8")
     for line in text.splitlines():
         if re.search(r"(TOKEN|PASSWORD)\s*:", line) and not line.lstrip().startswith("#"):
-            assert INTERPOLATED.search(line), line
+            assert INTERPOLATED.search(line) or OPTIONAL.search(line), line

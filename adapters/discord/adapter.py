@@ -50,7 +50,7 @@ from adapters.discord.gateway import shards_label as _shards  # noqa: F401 (test
 from adapters.discord.hands import Hands
 from adapters.discord.ids import OLD_HAND_ACTIONS as HAND_ACTIONS
 from adapters.discord.langs import Languages
-from adapters.discord.markup import md, md_names, notice_text
+from adapters.discord.markup import invite_url, md, md_names, notice_text
 from adapters.discord.menus import Menus
 from adapters.discord.outbox import Outbox
 from adapters.discord.presses import Presses
@@ -181,6 +181,8 @@ class Adapter:
             await self.stop()
             raise
         log.info("discord: logged in as %s", client.user)
+        if client.application_id is not None:
+            log.info("discord: add the bot to a server: %s", invite_url(client.application_id))
         reshow = asyncio.create_task(self._reshow(), name="uno-discord-reshow")
         self.ctx.gate.handlers.add(reshow)
         reshow.add_done_callback(self.ctx.gate.handlers.discard)

@@ -85,6 +85,11 @@ class UnoClient(discord.AutoShardedClient):
         shard_ids: Sequence[int] | None = None,
         shard_count: int | None = None,
     ) -> None:
+        # never in a voice channel: discord.py's two warnings at a first client that voice
+        # is unsupported (no PyNaCl, no davey) are noise here. These are its own switches
+        # for them (it clears each once said), not a log filter: nothing else is hidden
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels, threads and the guild's locale
         shards: dict[str, Any] = {}

@@ -107,6 +107,12 @@ def admin(interaction: discord.Interaction[Any]) -> bool:
     return bool(interaction.permissions.manage_channels)
 
 
+# what the bot needs where a table is: to see the channel and post the table message in
+# it or in its threads (its own messages it may always edit; hands are interaction
+# answers). ``can_post`` checks these, and the invite link asks for them (``invite_url``)
+POSTING = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True)
+
+
 def can_post(interaction: discord.Interaction[Any]) -> bool:
     """Whether the bot may post the table message where ``interaction`` came from."""
     perms = interaction.app_permissions
@@ -115,6 +121,14 @@ def can_post(interaction: discord.Interaction[Any]) -> bool:
     thread = isinstance(interaction.channel, discord.Thread)
     send = perms.send_messages_in_threads if thread else perms.send_messages
     return perms.view_channel and send
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server: its user (``bot``), the ``/uno`` commands
+    (``applications.commands``) and the permissions it uses (``POSTING``)."""
+    return discord.utils.oauth_url(
+        application_id, permissions=POSTING, scopes=("bot", "applications.commands")
+    )
 
 
 def display_name(interaction: discord.Interaction[Any]) -> str:

@@ -27,7 +27,7 @@ def _hand_lines(hand: Sequence[Card], tr: Translator) -> list[str]:
 
 def _must_play_drawn(v: View) -> bool:
     """``force_play``: the drawn card must be played (``Pass`` is not offered), unless it
-    is a +4 that would be a bluff (RULES.md section 2, ``force_play``)."""
+    is a +4 that would be a bluff (docs/rules.md section 2, ``force_play``)."""
     drawn = v.drawn
     if drawn is None or not v.rules.force_play:
         return False

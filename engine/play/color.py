@@ -59,7 +59,7 @@ def do_choose_color(g: Game, s: int, a: ChooseColor, ev: list[Event]) -> None:
 
 
 def name_missing_color(g: Game, pid: str, ev: list[Event]) -> None:
-    """A colour that was never named: chosen at random (RULES.md section 4), or under
+    """A colour that was never named: chosen at random (docs/rules.md section 4), or under
     ``color_timeout=keep`` the colour in play before the wild stays (seed 001: "如果忘记说颜色，
     则以之前颜色为准"); a wild start card had none before it: random then too."""
     kept = g.kept_color

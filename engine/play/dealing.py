@@ -267,7 +267,7 @@ def set_rules(game: Game, rules: Rules) -> Game:
 
 
 def choose_dealer(g: Game, *, redraw: bool = False) -> tuple[str, tuple[tuple[str, Card], ...]]:
-    """RULES.md "Dealer": everyone draws, the highest number deals (actions and wilds count
+    """docs/rules.md "Dealer": everyone draws, the highest number deals (actions and wilds count
     as 0); the tied highest draw again. ``redraw`` (seed 001, ``high_plays_first``): an
     action card or a wild is drawn again ("摸到功能牌或万能牌则重摸")."""
     deck = full_deck(g.rules.decks)
@@ -385,7 +385,7 @@ def start_round(g: Game, ev: list[Event]) -> None:
             g.cur = (d - 1) % n if rules.start_reverse == "right_of_dealer" else d
     elif r is D2 and rules.stacking != "off":
         # seed 001: the first player answers a +2 start card with a +2 or +4 or draws 2,
-        # exactly as if it had just been played at them (RULES.md "Penalties and
+        # exactly as if it had just been played at them (docs/rules.md "Penalties and
         # windows": drawn at once only without stacking). The dealer turned it up, so a
         # Reverse deflect sends it to the dealer.
         g.cur = first

@@ -1,4 +1,4 @@
-"""Leaving the game (``Leave``, RULES.md section 4): listed for every seated player until
+"""Leaving the game (``Leave``, docs/rules.md section 4): listed for every seated player until
 the game is over (never refused but by the checks every action has: ``core``). The hand
 goes under the draw pile; a colour still to be named is chosen; a challenge open on the
 leaver's +4 is drawn by its victim; their turn passes on and a penalty aimed at them is
@@ -52,7 +52,7 @@ def list_leave(out: list[Action]) -> None:
 
 
 def do_leave(g: Game, s: int, ev: list[Event]) -> None:
-    """RULES.md section 4: cards under the draw pile, turn passes, aimed penalty cancelled."""
+    """docs/rules.md section 4: cards under the draw pile, turn passes, aimed penalty cancelled."""
     pid = g.players_[s]
     ev.append(PlayerLeft(pid))
     own(g)

@@ -43,7 +43,7 @@ def holds_color(hand: list[Card], color: Color | None) -> bool:
 
 def w4_is_legal(g: Game, hand: list[Card]) -> bool:
     """Whether a Wild Draw Four from ``hand`` is a legal play now, not a bluff (what a
-    challenge checks). RULES.md: no card of the colour in play. ``draw_four_when=no_play``
+    challenge checks). docs/rules.md: no card of the colour in play. ``draw_four_when=no_play``
     (seeds 003, 004, and 000's option): no other card of the hand can be played at all;
     cards of the colour in play and of the top card's number or symbol count, wilds do not
     (seed 003: "黑色牌不算"). After a taken +2 under ``after_penalty=same_color`` only the

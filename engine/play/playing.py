@@ -359,7 +359,7 @@ def resolve(
         return
     if rank is SKIP or (rank is REV and two):
         # several Skips skip as many players, but never the one who played them: with two
-        # players any number of them means "play again" (RULES.md, two players)
+        # players any number of them means "play again" (docs/rules.md, two players)
         if g.out or not g.hands[s]:  # places: among those still playing, never back to s
             others = sum(1 for i, h in enumerate(g.hands) if h and i != s)
             k = min(k, others if g.hands[s] else others - 1)

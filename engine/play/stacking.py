@@ -60,9 +60,12 @@ def deflect_open(g: Game) -> bool:
 
 def _deflects(g: Game, s: int, c: Card, hand: list[Card]) -> bool:
     """With ``deflect_open``: a Skip or Reverse of the colour in play, never as the last
-    card; a Reverse needs someone to send the penalty back to."""
+    card; a Reverse needs someone to send the penalty back to. A +4 only by a Reverse: seed
+    001 names what may answer one, "“+”牌或同色反转牌" (a + card or a Reverse of its
+    colour), and seeds 000 and 003 only a +4; the Skip deflect stays a +2 thing."""
     return (
-        c.color is g.play_color
+        (c.rank is REV or g.pending_kind is D2)
+        and c.color is g.play_color
         and (len(hand) > 1 or may_go_out_with(g.fl, c.rank, deflect=True))
         and (c.rank is SKIP or bounce_target(g, s) is not None)
     )
@@ -99,7 +102,7 @@ def penalty_refusal(g: Game, a: Play) -> Refusal | None:
     if (
         g.phase_ is CHALLENGE
         and rank not in (D2, W4, W)
-        and not (g.fl.deflect == "all" and rank in (SKIP, REV))
+        and not (g.fl.deflect == "all" and rank is REV)  # a +4's only deflect
     ):
         return CHALLENGE_OPEN
     if not g.pending:

@@ -1,5 +1,5 @@
 """Deadlines (``Timeout``, sent by the service, never listed): ``window="turn"`` from the
-current player ends their turn, colour choice or challenge decision by RULES.md section
+current player ends their turn, colour choice or challenge decision by docs/rules.md section
 4 (a random colour, the penalty taken, a pass after a draw, the first-play draw, else a
 card drawn and a pass); ``window="uno"`` closes the catch window on an exposed player.
 """

@@ -8,6 +8,7 @@ import io
 import itertools
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -28,7 +29,12 @@ UNO_BOT = Path(sys.executable).with_name("uno-bot")
 
 
 def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("UNO_")}
+    stray = ("TELEGRAM_TOKEN", "DISCORD_TOKEN")  # the old compose names, named when set
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.upper().startswith("UNO_") and k.upper() not in stray
+    }
     env.update({"UNO_DB": str(tmp_path / "default.sqlite3"), "UNO_LOG_LEVEL": "WARNING"})
     env.update(extra)
     return env
@@ -176,29 +182,76 @@ def test_simulate_prints_win_rates(tmp_path: Path) -> None:
     assert all("fair share 50.0%" in r for r in rows)
 
 
-def test_run_without_a_token_and_without_a_terminal_plays_a_bot_game(tmp_path: Path) -> None:
+def test_run_without_a_platform_exits_non_zero_with_one_line(tmp_path: Path) -> None:
+    """Issue 19 item 20: in a container (no token, no terminal) ``run`` used to play a bot
+    game and exit 0, an endless loop under ``restart: unless-stopped``. It says what is
+    missing in one line and fails, and plays nothing."""
     (tmp_path / ".env").write_text("UNO_LOG_LEVEL=WARNING\n", encoding="utf-8")
-    res = uno_bot(tmp_path, "run")
+    for args in (("run",), ()):  # ``run`` is the default command
+        res = uno_bot(tmp_path, *args)
+        assert res.returncode != 0
+        assert res.stdout == ""
+        (line,) = res.stderr.splitlines()
+        assert "no platform configured" in line
+        assert "UNO_TELEGRAM_TOKEN" in line and "UNO_DISCORD_TOKEN" in line
+        assert "uno-bot play" in line  # where the terminal table is
+    assert not (tmp_path / "default.sqlite3").exists()  # no game was played
+
+
+def test_the_demo_without_a_token_and_without_a_terminal_plays_a_bot_game(
+    tmp_path: Path,
+) -> None:
+    """``make run`` (``run --demo``) with no token is the newcomer's demo: without a
+    terminal, four bots play a whole game."""
+    res = uno_bot(tmp_path, "run", "--demo")
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "No platform configured" in out and "UNO_TELEGRAM_TOKEN" in out
     assert "UNO_DISCORD_TOKEN" in out
     assert "wins the game" in out
     assert (tmp_path / "default.sqlite3").exists()  # UNO_DB was used
-    res = uno_bot(tmp_path)  # ``run`` is the default command
-    assert res.returncode == 0 and "No platform configured" in res.stdout
+
+
+def test_make_run_is_the_demo() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "uno-bot run --demo" in recipe
+
+
+@pytest.mark.parametrize("where", ["dotenv", "environment"])
+@pytest.mark.parametrize("demo", [False, True])
+def test_a_token_under_the_old_compose_name_is_named_not_ignored(
+    tmp_path: Path, where: str, demo: bool
+) -> None:
+    """A ``.env`` written for the old compose.yaml (``TELEGRAM_TOKEN=...``) configures no
+    platform: neither ``run`` nor ``make run``'s demo goes on as if no token had been
+    meant (the demo used to open the terminal table); the line names the variable read."""
+    secret = "123456:" + "s" * 30
+    env = {}
+    if where == "dotenv":
+        (tmp_path / ".env").write_text(f"TELEGRAM_TOKEN={secret}\n", encoding="utf-8")
+    else:
+        env["TELEGRAM_TOKEN"] = secret
+    res = uno_bot(tmp_path, "run", *(["--demo"] if demo else []), **env)
+    assert res.returncode != 0
+    assert "wins the game" not in res.stdout and "Your cards" not in res.stdout
+    (line,) = res.stderr.splitlines()
+    assert "TELEGRAM_TOKEN" in line and "UNO_TELEGRAM_TOKEN" in line
+    assert ("in .env" in line) == (where == "dotenv")
+    assert secret not in res.stderr + res.stdout
+    assert not (tmp_path / "default.sqlite3").exists()
 
 
 def test_run_on_a_terminal_seats_a_person_at_the_table(tmp_path: Path) -> None:
-    """On a TTY, ``uno-bot run`` without a token opens an interactive table: the person
-    sees their cards and is asked for a move (here they quit; the table stays saved)."""
+    """On a TTY, the demo without a token opens an interactive table: the person sees their
+    cards and is asked for a move (here they quit; the table stays saved)."""
     import pty
 
     master, slave = pty.openpty()
     try:
         os.write(master, b"q\n")  # typed ahead: read at the first prompt
         proc = subprocess.run(
-            [str(UNO_BOT), "run"],
+            [str(UNO_BOT), "run", "--demo"],
             cwd=tmp_path,
             env=clean_env(tmp_path),
             stdin=slave,
@@ -397,3 +450,21 @@ async def test_a_run_stopped_while_seating_starts_afresh(tmp_path: Path) -> None
     summary = await asyncio.wait_for(play(opts, out=out), 60)
     assert summary["status"] == "finished" and summary["winner"] is not None
     assert summary["resumed"] is False
+
+
+def test_run_help_lists_every_environment_variable(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19 item 22: ``uno-bot run --help`` names every variable the bot reads, from the
+    configuration's own fields (a field added to ``Settings`` is listed without more)."""
+    from bot.config import Settings
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", "--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    listed = dict(re.findall(r"^  (UNO_[A-Z_]+)\s+(\S.*)$", text, re.M))
+    assert list(listed) == [f"UNO_{name.upper()}" for name in Settings.model_fields]
+    for name, field in Settings.model_fields.items():
+        assert field.description, name  # each says what it is
+        assert listed[f"UNO_{name.upper()}"].startswith(field.description.split()[0])
+    assert "default data/uno.sqlite3" in text  # a default is shown...
+    assert "**" not in text  # ... a secret's never (there is none to show)

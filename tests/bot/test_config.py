@@ -221,3 +221,66 @@ def test_bad_discord_shards_are_refused_saying_what_is_accepted(text: str, why: 
     message = str(e.value)
     assert "discord_shards is auto, or the shards this process runs" in message
     assert "0-3/8" in message and why in message
+
+
+def test_a_token_without_the_prefix_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 19 item 21: ``TELEGRAM_TOKEN`` (the old compose.yaml's name) is read by nothing;
+    beside a platform that does start, ``uno-bot run`` says so in a warning naming the
+    variable it reads, and never the token."""
+    import bot.cli as cli
+    from bot.config import misnamed_tokens
+
+    monkeypatch.delenv("TELEGRAM_TOKEN", raising=False)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    (tmp_path / ".env").write_text(
+        f"UNO_DISCORD_TOKEN={DISCORD}\nTELEGRAM_TOKEN={TELEGRAM}\n", encoding="utf-8"
+    )
+    s = load_settings()
+    assert s.platforms == ["discord"]
+    assert misnamed_tokens(s) == [("TELEGRAM_TOKEN", "UNO_TELEGRAM_TOKEN", ".env")]
+    assert misnamed_tokens(s, {"discord_token": "x", "TELEGRAM_TOKEN": " "}) == [
+        ("TELEGRAM_TOKEN", "UNO_TELEGRAM_TOKEN", ".env")  # blank: as if unset
+    ]
+    ran: list[object] = []
+
+    async def run_platforms(settings: object) -> None:
+        ran.append(settings)
+
+    monkeypatch.setattr(cli, "run_platforms", run_platforms)
+    with caplog.at_level(logging.WARNING, logger="uno"):
+        assert cli._run(s) == 0
+    assert ran == [s]
+    (record,) = [r for r in caplog.records if "TELEGRAM_TOKEN" in r.getMessage()]
+    assert record.levelno == logging.WARNING
+    assert "uno-bot reads UNO_TELEGRAM_TOKEN" in record.getMessage()
+    assert TELEGRAM not in caplog.text
+    # set under the bot's own name too: nothing is missing
+    monkeypatch.setenv("UNO_TELEGRAM_TOKEN", TELEGRAM)
+    assert misnamed_tokens(load_settings()) == []
+    monkeypatch.delenv("UNO_TELEGRAM_TOKEN")
+    (tmp_path / ".env").write_text(f"UNO_DISCORD_TOKEN={DISCORD}\n", encoding="utf-8")
+    monkeypatch.setenv("DISCORD_TOKEN", DISCORD)  # its platform starts: not reported
+    monkeypatch.setenv("TELEGRAM_TOKEN", TELEGRAM)
+    assert misnamed_tokens(load_settings()) == [
+        ("TELEGRAM_TOKEN", "UNO_TELEGRAM_TOKEN", "the environment")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("given", "read"),
+    [
+        ("https://api.telegram.org/bot", "https://api.telegram.org/bot"),
+        ("http://127.0.0.1:8081", "http://127.0.0.1:8081/bot"),
+        ("http://127.0.0.1:8081/", "http://127.0.0.1:8081/bot"),
+        ("http://127.0.0.1:8081/bot/", "http://127.0.0.1:8081/bot"),
+        (" http://proxy.example/telegram ", "http://proxy.example/telegram/bot"),
+        ("http://proxy.example/t/{token}/", "http://proxy.example/t/{token}/"),
+    ],
+)
+def test_the_telegram_api_url_with_or_without_its_bot(given: str, read: str) -> None:
+    """python-telegram-bot appends the token to ``base_url`` (or puts it at ``{token}``),
+    and the Bot API's paths are ``/bot<token>/<method>``: an address without ``/bot``
+    gets it."""
+    assert Settings(telegram_api_url=given).telegram_api_url == read

@@ -720,7 +720,7 @@ def test_a_forced_drawn_card_is_not_offered_a_pass(tr: Translator) -> None:
     assert (
         tr.gettext("▶ You drew {card}: it can be played, so you must play it.", card=r8) in forced
     )
-    # a drawn +4 that would be a bluff is not forced (RULES.md section 2, force_play)
+    # a drawn +4 that would be a bluff is not forced (docs/rules.md section 2, force_play)
     g = scenario(
         {"A": ["R3", "Y1"], "B": ["G7"], "C": ["R4"]}, ["R5"], ["W4"], rules=Rules(force_play=True)
     )

@@ -63,7 +63,7 @@ CARD_CODES: tuple[str, ...] = tuple(str(c) for c in ALL_CARDS)
 COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
 PRESET_NAMES: tuple[str, ...] = ("official", "house", "party")
 
-# Every flag of RULES.md section 2 with the values the model accepts.
+# Every flag of docs/rules.md section 2 with the values the model accepts.
 CHOICE_FLAGS: dict[str, tuple[Any, ...]] = {
     "stacking": ("off", "draw_two", "draw_four_on_two", "any"),
     "jump_in": (False, True),
@@ -240,7 +240,7 @@ def _rules(draw: Callable[[st.SearchStrategy[Any]], Any], overrides: dict[str, A
 
 
 def rules(**overrides: Any) -> st.SearchStrategy[Rules]:
-    """A valid ``engine.Rules`` drawing every flag of RULES.md section 2.
+    """A valid ``engine.Rules`` drawing every flag of docs/rules.md section 2.
 
     ``overrides`` fix flags: a value, a list of values, or a strategy."""
     return _rules(overrides)
@@ -621,12 +621,12 @@ POINTS = {
 
 
 def card_points(card: engine.Card, table: str) -> int:
-    """RULES.md "Scoring" and flag ``card_points``."""
+    """docs/rules.md "Scoring" and flag ``card_points``."""
     return card.number if card.is_number else POINTS[table][card.rank.value]
 
 
 def check_scoring(game: Game, new: Game, events: list[Any], ctx: Any) -> None:
-    """A round's scores (RULES.md "Scoring", flags ``scoring``, ``card_points``,
+    """A round's scores (docs/rules.md "Scoring", flags ``scoring``, ``card_points``,
     ``partners``): hand values, the winner's points, everyone's new totals."""
     (rw,) = [e for e in events if isinstance(e, RoundWon)]
     r = new.rules
@@ -663,7 +663,7 @@ def check_scoring(game: Game, new: Game, events: list[Any], ctx: Any) -> None:
 
 
 def check_listing(game: Game, p: str, listed: list[Any], ctx: Any) -> None:
-    """What a listing may hold, by the rules (RULES.md, docs/engine.md): jump-ins are the
+    """What a listing may hold, by the rules (docs/rules.md, docs/engine.md): jump-ins are the
     identical card; an in-turn play matches; a drawn card is the only play; no play and no
     draw while a colour is named; Challenge only on a W4 under ``challenge``; targets only
     on swap cards; wild plays always name their colour; ``together`` per ``multi_play``."""

@@ -20,6 +20,7 @@ from engine import (
     CatchUno,
     Challenge,
     ChooseColor,
+    Color,
     Draw,
     Game,
     IllegalAction,
@@ -31,6 +32,7 @@ from engine import (
     apply,
     legal_actions,
     new_game,
+    scenario,
 )
 from engine.play import color, core, dealing, drawing, penalty, playing, uno
 from tests.engine.strategies import (
@@ -133,3 +135,20 @@ def test_families_agree_with_the_listing_under_random_flags(chunk: int) -> None:
         rnd = random.Random(seed)
         rules = random_rules(rnd, target=0)
         _play(rules, random_player_count(rnd, rules, 6), seed)
+
+
+@pytest.mark.parametrize("w4", ["free", "challenge"])
+def test_families_agree_on_a_plus_four_facing_a_skip_under_deflect_all(w4: str) -> None:
+    """Issue 19 item 1: a +4 pending under deflect=all, its victim holding a Skip and a
+    Reverse of the named colour: the listing, the families and apply agree (the Reverse
+    sends it back, the Skip is no answer to a +4)."""
+    rules = Rules(stacking="draw_four_on_two", deflect="all", wild_draw_four=w4)
+    game = scenario(
+        {"a": ["W4", "G1"], "b": ["BS", "BR", "Y4"], "c": ["G4", "G5"]}, ["R5"], rules=rules
+    )
+    game, _ = apply(game, "a", Play("W4", Color.BLUE))
+    listed = legal_actions(game, "b")
+    assert Play("BR") in listed and Play("BS") not in listed
+    assert _apply_code(game, "b", Play("BS")) is not None
+    assert not playing.can_play(game, game.seat["b"], Play("BS"))
+    _check_families(game, random.Random(19), f"deflect=all wild_draw_four={w4}")

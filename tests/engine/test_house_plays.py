@@ -1,4 +1,4 @@
-"""House rules that change what may be played (RULES.md section 2): jump_in, multi_play,
+"""House rules that change what may be played (docs/rules.md section 2): jump_in, multi_play,
 swap, draw=until_playable, force_play, last_card, first_play_number.
 
 Every scenario is set up by hand with ``engine.scenario`` and checked against the rule text.
@@ -82,7 +82,7 @@ JUMP = Rules(jump_in=True)
 
 
 def test_jump_in_number_players_between_lose_their_turn() -> None:
-    """RULES.md s2 jump_in: identical card out of turn; play continues from the jumper."""
+    """docs/rules.md s2 jump_in: identical card out of turn; play continues from the jumper."""
     g = scenario(
         {"a": ["G1", "G2"], "b": ["B1", "B2"], "c": ["R5", "G3", "G4"], "d": ["Y1", "Y2"]},
         ["R5"],
@@ -99,7 +99,7 @@ def test_jump_in_number_players_between_lose_their_turn() -> None:
 
 
 def test_jump_in_on_skip_skips_from_the_jumper() -> None:
-    """RULES.md s2 jump_in: a jump-in on an S skips from the jumper."""
+    """docs/rules.md s2 jump_in: a jump-in on an S skips from the jumper."""
     g = scenario(
         {"a": ["G1", "G2"], "b": ["B1", "B2"], "c": ["RS", "G3", "G4"], "d": ["Y1", "Y2"]},
         ["RS"],
@@ -111,7 +111,7 @@ def test_jump_in_on_skip_skips_from_the_jumper() -> None:
 
 
 def test_jump_in_on_reverse_reverses_again() -> None:
-    """RULES.md s2 jump_in: a jump-in on an R reverses again, from the jumper."""
+    """docs/rules.md s2 jump_in: a jump-in on an R reverses again, from the jumper."""
     g = scenario(
         {"a": ["G1", "G2"], "b": ["B1", "B2"], "c": ["RR", "G3", "G4"], "d": ["Y1", "Y2"]},
         ["RR"],
@@ -124,7 +124,7 @@ def test_jump_in_on_reverse_reverses_again() -> None:
 
 
 def test_jump_in_on_draw_two_with_stack_pending_adds_to_it() -> None:
-    """RULES.md s2 jump_in: on a pending penalty an identical +2 adds to it."""
+    """docs/rules.md s2 jump_in: on a pending penalty an identical +2 adds to it."""
     g = scenario(
         {
             "a": ["RD2", "G1"],
@@ -149,7 +149,7 @@ def test_jump_in_on_draw_two_with_stack_pending_adds_to_it() -> None:
 
 
 def test_jump_in_on_pending_draw_two_needs_the_identical_card() -> None:
-    """RULES.md s2 jump_in: only the identical +2 may jump in on a pending +2."""
+    """docs/rules.md s2 jump_in: only the identical +2 may jump in on a pending +2."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["B1", "B2"], "c": ["BD2", "G3"], "d": ["Y1"]},
         ["R5"],
@@ -161,7 +161,8 @@ def test_jump_in_on_pending_draw_two_needs_the_identical_card() -> None:
 
 
 def test_jump_in_on_draw_two_without_stacking() -> None:
-    """RULES.md s2 jump_in: an identical +2 after the +2 was drawn gives the next player +2."""
+    """docs/rules.md s2 jump_in: an identical +2 after the +2 was drawn gives the next
+    player +2."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["B1", "B2"], "c": ["G3", "G4"], "d": ["RD2", "Y1"]},
         ["R5"],
@@ -177,7 +178,7 @@ def test_jump_in_on_draw_two_without_stacking() -> None:
 
 
 def test_jump_in_on_wild_the_jumper_names_the_colour() -> None:
-    """RULES.md s2 jump_in: on a wild (same kind), the jumper names the colour."""
+    """docs/rules.md s2 jump_in: on a wild (same kind), the jumper names the colour."""
     g = scenario(
         {"a": ["G1", "G2"], "b": ["B1", "B2"], "c": ["W", "R3", "R4"], "d": ["Y1", "Y2"]},
         ["W"],
@@ -191,7 +192,7 @@ def test_jump_in_on_wild_the_jumper_names_the_colour() -> None:
 
 
 def test_jump_in_on_wild_without_colour_asks_the_jumper() -> None:
-    """RULES.md s2 jump_in: on a wild the jumper (not the skipped player) names the colour."""
+    """docs/rules.md s2 jump_in: on a wild the jumper (not the skipped player) names the colour."""
     g = scenario(
         {"a": ["G1", "G2"], "b": ["B1", "B2"], "c": ["W", "R3", "R4"], "d": ["Y1", "Y2"]},
         ["W"],
@@ -205,7 +206,7 @@ def test_jump_in_on_wild_without_colour_asks_the_jumper() -> None:
 
 
 def test_jump_in_w4_on_w4_adds_to_the_penalty() -> None:
-    """RULES.md s2 jump_in: a W4 on a W4 adds to the penalty (+4s stack, no challenge)."""
+    """docs/rules.md s2 jump_in: a W4 on a W4 adds to the penalty (+4s stack, no challenge)."""
     g = scenario(
         {"a": ["W4", "G1"], "b": ["B1", "B2"], "c": ["W4", "G3"], "d": ["Y1", "Y2"]},
         ["R5"],
@@ -219,7 +220,7 @@ def test_jump_in_w4_on_w4_adds_to_the_penalty() -> None:
 
 
 def test_no_jump_in_while_a_colour_is_being_named() -> None:
-    """RULES.md s2 jump_in: not while a colour is being named."""
+    """docs/rules.md s2 jump_in: not while a colour is being named."""
     g = scenario(
         {"a": ["W", "G1"], "b": ["B1", "B2"], "c": ["W", "G3"], "d": ["Y1"]},
         ["R5"],
@@ -232,7 +233,7 @@ def test_no_jump_in_while_a_colour_is_being_named() -> None:
 
 
 def test_no_jump_in_while_a_challenge_is_open() -> None:
-    """RULES.md s2 jump_in: not while a challenge is open."""
+    """docs/rules.md s2 jump_in: not while a challenge is open."""
     g = scenario(
         {"a": ["W4", "G1"], "b": ["B1", "B2"], "c": ["W4", "G3"], "d": ["Y1"]},
         ["R5"],
@@ -245,7 +246,8 @@ def test_no_jump_in_while_a_challenge_is_open() -> None:
 
 
 def test_jump_in_closes_the_catch_window_of_an_exposed_player() -> None:
-    """RULES.md s2: a catch is possible until another player takes a turn action (a jump-in)."""
+    """docs/rules.md s2: a catch is possible until another player takes a turn action (a
+    jump-in)."""
     g = scenario(
         {"a": ["R5", "G3"], "b": ["B1", "B2"], "c": ["R5", "G4", "G6"], "d": ["Y1", "Y2"]},
         ["R2"],
@@ -263,7 +265,7 @@ def test_jump_in_closes_the_catch_window_of_an_exposed_player() -> None:
 
 
 def test_current_player_identical_card_is_a_normal_play() -> None:
-    """RULES.md s2 jump_in: for the current player an identical card is a normal play."""
+    """docs/rules.md s2 jump_in: for the current player an identical card is a normal play."""
     g = scenario(
         {"a": ["R5", "G1"], "b": ["B1", "B2"], "c": ["G3", "G4"]},
         ["R5"],
@@ -276,7 +278,7 @@ def test_current_player_identical_card_is_a_normal_play() -> None:
 
 
 def test_jump_in_needs_the_identical_card() -> None:
-    """RULES.md s2 jump_in: same colour and same number/symbol."""
+    """docs/rules.md s2 jump_in: same colour and same number/symbol."""
     g = scenario(
         {"a": ["G1"], "b": ["B1"], "c": ["B5", "R6", "GS"], "d": ["Y1"]},
         ["R5"],
@@ -288,7 +290,7 @@ def test_jump_in_needs_the_identical_card() -> None:
 
 
 def test_no_jump_in_when_the_flag_is_off() -> None:
-    """RULES.md s2: jump_in is off by default; playing out of turn is refused."""
+    """docs/rules.md s2: jump_in is off by default; playing out of turn is refused."""
     g = scenario({"a": ["G1"], "b": ["B1"], "c": ["R5", "G3"]}, ["R5"])
     assert plays(g, "c") == []
     assert refuse(g, "c", Play("R5")) == Code.NOT_YOUR_TURN
@@ -301,7 +303,7 @@ RANKS = Rules(multi_play="same_rank")
 
 
 def test_multi_play_two_skips_skip_two_players() -> None:
-    """RULES.md s2 multi_play: two S skip two players."""
+    """docs/rules.md s2 multi_play: two S skip two players."""
     g = scenario(
         {"a": ["RS", "RS", "G1"], "b": ["B1"], "c": ["B2"], "d": ["Y1"]}, ["R5"], rules=PAIRS
     )
@@ -313,7 +315,7 @@ def test_multi_play_two_skips_skip_two_players() -> None:
 
 
 def test_multi_play_two_reverses_leave_the_direction() -> None:
-    """RULES.md s2 multi_play: an even number of R leaves the direction as it was."""
+    """docs/rules.md s2 multi_play: an even number of R leaves the direction as it was."""
     g = scenario(
         {"a": ["RR", "RR", "G1"], "b": ["B1"], "c": ["B2"], "d": ["Y1"]}, ["R5"], rules=PAIRS
     )
@@ -323,7 +325,7 @@ def test_multi_play_two_reverses_leave_the_direction() -> None:
 
 
 def test_multi_play_two_draw_twos_without_stacking_draw_four() -> None:
-    """RULES.md s2 multi_play: two D2 are +4 (stacking off: drawn at once, victim skipped)."""
+    """docs/rules.md s2 multi_play: two D2 are +4 (stacking off: drawn at once, victim skipped)."""
     g = scenario(
         {"a": ["RD2", "RD2", "G1"], "b": ["B1"], "c": ["B2"]},
         ["R5"],
@@ -337,7 +339,7 @@ def test_multi_play_two_draw_twos_without_stacking_draw_four() -> None:
 
 
 def test_multi_play_two_draw_twos_with_stacking_pending_four() -> None:
-    """RULES.md s2 multi_play + stacking: two D2 put +4 on the next player, who may stack."""
+    """docs/rules.md s2 multi_play + stacking: two D2 put +4 on the next player, who may stack."""
     g = scenario(
         {"a": ["RD2", "RD2", "G1"], "b": ["BD2", "B1"], "c": ["B2"]},
         ["R5"],
@@ -351,7 +353,7 @@ def test_multi_play_two_draw_twos_with_stacking_pending_four() -> None:
 
 
 def test_multi_play_two_wild_draw_fours_are_plus_eight() -> None:
-    """RULES.md s2 multi_play: two W4 are +8."""
+    """docs/rules.md s2 multi_play: two W4 are +8."""
     g = scenario(
         {"a": ["W4", "W4", "G1"], "b": ["B1"], "c": ["B2"]},
         ["R5"],
@@ -365,7 +367,7 @@ def test_multi_play_two_wild_draw_fours_are_plus_eight() -> None:
 
 
 def test_multi_play_two_wild_draw_fours_challenged_pending_eight() -> None:
-    """RULES.md s2 multi_play: two W4 are +8, the victim may challenge or accept all 8."""
+    """docs/rules.md s2 multi_play: two W4 are +8, the victim may challenge or accept all 8."""
     g = scenario(
         {"a": ["W4", "W4", "G1"], "b": ["B1"], "c": ["B2"]},
         ["R5"],
@@ -379,7 +381,8 @@ def test_multi_play_two_wild_draw_fours_challenged_pending_eight() -> None:
 
 
 def test_multi_play_same_rank_one_entry_per_played_colour() -> None:
-    """RULES.md s2 same_rank: the player chooses which of their colours stays (one entry each)."""
+    """docs/rules.md s2 same_rank: the player chooses which of their colours stays (one
+    entry each)."""
     g = scenario({"a": ["R5", "G5", "B7"], "b": ["B1"], "c": ["B2"]}, ["R2"], rules=RANKS)
     combos = [p for p in plays(g, "a") if p.together]
     # either card may lead the pair (one of them matches): one entry per lead and colour
@@ -392,7 +395,7 @@ def test_multi_play_same_rank_one_entry_per_played_colour() -> None:
 
 
 def test_multi_play_same_rank_chosen_colour_stays() -> None:
-    """RULES.md s2 same_rank: the chosen played colour stays in play."""
+    """docs/rules.md s2 same_rank: the chosen played colour stays in play."""
     g = scenario({"a": ["R5", "G5", "B7"], "b": ["B1"], "c": ["B2"]}, ["R2"], rules=RANKS)
     g2, _ = apply(g, "a", Play("R5", color="G", together=("G5",)))
     assert (str(g2.color), g2.top, g2.current) == ("G", Card.parse("G5"), "b")
@@ -402,13 +405,13 @@ def test_multi_play_same_rank_chosen_colour_stays() -> None:
 
 
 def test_multi_play_same_rank_colour_must_be_one_played() -> None:
-    """RULES.md s2 same_rank: the colour that stays is one of the played colours."""
+    """docs/rules.md s2 same_rank: the colour that stays is one of the played colours."""
     g = scenario({"a": ["R5", "G5", "B7"], "b": ["B1"]}, ["R2"], rules=RANKS)
     assert refuse(g, "a", Play("R5", color="B", together=("G5",))) == Code.CHOOSE_COLOR
 
 
 def test_multi_play_same_rank_without_a_colour_keeps_the_lead_colour() -> None:
-    """RULES.md s2 same_rank: the player chooses the colour; with none named, leading with
+    """docs/rules.md s2 same_rank: the player chooses the colour; with none named, leading with
     a card chooses it (it goes on top), like laying the pair down by hand."""
     g = scenario({"a": ["R5", "G5", "B7"], "b": ["B1"], "c": ["B2"]}, ["R2"], rules=RANKS)
     g2, _ = apply(g, "a", Play("G5", together=("R5",)))
@@ -419,7 +422,7 @@ def test_multi_play_same_rank_without_a_colour_keeps_the_lead_colour() -> None:
 
 
 def test_multi_play_same_rank_three_colours() -> None:
-    """RULES.md s2 same_rank: several cards of one number in any colours."""
+    """docs/rules.md s2 same_rank: several cards of one number in any colours."""
     g = scenario({"a": ["R5", "G5", "B5", "Y1"], "b": ["B1"]}, ["R2"], rules=RANKS)
     three = [p for p in plays(g, "a") if len(p.together) == 2]
     led_by_red = [p for p in three if str(p.card) == "R5"]
@@ -430,14 +433,14 @@ def test_multi_play_same_rank_three_colours() -> None:
 
 
 def test_multi_play_identical_refuses_same_rank_of_other_colours() -> None:
-    """RULES.md s2 multi_play=identical: only identical cards go together."""
+    """docs/rules.md s2 multi_play=identical: only identical cards go together."""
     g = scenario({"a": ["R5", "G5", "B7"], "b": ["B1"]}, ["R2"], rules=PAIRS)
     assert not [p for p in plays(g, "a") if p.together]
     assert refuse(g, "a", Play("R5", together=("G5",))) == Code.BAD_COMBINATION
 
 
 def test_multi_play_pair_as_the_last_cards_goes_out() -> None:
-    """RULES.md s2 multi_play: a pair may be the player's last cards."""
+    """docs/rules.md s2 multi_play: a pair may be the player's last cards."""
     g = scenario({"a": ["R5", "R5"], "b": ["B1"], "c": ["G3"]}, ["R2"], rules=PAIRS)
     g, ev = apply(g, "a", Play("R5", together=("R5",)))
     (won,) = of(ev, RoundWon)
@@ -459,14 +462,14 @@ def test_multi_play_together_order_does_not_matter() -> None:
 
 
 def test_multi_play_off_refuses_two_cards() -> None:
-    """RULES.md s2 multi_play=off (official): one card at a time."""
+    """docs/rules.md s2 multi_play=off (official): one card at a time."""
     g = scenario({"a": ["R5", "R5", "G1"], "b": ["B1"]}, ["R2"])
     assert not [p for p in plays(g, "a") if p.together]
     assert refuse(g, "a", Play("R5", together=("R5",))) == Code.MULTI_PLAY_OFF
 
 
 def test_multi_play_not_for_jump_ins() -> None:
-    """RULES.md s2 multi_play: not for jump-ins (one card at a time)."""
+    """docs/rules.md s2 multi_play: not for jump-ins (one card at a time)."""
     g = scenario(
         {"a": ["G1"], "b": ["B1"], "c": ["R5", "R5", "G3"]},
         ["R5"],
@@ -483,7 +486,7 @@ SEVEN_ZERO = Rules(swap="seven_zero")
 
 
 def test_seven_lists_one_entry_per_other_player() -> None:
-    """RULES.md s2 swap=seven_zero: a 7 swaps hands with a player of your choice."""
+    """docs/rules.md s2 swap=seven_zero: a 7 swaps hands with a player of your choice."""
     g = scenario(
         {"a": ["R7", "G1", "B2"], "b": ["B1"], "c": ["Y1"], "d": ["Y2"]},
         ["R3"],
@@ -494,7 +497,7 @@ def test_seven_lists_one_entry_per_other_player() -> None:
 
 
 def test_seven_swaps_hands_with_the_target() -> None:
-    """RULES.md s2 swap=seven_zero: playing a 7 swaps hands with the chosen player."""
+    """docs/rules.md s2 swap=seven_zero: playing a 7 swaps hands with the chosen player."""
     g = scenario(
         {"a": ["R7", "G1", "B2"], "b": ["B1", "B3"], "c": ["Y1", "Y2", "Y3"], "d": ["Y4"]},
         ["R3"],
@@ -509,7 +512,7 @@ def test_seven_swaps_hands_with_the_target() -> None:
 
 
 def test_seven_needs_a_target() -> None:
-    """RULES.md s2 swap: the 7's player chooses another player."""
+    """docs/rules.md s2 swap: the 7's player chooses another player."""
     g = scenario({"a": ["R7", "G1", "B2"], "b": ["B1"], "c": ["Y1"]}, ["R3"], rules=SEVEN_ZERO)
     assert refuse(g, "a", Play("R7")) == Code.CHOOSE_TARGET
     assert refuse(g, "a", Play("R7", target="a")) == Code.CHOOSE_TARGET
@@ -517,7 +520,8 @@ def test_seven_needs_a_target() -> None:
 
 
 def test_zero_rotates_hands_in_the_direction_of_play() -> None:
-    """RULES.md s2 swap=seven_zero: a 0 passes every hand one seat in the direction of play."""
+    """docs/rules.md s2 swap=seven_zero: a 0 passes every hand one seat in the
+    direction of play."""
     g = scenario(
         {"a": ["R0", "G1", "B2"], "b": ["Y1", "Y2"], "c": ["B5", "B6"]},
         ["R3"],
@@ -533,7 +537,7 @@ def test_zero_rotates_hands_in_the_direction_of_play() -> None:
 
 
 def test_zero_rotates_hands_counterclockwise_when_reversed() -> None:
-    """RULES.md s2 swap=seven_zero: 'in the direction of play' (reversed: the other way)."""
+    """docs/rules.md s2 swap=seven_zero: 'in the direction of play' (reversed: the other way)."""
     g = scenario(
         {"a": ["R0", "G1", "B2"], "b": ["Y1", "Y2"], "c": ["B5", "B6"]},
         ["R3"],
@@ -549,7 +553,7 @@ def test_zero_rotates_hands_counterclockwise_when_reversed() -> None:
 
 
 def test_swap_leaving_the_player_one_card_must_call_uno_and_can_be_caught() -> None:
-    """RULES.md s2 swap: a player left with one card after a swap must call UNO."""
+    """docs/rules.md s2 swap: a player left with one card after a swap must call UNO."""
     g = scenario(
         {"a": ["R7", "G1", "B2"], "b": ["B1", "B3"], "c": ["Y9"]},
         ["R3"],
@@ -567,7 +571,7 @@ def test_swap_leaving_the_player_one_card_must_call_uno_and_can_be_caught() -> N
 
 
 def test_swap_leaving_the_target_one_card_exposes_the_target() -> None:
-    """RULES.md s2 swap: whoever is left with one card by a swap must call UNO."""
+    """docs/rules.md s2 swap: whoever is left with one card by a swap must call UNO."""
     g = scenario(
         {"a": ["R7", "G1"], "b": ["B1", "B3"], "c": ["Y1", "Y2", "Y3"]},
         ["R3"],
@@ -584,7 +588,7 @@ def test_swap_leaving_the_target_one_card_exposes_the_target() -> None:
 
 
 def test_swap_player_calling_uno_with_the_play_is_safe() -> None:
-    """RULES.md s2 swap / ENGINE.md Play(uno=True): the call is made and announced."""
+    """docs/rules.md s2 swap / ENGINE.md Play(uno=True): the call is made and announced."""
     g = scenario(
         {"a": ["R7", "G1", "B2"], "b": ["B1", "B3"], "c": ["Y9"]},
         ["R3"],
@@ -598,7 +602,7 @@ def test_swap_player_calling_uno_with_the_play_is_safe() -> None:
 
 
 def test_swap_card_as_the_last_card_no_swap_no_target() -> None:
-    """RULES.md s2 swap: no swap when it is the player's last card."""
+    """docs/rules.md s2 swap: no swap when it is the player's last card."""
     g = scenario({"a": ["R7"], "b": ["B1", "B3"], "c": ["Y9"]}, ["R3"], rules=SEVEN_ZERO)
     assert [p.target for p in plays(g, "a")] == [None]
     assert refuse(g, "a", Play("R7", target="b")) == Code.NO_TARGET_NEEDED
@@ -609,7 +613,7 @@ def test_swap_card_as_the_last_card_no_swap_no_target() -> None:
 
 
 def test_zero_as_the_last_card_no_rotation() -> None:
-    """RULES.md s2 swap: no swap (or rotation) when it is the player's last card."""
+    """docs/rules.md s2 swap: no swap (or rotation) when it is the player's last card."""
     g = scenario({"a": ["R0"], "b": ["B1", "B3"], "c": ["Y9"]}, ["R3"], rules=SEVEN_ZERO)
     g, ev = apply(g, "a", Play("R0"))
     assert not of(ev, HandsRotated)
@@ -619,7 +623,7 @@ def test_zero_as_the_last_card_no_rotation() -> None:
 
 
 def test_several_sevens_swap_once() -> None:
-    """RULES.md s2 multi_play: several 7s swap once."""
+    """docs/rules.md s2 multi_play: several 7s swap once."""
     g = scenario(
         {"a": ["R7", "R7", "G1"], "b": ["B1", "B3"], "c": ["Y9", "Y8"]},
         ["R3"],
@@ -633,7 +637,7 @@ def test_several_sevens_swap_once() -> None:
 
 
 def test_several_zeros_rotate_once() -> None:
-    """RULES.md s2 multi_play: several 0s rotate once."""
+    """docs/rules.md s2 multi_play: several 0s rotate once."""
     g = scenario(
         {"a": ["R0", "G0", "B1", "B2"], "b": ["Y1", "Y2"], "c": ["Y9", "Y8"]},
         ["R3"],
@@ -647,7 +651,7 @@ def test_several_zeros_rotate_once() -> None:
 
 
 def test_five_swaps_hands_under_swap_five() -> None:
-    """RULES.md s2 swap=five: playing a 5 swaps hands with a player of your choice."""
+    """docs/rules.md s2 swap=five: playing a 5 swaps hands with a player of your choice."""
     g = scenario(
         {"a": ["R5", "R7", "G1"], "b": ["B1", "B3"], "c": ["Y9", "Y8", "Y7"]},
         ["R3"],
@@ -663,7 +667,7 @@ def test_five_swaps_hands_under_swap_five() -> None:
 
 
 def test_zero_does_not_rotate_under_swap_five() -> None:
-    """RULES.md s2 swap=five: only the 5 swaps."""
+    """docs/rules.md s2 swap=five: only the 5 swaps."""
     g = scenario(
         {"a": ["R0", "G1"], "b": ["B1", "B3"], "c": ["Y9", "Y8"]}, ["R3"], rules=Rules(swap="five")
     )
@@ -673,7 +677,7 @@ def test_zero_does_not_rotate_under_swap_five() -> None:
 
 
 def test_swap_off_seven_takes_no_target() -> None:
-    """RULES.md s2 swap=off (official): a 7 is a plain number card."""
+    """docs/rules.md s2 swap=off (official): a 7 is a plain number card."""
     g = scenario({"a": ["R7", "G1"], "b": ["B1", "B3"]}, ["R3"])
     assert refuse(g, "a", Play("R7", target="b")) == Code.NO_TARGET_NEEDED
     g, ev = apply(g, "a", Play("R7"))
@@ -687,7 +691,7 @@ UNTIL = Rules(draw="until_playable")
 
 
 def test_draw_one_by_default() -> None:
-    """RULES.md s1 a turn: draw 1 card; not playable, the turn ends."""
+    """docs/rules.md s1 a turn: draw 1 card; not playable, the turn ends."""
     g = scenario({"a": ["G1", "G2"], "b": ["B3"]}, ["R5"], draw_pile=["B1", "R9"])
     g, ev = apply(g, "a", Draw())
     assert of(ev, CardsDrawn) == [CardsDrawn("a", 1, cards(["B1"]), "draw")]
@@ -696,7 +700,7 @@ def test_draw_one_by_default() -> None:
 
 
 def test_until_playable_keeps_drawing_until_a_playable_card() -> None:
-    """RULES.md s2 draw=until_playable: keep drawing until a playable card comes."""
+    """docs/rules.md s2 draw=until_playable: keep drawing until a playable card comes."""
     g = exact_scenario(
         {"a": ["G1", "G2"], "b": ["B3"]}, ["R5"], draw_pile=["B1", "Y2", "R9", "Y3"], rules=UNTIL
     )
@@ -711,7 +715,7 @@ def test_until_playable_keeps_drawing_until_a_playable_card() -> None:
 
 
 def test_until_playable_reshuffles_the_discard_mid_draw() -> None:
-    """RULES.md s1 empty draw pile: shuffle the discard but its top card, go on drawing."""
+    """docs/rules.md s1 empty draw pile: shuffle the discard but its top card, go on drawing."""
     g = exact_scenario(
         {"a": ["G1", "G2"], "b": ["B3"]}, ["R9", "R5"], draw_pile=["B1"], rules=UNTIL
     )
@@ -723,7 +727,7 @@ def test_until_playable_reshuffles_the_discard_mid_draw() -> None:
 
 
 def test_until_playable_both_piles_run_out_mid_draw() -> None:
-    """RULES.md s1: both piles empty, a draw gives nothing more and the turn passes."""
+    """docs/rules.md s1: both piles empty, a draw gives nothing more and the turn passes."""
     g = exact_scenario(
         {"a": ["G1", "G2"], "b": ["B3"]}, ["B4", "Y3", "R5"], draw_pile=["B1"], rules=UNTIL
     )
@@ -739,7 +743,7 @@ def test_until_playable_both_piles_run_out_mid_draw() -> None:
 
 
 def test_until_playable_both_piles_empty_gives_nothing() -> None:
-    """RULES.md s1: if both piles are empty, a draw gives nothing and the turn passes."""
+    """docs/rules.md s1: if both piles are empty, a draw gives nothing and the turn passes."""
     g = exact_scenario({"a": ["G1", "G2"], "b": ["B3"]}, ["R5"], draw_pile=["G7"], rules=UNTIL)
     g, ev = apply(g, "a", Draw())
     assert of(ev, CardsDrawn) == [CardsDrawn("a", 1, cards(["G7"]), "draw")]
@@ -755,7 +759,7 @@ FORCE = Rules(force_play=True)
 
 
 def test_force_play_drawn_playable_card_must_be_played() -> None:
-    """RULES.md s2 force_play: a drawn legal card must be played (Pass not listed)."""
+    """docs/rules.md s2 force_play: a drawn legal card must be played (Pass not listed)."""
     g = scenario({"a": ["G1", "G2"], "b": ["B3"]}, ["R5"], draw_pile=["R9"], rules=FORCE)
     g, _ = apply(g, "a", Draw())
     listed = legal_actions(g, "a")
@@ -765,7 +769,7 @@ def test_force_play_drawn_playable_card_must_be_played() -> None:
 
 
 def test_force_play_off_drawn_card_may_be_kept() -> None:
-    """RULES.md s1 a turn: a playable drawn card may be played, or the turn ends (Pass)."""
+    """docs/rules.md s1 a turn: a playable drawn card may be played, or the turn ends (Pass)."""
     g = scenario({"a": ["G1", "G2"], "b": ["B3"]}, ["R5"], draw_pile=["R9"])
     g, _ = apply(g, "a", Draw())
     assert Pass() in legal_actions(g, "a")
@@ -775,7 +779,7 @@ def test_force_play_off_drawn_card_may_be_kept() -> None:
 
 
 def test_force_play_drawn_wild_lists_the_four_colours() -> None:
-    """RULES.md s2 force_play: a drawn wild still asks for the colour."""
+    """docs/rules.md s2 force_play: a drawn wild still asks for the colour."""
     g = scenario({"a": ["G1", "G2"], "b": ["B3"]}, ["R5"], draw_pile=["W"], rules=FORCE)
     g, _ = apply(g, "a", Draw())
     assert set(plays(g, "a")) == {Play("W", color=c) for c in COLORS}
@@ -783,7 +787,7 @@ def test_force_play_drawn_wild_lists_the_four_colours() -> None:
 
 
 def test_force_play_drawn_seven_still_asks_for_the_target() -> None:
-    """RULES.md s2 force_play: a drawn swap card still asks for the target."""
+    """docs/rules.md s2 force_play: a drawn swap card still asks for the target."""
     g = scenario(
         {"a": ["G1", "G2"], "b": ["B3"], "c": ["B4"]},
         ["R5"],
@@ -796,7 +800,7 @@ def test_force_play_drawn_seven_still_asks_for_the_target() -> None:
 
 
 def test_force_play_drawn_bluff_w4_is_not_forced() -> None:
-    """RULES.md s2 force_play: a drawn W4 that would be a bluff is not forced."""
+    """docs/rules.md s2 force_play: a drawn W4 that would be a bluff is not forced."""
     g = scenario({"a": ["R1", "G2"], "b": ["B3"]}, ["R5"], draw_pile=["W4"], rules=FORCE)
     g, _ = apply(g, "a", Draw())
     assert Pass() in legal_actions(g, "a")
@@ -805,7 +809,8 @@ def test_force_play_drawn_bluff_w4_is_not_forced() -> None:
 
 
 def test_force_play_drawn_legal_w4_is_forced() -> None:
-    """RULES.md s2 force_play: a drawn W4 that is legal is a legal play, so it must be played."""
+    """docs/rules.md s2 force_play: a drawn W4 that is legal is a legal play, so it must
+    be played."""
     g = scenario({"a": ["G1", "G2"], "b": ["B3"]}, ["R5"], draw_pile=["W4"], rules=FORCE)
     g, _ = apply(g, "a", Draw())
     assert Pass() not in legal_actions(g, "a")
@@ -813,7 +818,7 @@ def test_force_play_drawn_legal_w4_is_forced() -> None:
 
 
 def test_force_play_drawn_unplayable_card_ends_the_turn() -> None:
-    """RULES.md s1/s2: an unplayable drawn card is kept and the turn ends."""
+    """docs/rules.md s1/s2: an unplayable drawn card is kept and the turn ends."""
     g = scenario({"a": ["G1", "G2"], "b": ["B3"]}, ["R5"], draw_pile=["B9"], rules=FORCE)
     g, ev = apply(g, "a", Draw())
     assert Passed("a") in ev
@@ -824,7 +829,7 @@ def test_force_play_drawn_unplayable_card_ends_the_turn() -> None:
 
 
 def test_last_card_any_action_card_goes_out() -> None:
-    """RULES.md s2 last_card=any (official): a player may go out on an action card."""
+    """docs/rules.md s2 last_card=any (official): a player may go out on an action card."""
     g = scenario({"a": ["RS"], "b": ["B3"], "c": ["G1"]}, ["R5"])
     g, ev = apply(g, "a", Play("RS"))
     assert of(ev, RoundWon)[0].player == "a"
@@ -832,14 +837,14 @@ def test_last_card_any_action_card_goes_out() -> None:
 
 
 def test_last_card_any_wild_goes_out() -> None:
-    """RULES.md s2 last_card=any: a player may go out on a wild."""
+    """docs/rules.md s2 last_card=any: a player may go out on a wild."""
     g = scenario({"a": ["W"], "b": ["B3"]}, ["R5"])
     g, _ = apply(g, "a", Play("W", color="B"))
     assert (g.phase, g.round_winner) == (Phase.ROUND_OVER, "a")
 
 
 def test_last_card_draw_two_is_still_drawn_and_scored() -> None:
-    """RULES.md s1 going out: a last D2 is still drawn by the next player and counts."""
+    """docs/rules.md s1 going out: a last D2 is still drawn by the next player and counts."""
     g = scenario({"a": ["RD2"], "b": ["B3"], "c": ["G1"]}, ["R5"], draw_pile=["G9", "W"])
     g, ev = apply(g, "a", Play("RD2"))
     assert of(ev, CardsDrawn) == [CardsDrawn("b", 2, cards(["G9", "W"]), "penalty")]
@@ -862,7 +867,8 @@ NUMBER_ONLY = Rules(last_card="number_only")
     ],
 )
 def test_last_card_number_only_action_or_wild_refused(card: str, play: Play) -> None:
-    """RULES.md s2 last_card=number_only: an action/wild last card is unplayable; must draw."""
+    """docs/rules.md s2 last_card=number_only: an action/wild last card is unplayable;
+    must draw."""
     g = scenario({"a": [card], "b": ["B3"]}, ["R5"], draw_pile=PILE, rules=NUMBER_ONLY)
     assert plays(g, "a") == []
     assert Draw() in legal_actions(g, "a")
@@ -872,26 +878,26 @@ def test_last_card_number_only_action_or_wild_refused(card: str, play: Play) -> 
 
 
 def test_last_card_number_only_wild_without_colour_refused() -> None:
-    """RULES.md s2 last_card=number_only: a wild is not playable as the last card."""
+    """docs/rules.md s2 last_card=number_only: a wild is not playable as the last card."""
     g = scenario({"a": ["W"], "b": ["B3"]}, ["R5"], rules=NUMBER_ONLY)
     assert refuse(g, "a", Play("W")) == Code.NOT_AS_LAST_CARD
 
 
 def test_last_card_number_only_number_goes_out() -> None:
-    """RULES.md s2 last_card=number_only: a number card may be the last card."""
+    """docs/rules.md s2 last_card=number_only: a number card may be the last card."""
     g = scenario({"a": ["R7"], "b": ["B3"]}, ["R5"], rules=NUMBER_ONLY)
     g, _ = apply(g, "a", Play("R7"))
     assert (g.phase, g.round_winner) == (Phase.ROUND_OVER, "a")
 
 
 def test_last_card_number_only_action_card_fine_before_the_last() -> None:
-    """RULES.md s2 last_card=number_only: only the last card is restricted."""
+    """docs/rules.md s2 last_card=number_only: only the last card is restricted."""
     g = scenario({"a": ["RS", "G1"], "b": ["B3"], "c": ["B4"]}, ["R5"], rules=NUMBER_ONLY)
     assert Play("RS") in legal_actions(g, "a")
 
 
 def test_last_card_number_only_action_pair_as_last_cards_refused() -> None:
-    """RULES.md s2 number_only + multi_play: a pair of action cards cannot end the hand."""
+    """docs/rules.md s2 number_only + multi_play: a pair of action cards cannot end the hand."""
     g = scenario(
         {"a": ["RS", "RS"], "b": ["B3"], "c": ["B4"]},
         ["R5"],
@@ -902,7 +908,7 @@ def test_last_card_number_only_action_pair_as_last_cards_refused() -> None:
 
 
 def test_last_card_number_only_cannot_stack_the_last_card() -> None:
-    """RULES.md s2 number_only: a +2 as the last card is unplayable, also on a penalty."""
+    """docs/rules.md s2 number_only: a +2 as the last card is unplayable, also on a penalty."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["BD2"], "c": ["B4"]},
         ["R5"],
@@ -918,7 +924,8 @@ PLAY_AND_DRAW = Rules(last_card="play_and_draw")
 
 
 def test_last_card_play_and_draw_effect_then_draws_one_and_is_exposed() -> None:
-    """RULES.md s2 last_card=play_and_draw: played with effect, then draws 1, must call UNO."""
+    """docs/rules.md s2 last_card=play_and_draw: played with effect, then draws 1, must
+    call UNO."""
     g = scenario(
         {"a": ["RS"], "b": ["B3", "B4"], "c": ["G1", "G2"]},
         ["R5"],
@@ -939,7 +946,7 @@ def test_last_card_play_and_draw_effect_then_draws_one_and_is_exposed() -> None:
 
 
 def test_last_card_play_and_draw_draw_two_still_hits_the_next_player() -> None:
-    """RULES.md s2 play_and_draw: the D2 takes its effect, then its player draws 1."""
+    """docs/rules.md s2 play_and_draw: the D2 takes its effect, then its player draws 1."""
     g = scenario(
         {"a": ["RD2"], "b": ["B3", "B4"], "c": ["G1", "G2"]},
         ["R5"],
@@ -958,7 +965,7 @@ def test_last_card_play_and_draw_draw_two_still_hits_the_next_player() -> None:
 
 
 def test_last_card_play_and_draw_wild_names_colour_and_draws() -> None:
-    """RULES.md s2 play_and_draw: a wild last card is played (colour named), then draw 1."""
+    """docs/rules.md s2 play_and_draw: a wild last card is played (colour named), then draw 1."""
     g = scenario({"a": ["W"], "b": ["B3", "B4"]}, ["R5"], draw_pile=PILE, rules=PLAY_AND_DRAW)
     g, _ = apply(g, "a", Play("W", color="B"))
     assert (str(g.color), g.current, hand(g, "a")) == ("B", "b", [PILE[0]])
@@ -966,7 +973,7 @@ def test_last_card_play_and_draw_wild_names_colour_and_draws() -> None:
 
 
 def test_last_card_play_and_draw_number_goes_out() -> None:
-    """RULES.md s2 play_and_draw: only action/wild last cards draw; a number goes out."""
+    """docs/rules.md s2 play_and_draw: only action/wild last cards draw; a number goes out."""
     g = scenario({"a": ["R7"], "b": ["B3"]}, ["R5"], draw_pile=PILE, rules=PLAY_AND_DRAW)
     g, ev = apply(g, "a", Play("R7"))
     assert not [d for d in of(ev, CardsDrawn) if d.player == "a"]
@@ -974,7 +981,7 @@ def test_last_card_play_and_draw_number_goes_out() -> None:
 
 
 def test_last_card_play_and_draw_must_call_uno_again() -> None:
-    """RULES.md s2 play_and_draw: holding one card again, the player must call UNO again."""
+    """docs/rules.md s2 play_and_draw: holding one card again, the player must call UNO again."""
     g = scenario(
         {"a": ["RS", "R1"], "b": ["R2", "B4"], "c": ["R3", "G2"]},
         ["R5"],
@@ -999,7 +1006,7 @@ FIRST = Rules(first_play_number=True)
 
 
 def test_first_play_number_only_number_cards_listed() -> None:
-    """RULES.md s2 first_play_number: the first player of a round must play a number card."""
+    """docs/rules.md s2 first_play_number: the first player of a round must play a number card."""
     g = scenario({"a": ["R7", "RS", "RD2", "W", "W4", "G3"], "b": ["B3"]}, ["R2"], rules=FIRST)
     assert plays(g, "a") == [Play("R7")]
     assert Draw() not in legal_actions(g, "a")
@@ -1009,7 +1016,7 @@ def test_first_play_number_only_number_cards_listed() -> None:
 
 
 def test_first_play_number_none_draws_two_and_is_skipped() -> None:
-    """RULES.md s2 first_play_number: with no playable number card, draw 2 and be skipped."""
+    """docs/rules.md s2 first_play_number: with no playable number card, draw 2 and be skipped."""
     g = scenario(
         {"a": ["RS", "W", "G9"], "b": ["RS", "B3"], "c": ["G1"]},
         ["R2"],
@@ -1027,7 +1034,7 @@ def test_first_play_number_none_draws_two_and_is_skipped() -> None:
 
 
 def test_first_play_number_later_turns_are_normal() -> None:
-    """RULES.md s2 first_play_number: only the round's first play is restricted."""
+    """docs/rules.md s2 first_play_number: only the round's first play is restricted."""
     g = scenario({"a": ["R7", "G1"], "b": ["RS", "B3"], "c": ["G1"]}, ["R2"], rules=FIRST)
     g, _ = apply(g, "a", Play("R7"))
     assert Play("RS") in legal_actions(g, "b")
@@ -1035,7 +1042,7 @@ def test_first_play_number_later_turns_are_normal() -> None:
 
 
 def test_first_play_number_no_jump_in_before_the_first_play() -> None:
-    """RULES.md s2 first_play_number: no jump-in before the first play."""
+    """docs/rules.md s2 first_play_number: no jump-in before the first play."""
     g = scenario(
         {"a": ["R8", "G1"], "b": ["B3", "B4"], "c": ["R3", "R8", "B1"], "d": ["Y1"]},
         ["R3"],

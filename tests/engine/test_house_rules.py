@@ -1,4 +1,4 @@
-"""House-rule flags of RULES.md section 2: penalties, the W4 variants, UNO, scoring, seating.
+"""House-rule flags of docs/rules.md section 2: penalties, the W4 variants, UNO, scoring, seating.
 
 Every scenario is set up by hand with ``engine.scenario`` and checked as a careful reader of
 the rules would check it at a table: hands, top card, colour, whose turn, pending penalty,
@@ -81,7 +81,8 @@ def with_scores(g: Game, scores: dict[str, int]) -> Game:
 
 
 def test_stacking_off_draw_two_is_drawn_at_once() -> None:
-    """RULES.md s2 penalties: with stacking off a D2 is drawn at once and the victim skipped."""
+    """docs/rules.md s2 penalties: with stacking off a D2 is drawn at once and the
+    victim skipped."""
     g = scenario({"a": ["RD2", "G1"], "b": ["YD2", "B3"], "c": ["G4"]}, ["R5"], draw_pile=PILE)
     g, ev = apply(g, "a", Play("RD2"))
     assert of(ev, CardsDrawn) == [CardsDrawn("b", 2, cards(PILE[:2]), "penalty")]
@@ -92,7 +93,7 @@ def test_stacking_off_draw_two_is_drawn_at_once() -> None:
 
 
 def test_stacking_draw_two_plus_two_on_plus_two() -> None:
-    """RULES.md s2 stacking=draw_two: +2 on +2; the sum passes on."""
+    """docs/rules.md s2 stacking=draw_two: +2 on +2; the sum passes on."""
     r = Rules(stacking="draw_two")
     g = scenario(
         {"a": ["RD2", "G1", "G2"], "b": ["YD2", "B3", "B4"], "c": ["G4", "G5", "G6"]},
@@ -112,7 +113,7 @@ def test_stacking_draw_two_plus_two_on_plus_two() -> None:
 
 
 def test_stacking_draw_two_refuses_w4_on_plus_two() -> None:
-    """RULES.md s2 stacking=draw_two: +2 on +2 only (no +4 on a +2)."""
+    """docs/rules.md s2 stacking=draw_two: +2 on +2 only (no +4 on a +2)."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["W4", "G3", "B3"], "c": ["G4"]},
         ["R5"],
@@ -124,7 +125,7 @@ def test_stacking_draw_two_refuses_w4_on_plus_two() -> None:
 
 
 def test_stacking_draw_two_refuses_plus_two_on_plus_four() -> None:
-    """RULES.md s2 stacking=draw_two: +2 on +2 only (no +2 on a +4)."""
+    """docs/rules.md s2 stacking=draw_two: +2 on +2 only (no +2 on a +4)."""
     g = scenario(
         {"a": ["W4", "G1"], "b": ["GD2", "G3"], "c": ["G4"]},
         ["R5"],
@@ -137,7 +138,7 @@ def test_stacking_draw_two_refuses_plus_two_on_plus_four() -> None:
 
 
 def test_stacking_draw_four_on_two_w4_on_plus_two() -> None:
-    """RULES.md s2 stacking=draw_four_on_two: +4 on +2; the sum passes on."""
+    """docs/rules.md s2 stacking=draw_four_on_two: +4 on +2; the sum passes on."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["W4", "G3", "B3"], "c": ["G4", "G5"]},
         ["R5"],
@@ -155,7 +156,7 @@ def test_stacking_draw_four_on_two_w4_on_plus_two() -> None:
 
 
 def test_stacking_draw_four_on_two_w4_on_w4() -> None:
-    """RULES.md s2 stacking=draw_four_on_two: +4 on +4."""
+    """docs/rules.md s2 stacking=draw_four_on_two: +4 on +4."""
     g = scenario(
         {"a": ["W4", "R1"], "b": ["W4", "Y3", "B3"], "c": ["G4", "G5"]},
         ["R5"],
@@ -169,7 +170,8 @@ def test_stacking_draw_four_on_two_w4_on_w4() -> None:
 
 
 def test_stacking_draw_four_on_two_never_plus_two_on_plus_four() -> None:
-    """RULES.md s2 stacking=draw_four_on_two: never +2 on +4 (not even of the named colour)."""
+    """docs/rules.md s2 stacking=draw_four_on_two: never +2 on +4 (not even of
+    the named colour)."""
     g = scenario(
         {"a": ["W4", "R1"], "b": ["GD2", "RD2", "B3"], "c": ["G4"]},
         ["R5"],
@@ -183,7 +185,7 @@ def test_stacking_draw_four_on_two_never_plus_two_on_plus_four() -> None:
 
 
 def test_stacking_any_plus_two_on_plus_four_of_named_colour() -> None:
-    """RULES.md s2 stacking=any: also +2 on +4 of the named colour."""
+    """docs/rules.md s2 stacking=any: also +2 on +4 of the named colour."""
     g = scenario(
         {"a": ["W4", "R1"], "b": ["GD2", "RD2", "B3"], "c": ["G4", "G5"]},
         ["R5"],
@@ -200,7 +202,7 @@ def test_stacking_any_plus_two_on_plus_four_of_named_colour() -> None:
 
 
 def test_stacking_any_refuses_plus_two_of_another_colour_on_plus_four() -> None:
-    """RULES.md s2 stacking=any: +2 on +4 only of the named colour."""
+    """docs/rules.md s2 stacking=any: +2 on +4 only of the named colour."""
     g = scenario(
         {"a": ["W4", "R1"], "b": ["GD2", "RD2", "B3"], "c": ["G4"]},
         ["R5"],
@@ -212,7 +214,7 @@ def test_stacking_any_refuses_plus_two_of_another_colour_on_plus_four() -> None:
 
 
 def test_stacking_any_plus_two_on_plus_two_and_plus_four_on_plus_two() -> None:
-    """RULES.md s2 stacking=any: includes everything draw_four_on_two allows."""
+    """docs/rules.md s2 stacking=any: includes everything draw_four_on_two allows."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["BD2", "W4", "G3"], "c": ["G4"]},
         ["R5"],
@@ -225,7 +227,7 @@ def test_stacking_any_plus_two_on_plus_two_and_plus_four_on_plus_two() -> None:
 
 
 def test_stack_ending_in_accept_draws_the_total() -> None:
-    """RULES.md s2 stacking: whoever will not add draws the total and loses the turn."""
+    """docs/rules.md s2 stacking: whoever will not add draws the total and loses the turn."""
     g = scenario(
         {
             "a": ["RD2", "G1"],
@@ -251,7 +253,8 @@ def test_stack_ending_in_accept_draws_the_total() -> None:
 
 
 def test_stacking_with_two_players() -> None:
-    """RULES.md s2 stacking, two players: the sum comes back to the first; accept ends turn."""
+    """docs/rules.md s2 stacking, two players: the sum comes back to the first; accept
+    ends turn."""
     g = scenario(
         {"a": ["RD2", "G1", "G2"], "b": ["BD2", "B3", "B4"]},
         ["R5"],
@@ -270,7 +273,7 @@ def test_stacking_with_two_players() -> None:
 
 
 def test_stacking_last_card_draw_two_cannot_be_stacked_on() -> None:
-    """RULES.md s2: a D2 as a player's last card is drawn (plus the pending total) at once."""
+    """docs/rules.md s2: a D2 as a player's last card is drawn (plus the pending total) at once."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["BD2"], "c": ["GD2", "G4"]},
         ["R5"],
@@ -288,7 +291,7 @@ def test_stacking_last_card_draw_two_cannot_be_stacked_on() -> None:
 
 
 def test_last_card_w4_cannot_be_challenged() -> None:
-    """RULES.md s2: a W4 played as the last card cannot be challenged; it is drawn at once."""
+    """docs/rules.md s2: a W4 played as the last card cannot be challenged; it is drawn at once."""
     g = scenario(
         {"a": ["W4"], "b": ["G4", "G5"]},
         ["R5"],
@@ -303,7 +306,7 @@ def test_last_card_w4_cannot_be_challenged() -> None:
 
 
 def test_wild_on_penalty_as_last_card_next_player_draws() -> None:
-    """docs/engine.md / RULES.md s2: a wild pass as the last card, the next draws at once."""
+    """docs/engine.md / docs/rules.md s2: a wild pass as the last card, the next draws at once."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["W"], "c": ["G4"]},
         ["R5"],
@@ -332,7 +335,8 @@ def test_draw_refused_while_penalty_pending() -> None:
 
 
 def test_stacked_w4_on_plus_two_guilty_offender_draws_whole_stack() -> None:
-    """RULES.md s2: a challenge concerns the last W4; guilty, its player draws the whole total."""
+    """docs/rules.md s2: a challenge concerns the last W4; guilty, its player draws the
+    whole total."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["W4", "R1", "G2"], "c": ["G4", "G5"]},
         ["R5"],
@@ -359,7 +363,7 @@ def test_stacked_w4_on_plus_two_guilty_offender_draws_whole_stack() -> None:
 
 
 def test_stacked_w4_on_plus_two_innocent_challenger_draws_total_plus_two() -> None:
-    """RULES.md s2: innocent, the challenger draws the (stacked) total + 2 and is skipped."""
+    """docs/rules.md s2: innocent, the challenger draws the (stacked) total + 2 and is skipped."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["W4", "Y1", "G2"], "c": ["G4", "G5"]},
         ["R5"],
@@ -378,7 +382,8 @@ def test_stacked_w4_on_plus_two_innocent_challenger_draws_total_plus_two() -> No
 
 
 def test_stacked_w4_challenge_concerns_only_the_last_w4() -> None:
-    """RULES.md s2: a challenge concerns the last W4 played (an earlier bluff is not judged)."""
+    """docs/rules.md s2: a challenge concerns the last W4 played (an earlier bluff is
+    not judged)."""
     g = scenario(
         {"a": ["W4", "R1", "R2"], "b": ["W4", "Y1", "B2"], "c": ["G4", "G5"]},
         ["R5"],
@@ -402,7 +407,8 @@ DEFLECT = Rules(stacking="draw_two", deflect=True)
 
 
 def test_deflect_skip_passes_penalty_to_next_player_three_players() -> None:
-    """RULES.md s2 deflect: an S of the colour in play passes the whole penalty to the next."""
+    """docs/rules.md s2 deflect: an S of the colour in play passes the whole penalty to
+    the next."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["RS", "G7"], "c": ["G4", "G5"]},
         ["R5"],
@@ -421,7 +427,8 @@ def test_deflect_skip_passes_penalty_to_next_player_three_players() -> None:
 
 
 def test_deflect_reverse_sends_penalty_back_three_players() -> None:
-    """RULES.md s2 deflect: an R of the colour in play sends it back to the last +2's player."""
+    """docs/rules.md s2 deflect: an R of the colour in play sends it back to the last
+    +2's player."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["RR", "G7"], "c": ["G4", "G5"]},
         ["R5"],
@@ -439,7 +446,7 @@ def test_deflect_reverse_sends_penalty_back_three_players() -> None:
 
 
 def test_deflect_skip_four_players() -> None:
-    """RULES.md s2 deflect: the Skip passes the penalty to the next player only."""
+    """docs/rules.md s2 deflect: the Skip passes the penalty to the next player only."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["RS", "G7"], "c": ["G4", "G5"], "d": ["B1", "B2"]},
         ["R5"],
@@ -456,7 +463,7 @@ def test_deflect_skip_four_players() -> None:
 
 
 def test_deflect_reverse_four_players() -> None:
-    """RULES.md s2 deflect: the Reverse sends it back and play then goes the other way."""
+    """docs/rules.md s2 deflect: the Reverse sends it back and play then goes the other way."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["RR", "G7"], "c": ["G4", "G5"], "d": ["B1", "B2"]},
         ["R5"],
@@ -472,7 +479,7 @@ def test_deflect_reverse_four_players() -> None:
 
 
 def test_deflect_reverse_after_a_skip_goes_to_who_played_the_plus_two() -> None:
-    """RULES.md s2 deflect: R sends the penalty to the player who played the last +2."""
+    """docs/rules.md s2 deflect: R sends the penalty to the player who played the last +2."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["RS", "G7"], "c": ["RR", "G5"], "d": ["B1", "B2"]},
         ["R5"],
@@ -488,7 +495,8 @@ def test_deflect_reverse_after_a_skip_goes_to_who_played_the_plus_two() -> None:
 
 
 def test_deflect_skip_two_players_returns_penalty() -> None:
-    """RULES.md s2 deflect with two players: the next player after the Skip is the +2's player."""
+    """docs/rules.md s2 deflect with two players: the next player after the Skip is the
+    +2's player."""
     g = scenario(
         {"a": ["RD2", "G1", "G2"], "b": ["RS", "G7"]},
         ["R5"],
@@ -505,7 +513,7 @@ def test_deflect_skip_two_players_returns_penalty() -> None:
 
 
 def test_deflect_reverse_two_players_sends_back() -> None:
-    """RULES.md s2 deflect with two players: the Reverse sends the +2 back to its player."""
+    """docs/rules.md s2 deflect with two players: the Reverse sends the +2 back to its player."""
     g = scenario(
         {"a": ["RD2", "G1", "G2"], "b": ["RR", "G7"]},
         ["R5"],
@@ -521,7 +529,7 @@ def test_deflect_reverse_two_players_sends_back() -> None:
 
 
 def test_deflect_not_as_the_last_card() -> None:
-    """RULES.md s2 deflect: one card, not as the player's last card."""
+    """docs/rules.md s2 deflect: one card, not as the player's last card."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["RS"], "c": ["G4"]},
         ["R5"],
@@ -534,7 +542,7 @@ def test_deflect_not_as_the_last_card() -> None:
 
 
 def test_deflect_needs_the_colour_in_play() -> None:
-    """RULES.md s2 deflect: only an S or R of the colour in play."""
+    """docs/rules.md s2 deflect: only an S or R of the colour in play."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["GS", "GR", "Y7"], "c": ["G4"]},
         ["R5"],
@@ -547,7 +555,7 @@ def test_deflect_needs_the_colour_in_play() -> None:
 
 
 def test_deflect_off_skip_cannot_go_on_a_penalty() -> None:
-    """RULES.md s2: without deflect only stacking cards answer a pending +2."""
+    """docs/rules.md s2: without deflect only stacking cards answer a pending +2."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["RS", "RR", "Y7"], "c": ["G4"]},
         ["R5"],
@@ -560,7 +568,7 @@ def test_deflect_off_skip_cannot_go_on_a_penalty() -> None:
 
 
 def test_deflect_only_on_a_plus_two_not_a_plus_four() -> None:
-    """RULES.md s2 deflect: 'with stacking on and a +2 pending'."""
+    """docs/rules.md s2 deflect: 'with stacking on and a +2 pending'."""
     g = scenario(
         {"a": ["W4", "G1"], "b": ["RS", "Y7"], "c": ["G4"]},
         ["R5"],
@@ -573,7 +581,7 @@ def test_deflect_only_on_a_plus_two_not_a_plus_four() -> None:
 
 
 def test_deflect_is_one_card_even_with_multi_play() -> None:
-    """RULES.md s2 multi_play: not for deflects (one card)."""
+    """docs/rules.md s2 multi_play: not for deflects (one card)."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["RS", "RS", "Y7"], "c": ["G4"]},
         ["R5"],
@@ -589,7 +597,7 @@ def test_deflect_is_one_card_even_with_multi_play() -> None:
 
 
 def test_wild_on_penalty_passes_total_to_next_in_named_colour() -> None:
-    """RULES.md s2 wild_on_penalty: the W adds nothing; the total passes on in its colour."""
+    """docs/rules.md s2 wild_on_penalty: the W adds nothing; the total passes on in its colour."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["W", "G7"], "c": ["G4", "G5"]},
         ["R5"],
@@ -608,7 +616,7 @@ def test_wild_on_penalty_passes_total_to_next_in_named_colour() -> None:
 
 
 def test_wild_on_penalty_off_refuses_wild_on_a_penalty() -> None:
-    """RULES.md s2 wild_on_penalty=false (seeds: not allowed): no plain W on a penalty."""
+    """docs/rules.md s2 wild_on_penalty=false (seeds: not allowed): no plain W on a penalty."""
     g = scenario(
         {"a": ["RD2", "G1"], "b": ["W", "G7"], "c": ["G4"]},
         ["R5"],
@@ -624,7 +632,7 @@ def test_wild_on_penalty_off_refuses_wild_on_a_penalty() -> None:
 
 
 def test_w4_challenge_official_bluff_listed_and_challengeable() -> None:
-    """RULES.md s1/s2 wild_draw_four=challenge: a bluff may be played and challenged."""
+    """docs/rules.md s1/s2 wild_draw_four=challenge: a bluff may be played and challenged."""
     g = scenario(
         {"a": ["W4", "R1"], "b": ["G4", "G5"], "c": ["B1"]},
         ["R5"],
@@ -638,7 +646,7 @@ def test_w4_challenge_official_bluff_listed_and_challengeable() -> None:
 
 
 def test_w4_no_bluff_illegal_w4_not_listed_and_refused() -> None:
-    """RULES.md s2 wild_draw_four=no_bluff: an illegal W4 is refused."""
+    """docs/rules.md s2 wild_draw_four=no_bluff: an illegal W4 is refused."""
     g = scenario(
         {"a": ["W4", "R1"], "b": ["G4"], "c": ["B1"]},
         ["R5"],
@@ -650,7 +658,8 @@ def test_w4_no_bluff_illegal_w4_not_listed_and_refused() -> None:
 
 
 def test_w4_no_bluff_legal_w4_drawn_at_once_no_challenge() -> None:
-    """RULES.md s2 no_bluff: nobody may challenge; with stacking off the +4 is drawn at once."""
+    """docs/rules.md s2 no_bluff: nobody may challenge; with stacking off the +4 is
+    drawn at once."""
     g = scenario(
         {"a": ["W4", "G1"], "b": ["G4", "G5"], "c": ["B1", "B2"]},
         ["R5"],
@@ -666,7 +675,7 @@ def test_w4_no_bluff_legal_w4_drawn_at_once_no_challenge() -> None:
 
 
 def test_w4_no_bluff_with_stacking_victim_cannot_challenge() -> None:
-    """RULES.md s2 no_bluff: nobody may challenge, even when the victim decides (stacking)."""
+    """docs/rules.md s2 no_bluff: nobody may challenge, even when the victim decides (stacking)."""
     g = scenario(
         {"a": ["W4", "G1"], "b": ["G4", "G5"], "c": ["B1"]},
         ["R5"],
@@ -694,7 +703,7 @@ def test_w4_no_bluff_stacked_w4_must_be_legal_too() -> None:
 
 
 def test_w4_free_always_legal_and_drawn_at_once() -> None:
-    """RULES.md s2 wild_draw_four=free: W4 always legal, no challenge; drawn at once."""
+    """docs/rules.md s2 wild_draw_four=free: W4 always legal, no challenge; drawn at once."""
     g = scenario(
         {"a": ["W4", "R1"], "b": ["G4", "G5"], "c": ["B1", "B2"]},
         ["R5"],
@@ -711,7 +720,8 @@ def test_w4_free_always_legal_and_drawn_at_once() -> None:
 
 
 def test_w4_free_with_stacking_victim_cannot_challenge() -> None:
-    """RULES.md s2 free: nobody may challenge; with stacking on the victim stacks or accepts."""
+    """docs/rules.md s2 free: nobody may challenge; with stacking on the victim stacks
+    or accepts."""
     g = scenario(
         {"a": ["W4", "R1"], "b": ["G4", "G5"], "c": ["B1"]},
         ["R5"],
@@ -739,7 +749,7 @@ def _bluffed(rules: Rules) -> Game:
 
 
 def test_guilty_challenger_plays_by_default() -> None:
-    """RULES.md s1/s2 guilty_challenger=plays: offender draws 4, the challenger plays."""
+    """docs/rules.md s1/s2 guilty_challenger=plays: offender draws 4, the challenger plays."""
     g, ev = apply(_bluffed(Rules()), "b", Challenge())
     (res,) = of(ev, ChallengeResolved)
     assert (res.guilty, res.loser, res.penalty) == (True, "a", 4)
@@ -750,7 +760,8 @@ def test_guilty_challenger_plays_by_default() -> None:
 
 
 def test_guilty_challenger_skipped() -> None:
-    """RULES.md s2 guilty_challenger=skipped: a guilty challenge still skips the challenger."""
+    """docs/rules.md s2 guilty_challenger=skipped: a guilty challenge still skips the
+    challenger."""
     g, ev = apply(_bluffed(Rules(guilty_challenger="skipped")), "b", Challenge())
     (res,) = of(ev, ChallengeResolved)
     assert (res.guilty, res.loser, res.penalty) == (True, "a", 4)
@@ -761,7 +772,8 @@ def test_guilty_challenger_skipped() -> None:
 
 
 def test_guilty_challenger_skipped_innocent_still_draws_six() -> None:
-    """RULES.md s1: innocent, the challenger draws 6 and loses the turn (whatever the flag)."""
+    """docs/rules.md s1: innocent, the challenger draws 6 and loses the turn (whatever
+    the flag)."""
     g = scenario(
         {"a": ["W4", "G1"], "b": ["G4", "G5"], "c": ["B1", "B2"]},
         ["R5"],
@@ -792,14 +804,14 @@ def _exposed(rules: Rules) -> Game:
 
 
 def test_uno_penalty_default_two() -> None:
-    """RULES.md s1 UNO: a caught player draws 2."""
+    """docs/rules.md s1 UNO: a caught player draws 2."""
     g, ev = apply(_exposed(Rules()), "b", CatchUno("a"))
     assert of(ev, UnoCaught) == [UnoCaught("b", "a", 2)]
     assert hand(g, "a") == sorted(["G3", *PILE[:2]])
 
 
 def test_uno_penalty_one() -> None:
-    """RULES.md s2 uno_penalty=1 (seed 001): a caught player draws 1."""
+    """docs/rules.md s2 uno_penalty=1 (seed 001): a caught player draws 1."""
     g, ev = apply(_exposed(Rules(uno_penalty=1)), "c", CatchUno("a"))
     assert of(ev, UnoCaught) == [UnoCaught("c", "a", 1)]
     assert hand(g, "a") == sorted(["G3", PILE[0]])
@@ -807,7 +819,7 @@ def test_uno_penalty_one() -> None:
 
 
 def test_uno_penalty_zero() -> None:
-    """RULES.md s2 uno_penalty=0: being caught costs nothing."""
+    """docs/rules.md s2 uno_penalty=0: being caught costs nothing."""
     g0 = _exposed(Rules(uno_penalty=0))
     g, ev = apply(g0, "b", CatchUno("a"))
     assert of(ev, UnoCaught) == [UnoCaught("b", "a", 0)]
@@ -816,7 +828,7 @@ def test_uno_penalty_zero() -> None:
 
 
 def test_false_uno_off_false_call_and_catch_refused() -> None:
-    """RULES.md s2 false_uno_penalty=0: no false calls or catches are accepted."""
+    """docs/rules.md s2 false_uno_penalty=0: no false calls or catches are accepted."""
     g = scenario({"a": ["R5", "G3", "G4"], "b": ["B1", "B2"]}, ["R2"], draw_pile=PILE)
     assert CallUno() not in legal_actions(g, "a")
     assert CatchUno("b") not in legal_actions(g, "a")
@@ -825,7 +837,7 @@ def test_false_uno_off_false_call_and_catch_refused() -> None:
 
 
 def test_false_uno_call_listed_and_costs_the_caller() -> None:
-    """RULES.md s2 false_uno_penalty: a call while not holding one card costs the caller."""
+    """docs/rules.md s2 false_uno_penalty: a call while not holding one card costs the caller."""
     g = scenario(
         {"a": ["R5", "G3", "G4"], "b": ["B1", "B2"]},
         ["R2"],
@@ -839,7 +851,7 @@ def test_false_uno_call_listed_and_costs_the_caller() -> None:
 
 
 def test_false_catch_listed_and_costs_the_catcher() -> None:
-    """RULES.md s2 false_uno_penalty: a catch of a non-exposed player costs the catcher."""
+    """docs/rules.md s2 false_uno_penalty: a catch of a non-exposed player costs the catcher."""
     g = scenario(
         {"a": ["R5", "G3", "G4"], "b": ["B1", "B2"], "c": ["Y1", "Y2"]},
         ["R2"],
@@ -854,7 +866,7 @@ def test_false_catch_listed_and_costs_the_catcher() -> None:
 
 
 def test_false_catch_of_a_player_who_called_costs_the_catcher() -> None:
-    """RULES.md s2: a player who called UNO is not exposed; catching them is a false catch."""
+    """docs/rules.md s2: a player who called UNO is not exposed; catching them is a false catch."""
     g = scenario(
         {"a": ["R5", "G3"], "b": ["B1", "B2"], "c": ["Y1", "Y2"]},
         ["R2"],
@@ -880,7 +892,7 @@ def _out(rules: Rules, others: dict[str, list[str]]) -> tuple[Game, list[object]
 
 
 def test_winner_takes_scores_other_hands() -> None:
-    """RULES.md s1 scoring: the winner scores all cards left in the other hands."""
+    """docs/rules.md s1 scoring: the winner scores all cards left in the other hands."""
     g, ev = _out(Rules(), {"b": ["G5", "GS"], "c": ["W"]})
     (won,) = of(ev, RoundWon)
     assert (won.player, won.points) == ("a", 75)
@@ -889,7 +901,7 @@ def test_winner_takes_scores_other_hands() -> None:
 
 
 def test_penalty_scoring_each_loser_adds_own_hand() -> None:
-    """RULES.md s2 scoring=penalty: every other player adds their own hand's points."""
+    """docs/rules.md s2 scoring=penalty: every other player adds their own hand's points."""
     g, ev = _out(Rules(scoring="penalty"), {"b": ["G5", "GS"], "c": ["W"]})
     (won,) = of(ev, RoundWon)
     assert won.player == "a"
@@ -899,7 +911,8 @@ def test_penalty_scoring_each_loser_adds_own_hand() -> None:
 
 
 def test_penalty_scoring_bust_lowest_total_wins() -> None:
-    """RULES.md s2 scoring=penalty: whoever reaches the target busts; the lowest total wins."""
+    """docs/rules.md s2 scoring=penalty: whoever reaches the target busts; the lowest
+    total wins."""
     g = scenario(
         {"a": ["R5"], "b": ["G5"], "c": ["W", "G9"]},
         ["R2"],
@@ -914,7 +927,7 @@ def test_penalty_scoring_bust_lowest_total_wins() -> None:
 
 
 def test_penalty_scoring_bust_tie_goes_first_in_turn_order() -> None:
-    """RULES.md s2: ties for the lowest total go to the first tied player in turn order."""
+    """docs/rules.md s2: ties for the lowest total go to the first tied player in turn order."""
     g = scenario(
         {"a": ["R5"], "b": ["GS"], "c": ["W", "G9"]},
         ["R2"],
@@ -927,7 +940,7 @@ def test_penalty_scoring_bust_tie_goes_first_in_turn_order() -> None:
 
 
 def test_penalty_scoring_below_target_goes_on() -> None:
-    """RULES.md s2 scoring=penalty: nobody at the target, the game goes on."""
+    """docs/rules.md s2 scoring=penalty: nobody at the target, the game goes on."""
     g = scenario(
         {"a": ["R5"], "b": ["G5"], "c": ["W", "G9"]},
         ["R2"],
@@ -941,7 +954,7 @@ def test_penalty_scoring_below_target_goes_on() -> None:
 
 
 def test_card_points_standard() -> None:
-    """RULES.md s1 scoring: numbers at face value, S R D2 20, W W4 50."""
+    """docs/rules.md s1 scoring: numbers at face value, S R D2 20, W W4 50."""
     g, ev = _out(Rules(), {"b": ["RS", "GR", "BD2", "W", "W4", "Y7"]})
     (won,) = of(ev, RoundWon)
     assert won.points == 20 * 3 + 50 * 2 + 7
@@ -949,7 +962,7 @@ def test_card_points_standard() -> None:
 
 
 def test_card_points_low() -> None:
-    """RULES.md s2 card_points=low: S R D2 10, W 20, W4 40."""
+    """docs/rules.md s2 card_points=low: S R D2 10, W 20, W4 40."""
     g, ev = _out(Rules(card_points="low"), {"b": ["RS", "GR", "BD2", "W", "W4", "Y7"]})
     (won,) = of(ev, RoundWon)
     assert won.points == 10 * 3 + 20 + 40 + 7
@@ -958,13 +971,13 @@ def test_card_points_low() -> None:
 
 
 def test_card_points_low_with_penalty_scoring() -> None:
-    """RULES.md s2: card_points values apply to penalty scoring too."""
+    """docs/rules.md s2: card_points values apply to penalty scoring too."""
     g, _ = _out(Rules(card_points="low", scoring="penalty"), {"b": ["W4", "BD2"], "c": ["W"]})
     assert g.scores == {"a": 0, "b": 50, "c": 20}
 
 
 def test_target_zero_single_round_ends_the_game() -> None:
-    """RULES.md s2 target=0: a single round is played."""
+    """docs/rules.md s2 target=0: a single round is played."""
     g, ev = _out(Rules(target=0), {"b": ["G5"], "c": ["B1"]})
     assert (g.phase, g.winner, g.current) == (Phase.GAME_OVER, "a", None)
     assert of(ev, GameWon) == [GameWon("a", {"a": 6, "b": 0, "c": 0})]
@@ -972,13 +985,13 @@ def test_target_zero_single_round_ends_the_game() -> None:
 
 
 def test_target_reached_ends_the_game() -> None:
-    """RULES.md s1/s2 target: the first to reach the target wins the game."""
+    """docs/rules.md s1/s2 target: the first to reach the target wins the game."""
     g, _ = _out(Rules(target=20), {"b": ["GS"]})
     assert (g.phase, g.winner) == (Phase.GAME_OVER, "a")
 
 
 def test_target_not_reached_next_round() -> None:
-    """RULES.md s1 target: below the target another round is dealt."""
+    """docs/rules.md s1 target: below the target another round is dealt."""
     g, _ = _out(Rules(target=21), {"b": ["GS"]})
     assert (g.phase, g.winner) == (Phase.ROUND_OVER, None)
     assert NextRound() in legal_actions(g, "b")
@@ -988,7 +1001,7 @@ def test_target_not_reached_next_round() -> None:
 
 
 def test_partners_four_players_sit_opposite() -> None:
-    """RULES.md s2 partners: teams of two, partners sitting opposite."""
+    """docs/rules.md s2 partners: teams of two, partners sitting opposite."""
     g = scenario({p: ["G1"] for p in "abcd"}, ["R2"], rules=Rules(partners=True))
     assert g.partner_of("a") == "c"
     assert g.partner_of("b") == "d"
@@ -996,7 +1009,7 @@ def test_partners_four_players_sit_opposite() -> None:
 
 
 def test_partners_four_players_team_scores_opponents_hands() -> None:
-    """RULES.md s2 partners: the team scores every opponent's hand; both show the total."""
+    """docs/rules.md s2 partners: the team scores every opponent's hand; both show the total."""
     g, ev = _out(Rules(partners=True), {"b": ["G5"], "c": ["W"], "d": ["B9"]})
     (won,) = of(ev, RoundWon)
     assert (won.player, won.points) == ("a", 14)
@@ -1005,7 +1018,7 @@ def test_partners_four_players_team_scores_opponents_hands() -> None:
 
 
 def test_partners_six_players_team_scores_opponents_hands() -> None:
-    """RULES.md s2 partners: 6 players, 3 teams of partners sitting opposite."""
+    """docs/rules.md s2 partners: 6 players, 3 teams of partners sitting opposite."""
     g, ev = _out(
         Rules(partners=True),
         {"b": ["G5"], "c": ["B9"], "d": ["W"], "e": ["Y7"], "f": ["RS"]},
@@ -1019,7 +1032,7 @@ def test_partners_six_players_team_scores_opponents_hands() -> None:
 
 
 def test_partners_partner_going_out_wins_the_round_for_the_team() -> None:
-    """RULES.md s2 partners: when one partner goes out the team wins the round."""
+    """docs/rules.md s2 partners: when one partner goes out the team wins the round."""
     g = scenario(
         {"a": ["G1", "G2"], "b": ["G5"], "c": ["R5"], "d": ["B9"]},
         ["R2"],
@@ -1035,7 +1048,7 @@ def test_partners_partner_going_out_wins_the_round_for_the_team() -> None:
 
 
 def test_partners_need_four_or_six_players() -> None:
-    """RULES.md s2 partners: 4 or 6 players."""
+    """docs/rules.md s2 partners: 4 or 6 players."""
     for n in (2, 3, 5, 7):
         with pytest.raises(ValueError):
             new_game([f"p{i}" for i in range(n)], Rules(partners=True))
@@ -1047,7 +1060,7 @@ def test_partners_need_four_or_six_players() -> None:
 
 
 def test_two_player_official_reverse_acts_as_skip() -> None:
-    """RULES.md s1 two players: R acts as S, the player who played it plays again."""
+    """docs/rules.md s1 two players: R acts as S, the player who played it plays again."""
     g = scenario({"a": ["RR", "G1"], "b": ["B1", "B2"]}, ["R5"])
     g, ev = apply(g, "a", Play("RR"))
     assert TurnSkipped("b") in ev
@@ -1056,14 +1069,14 @@ def test_two_player_official_reverse_acts_as_skip() -> None:
 
 
 def test_two_player_official_skip_plays_again() -> None:
-    """RULES.md s1 two players: S, play again."""
+    """docs/rules.md s1 two players: S, play again."""
     g = scenario({"a": ["RS", "G1"], "b": ["B1", "B2"]}, ["R5"])
     g, _ = apply(g, "a", Play("RS"))
     assert g.current == "a"
 
 
 def test_two_player_official_draw_two_returns_to_player() -> None:
-    """RULES.md s1 two players: after your D2 the opponent draws and play returns to you."""
+    """docs/rules.md s1 two players: after your D2 the opponent draws and play returns to you."""
     g = scenario({"a": ["RD2", "G1"], "b": ["B1", "B2"]}, ["R5"], draw_pile=PILE)
     g, ev = apply(g, "a", Play("RD2"))
     assert of(ev, CardsDrawn) == [CardsDrawn("b", 2, cards(PILE[:2]), "penalty")]
@@ -1071,7 +1084,7 @@ def test_two_player_official_draw_two_returns_to_player() -> None:
 
 
 def test_two_player_plain_reverse_reverses() -> None:
-    """RULES.md s2 two_player=plain: no special two-player rules, R reverses the direction."""
+    """docs/rules.md s2 two_player=plain: no special two-player rules, R reverses the direction."""
     g = scenario({"a": ["RR", "G1"], "b": ["B1", "B2"]}, ["R5"], rules=Rules(two_player="plain"))
     g, ev = apply(g, "a", Play("RR"))
     assert DirectionReversed(-1) in ev
@@ -1087,14 +1100,14 @@ def _all_cards(g: Game) -> int:
 
 
 def test_decks_one_is_108_cards() -> None:
-    """RULES.md s1 deck: 108 cards; 2-10 players."""
+    """docs/rules.md s1 deck: 108 cards; 2-10 players."""
     assert _all_cards(new_game([f"p{i}" for i in range(10)], Rules())) == 108
     with pytest.raises(ValueError):
         new_game([f"p{i}" for i in range(11)], Rules())
 
 
 def test_decks_two_is_216_cards_for_eleven_to_twenty_players() -> None:
-    """RULES.md s2 decks=2: two decks (216 cards) for 11-20 players."""
+    """docs/rules.md s2 decks=2: two decks (216 cards) for 11-20 players."""
     assert len(full_deck(2)) == 216
     g = new_game([f"p{i}" for i in range(11)], Rules(decks=2), seed=5)
     assert _all_cards(g) == 216
@@ -1105,7 +1118,7 @@ def test_decks_two_is_216_cards_for_eleven_to_twenty_players() -> None:
 
 @pytest.mark.parametrize("size", [3, 15])
 def test_hand_size_deals_that_many_cards(size: int) -> None:
-    """RULES.md s2 hand_size: cards dealt to each player."""
+    """docs/rules.md s2 hand_size: cards dealt to each player."""
     g, ev = new_game_events(["a", "b", "c", "d"], Rules(hand_size=size), seed=1)
     (started,) = of(ev, RoundStarted)
     assert started.hand_size == size
@@ -1114,13 +1127,13 @@ def test_hand_size_deals_that_many_cards(size: int) -> None:
 
 
 def test_hand_size_that_does_not_fit_the_deck_refused() -> None:
-    """RULES.md s2 hand_size: ten hands of 15 do not fit in 108 cards."""
+    """docs/rules.md s2 hand_size: ten hands of 15 do not fit in 108 cards."""
     with pytest.raises(ValueError):
         new_game([f"p{i}" for i in range(10)], Rules(hand_size=15))
 
 
 def test_dealer_creator_seats_first_player_as_dealer() -> None:
-    """RULES.md s2 dealer=creator: the table's creator (first seat) deals first."""
+    """docs/rules.md s2 dealer=creator: the table's creator (first seat) deals first."""
     for seed in range(5):
         g, ev = new_game_events(["x", "y", "z"], Rules(dealer="creator"), seed=seed)
         assert g.dealer == "x"
@@ -1128,7 +1141,7 @@ def test_dealer_creator_seats_first_player_as_dealer() -> None:
 
 
 def test_dealer_draw_high_highest_card_deals() -> None:
-    """RULES.md s1 dealer: the highest number drawn deals (actions count 0, ties redraw)."""
+    """docs/rules.md s1 dealer: the highest number drawn deals (actions count 0, ties redraw)."""
     players = ["a", "b", "c", "d"]
     for seed in range(10):
         g, ev = new_game_events(players, Rules(), seed=seed)
@@ -1147,7 +1160,7 @@ def test_dealer_draw_high_highest_card_deals() -> None:
 
 
 def test_round_winner_deals_the_next_round() -> None:
-    """RULES.md s1 dealer: the winner of a round deals the next one."""
+    """docs/rules.md s1 dealer: the winner of a round deals the next one."""
     g = scenario(
         {"a": ["G1", "G2"], "b": ["R5"], "c": ["B1"]},
         ["R2"],

@@ -1,4 +1,4 @@
-"""RULES.md section 1, the official rules, checked one rule at a time on hand-built games."""
+"""docs/rules.md section 1, the official rules, checked one rule at a time on hand-built games."""
 
 from __future__ import annotations
 
@@ -158,7 +158,7 @@ def test_card_codes_name_colour_and_rank():
     ["", "R10", "X5", "RW", "RW4", "W2", "R", "5", "D2", "S", "GD4", "B-1", "WW", "R55", 5, None],
 )
 def test_card_parse_rejects_anything_else(bad):
-    """Card.parse raises ValueError on anything but the codes of RULES.md."""
+    """Card.parse raises ValueError on anything but the codes of docs/rules.md."""
     with pytest.raises(ValueError):
         Card.parse(bad)
 

@@ -12,7 +12,7 @@ Every step of every game (cheap checks, the bulk of the games):
   ``ChallengeResolved.hand`` are ``None``, ``RoundStarted.hands`` is empty), each player's
   redaction only their own; events themselves are complete;
 - the state is consistent (``check_state``), scores only grow and a round's scoring is
-  RULES.md's (``check_outcome``), the action did what it says (``check_step``);
+  docs/rules.md's (``check_outcome``), the action did what it says (``check_step``);
 - every 16 steps ``game_to_json`` -> ``game_from_json`` reproduces the game, the same
   next step on both gives the same JSON and events, and the game of 16 steps earlier
   was not changed by the later steps (copy-on-write).
@@ -483,7 +483,7 @@ def test_soak_chaotic_playouts(chunk: int) -> None:
 
 @pytest.mark.soak
 def test_soak_two_decks_many_players() -> None:
-    """Two decks (RULES.md flag ``decks``) with 11-20 players: 120 games, 6 deep."""
+    """Two decks (docs/rules.md flag ``decks``) with 11-20 players: 120 games, 6 deep."""
     cases = []
     for i in range(120):
         seed = 5_000_000 + i

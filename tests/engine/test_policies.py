@@ -1,4 +1,4 @@
-"""RULES.md section 4 (leaving, timeouts) and the section 1 rules for both piles empty and
+"""docs/rules.md section 4 (leaving, timeouts) and the section 1 rules for both piles empty and
 two players, on hand-built games."""
 
 from __future__ import annotations

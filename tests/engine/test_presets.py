@@ -1,4 +1,5 @@
-"""Rules defaults, the presets of RULES.md section 3, and validation of the flags (section 2)."""
+"""Rules defaults, the presets of docs/rules.md section 3, and validation of the flags
+(section 2)."""
 
 from __future__ import annotations
 
@@ -66,17 +67,17 @@ def _dump(rules: Rules) -> dict[str, object]:
 
 
 def test_rules_defaults_are_the_official_rules() -> None:
-    """RULES.md s2: every flag is off / official by default (values in brackets)."""
+    """docs/rules.md s2: every flag is off / official by default (values in brackets)."""
     assert _dump(Rules()) == OFFICIAL
 
 
 def test_rules_has_exactly_the_flags_of_section_2() -> None:
-    """ENGINE.md: Rules holds every flag of RULES.md section 2, and nothing else."""
+    """ENGINE.md: Rules holds every flag of docs/rules.md section 2, and nothing else."""
     assert set(Rules.model_fields) == set(OFFICIAL)
 
 
 def test_preset_official_equals_defaults() -> None:
-    """RULES.md s3: official is section 1 with all flags at their defaults."""
+    """docs/rules.md s3: official is section 1 with all flags at their defaults."""
     assert Rules.preset("official") == Rules()
     assert _dump(Rules.preset("official")) == OFFICIAL
 
@@ -87,19 +88,19 @@ def test_preset_without_name_is_official() -> None:
 
 
 def test_preset_house_exact_values() -> None:
-    """RULES.md s3: house = draw_four_on_two, deflect, jump_in, identical, no wild on penalty,
+    """docs/rules.md s3: house = draw_four_on_two, deflect, jump_in, identical, no wild on penalty,
     number_only, uno_penalty 2; everything else official."""
     assert _dump(Rules.preset("house")) == HOUSE
 
 
 def test_preset_party_exact_values() -> None:
-    """RULES.md s3: party = house plus swap=seven_zero and draw=until_playable."""
+    """docs/rules.md s3: party = house plus swap=seven_zero and draw=until_playable."""
     assert _dump(Rules.preset("party")) == PARTY
 
 
 @pytest.mark.parametrize("name", ["official", "house", "party"])
 def test_every_preset_deals_a_game(name: str) -> None:
-    """RULES.md s3: each preset is a playable rule set (a game can be dealt with it)."""
+    """docs/rules.md s3: each preset is a playable rule set (a game can be dealt with it)."""
     g = new_game(["a", "b", "c", "d"], Rules.preset(name), seed=3)
     assert g.rules == Rules.preset(name)
     assert all(len(g.hand(p)) >= 7 for p in g.players)
@@ -109,7 +110,7 @@ def test_every_preset_deals_a_game(name: str) -> None:
 
 
 def test_preset_override_applies_on_top_of_preset() -> None:
-    """RULES.md s3: a table's rules are the preset plus overrides."""
+    """docs/rules.md s3: a table's rules are the preset plus overrides."""
     r = Rules.preset("house", swap="five", uno_penalty=1)
     assert r.swap == "five"
     assert r.uno_penalty == 1
@@ -117,7 +118,7 @@ def test_preset_override_applies_on_top_of_preset() -> None:
 
 
 def test_preset_override_can_turn_a_house_flag_off() -> None:
-    """RULES.md s3: overrides may also switch a preset's flag back off."""
+    """docs/rules.md s3: overrides may also switch a preset's flag back off."""
     r = Rules.preset("party", jump_in=False, draw="one")
     assert r.jump_in is False
     assert r.draw == "one"
@@ -164,7 +165,7 @@ def test_house_with_stacking_off_is_accepted() -> None:
 
 
 def test_house_with_stacking_off_and_deflect_off_accepted() -> None:
-    """RULES.md s3: both flags may be overridden together."""
+    """docs/rules.md s3: both flags may be overridden together."""
     r = Rules.preset("house", stacking="off", deflect=False)
     assert r.stacking == "off"
     assert r.deflect == "off"
@@ -179,7 +180,7 @@ def test_wild_on_penalty_without_stacking_is_accepted() -> None:
 
 @pytest.mark.parametrize("stacking", ["draw_two", "draw_four_on_two", "any"])
 def test_deflect_and_wild_on_penalty_accepted_with_any_stacking(stacking: str) -> None:
-    """RULES.md s2: deflect and wild_on_penalty are valid with every stacking mode."""
+    """docs/rules.md s2: deflect and wild_on_penalty are valid with every stacking mode."""
     r = Rules(stacking=stacking, deflect=True, wild_on_penalty=True)
     assert r.deflect and r.wild_on_penalty
 
@@ -200,7 +201,7 @@ def test_unknown_flag_in_preset_override_refused_and_named() -> None:
 
 
 def test_unknown_preset_refused_and_presets_listed() -> None:
-    """RULES.md s3: the presets are official, house and party."""
+    """docs/rules.md s3: the presets are official, house and party."""
     with pytest.raises(ValueError) as exc:
         Rules.preset("tournament")
     text = str(exc.value)
@@ -234,7 +235,8 @@ def test_unknown_preset_refused_and_presets_listed() -> None:
     ],
 )
 def test_out_of_range_values_refused(flag: str, value: object) -> None:
-    """RULES.md s2 gives each flag's values and ranges (uno_penalty 0-8, hand_size 3-15, ...)."""
+    """docs/rules.md s2 gives each flag's values and ranges (uno_penalty 0-8, hand_size
+    3-15, ...)."""
     with pytest.raises(ValueError):
         Rules(**{flag: value})
     with pytest.raises(ValueError):
@@ -263,7 +265,7 @@ def test_out_of_range_values_refused(flag: str, value: object) -> None:
     ],
 )
 def test_in_range_edge_values_accepted(flag: str, value: object) -> None:
-    """RULES.md s2: the listed values and range limits are valid."""
+    """docs/rules.md s2: the listed values and range limits are valid."""
     assert getattr(Rules(**{flag: value}), flag) == value
 
 

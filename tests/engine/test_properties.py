@@ -2,7 +2,7 @@
 
 - ``Card.parse`` round-trips every code and refuses everything else with ``ValueError``;
   ``Color.parse`` likewise for colour codes and names.
-- ``Rules``: every valid combination of the flags of RULES.md section 2 constructs;
+- ``Rules``: every valid combination of the flags of docs/rules.md section 2 constructs;
   ``Rules.preset(name, **overrides)`` with random overrides either constructs or raises
   ``ValueError`` (never another exception); contradictions are refused.
 - ``apply`` on arbitrary actions, on games reached by random play: it either raises
@@ -79,7 +79,7 @@ GAMES = settings(
 
 
 def test_every_code_round_trips() -> None:
-    """The 54 codes of RULES.md: colour + 0-9/S/R/D2 and W, W4."""
+    """The 54 codes of docs/rules.md: colour + 0-9/S/R/D2 and W, W4."""
     expected = {c + r for c in "RYGB" for r in [*"0123456789", "S", "R", "D2"]} | {"W", "W4"}
     assert set(CARD_CODES) == expected
     for code in expected:
@@ -122,7 +122,7 @@ def test_card_parse_rejects_other_text(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["r5", "gs", "w4", " R5", "R5 ", "\tW\n", "yd2"])
 def test_card_parse_rejects_non_canonical_codes(text: str) -> None:
-    """ENGINE.md: ``Card.parse`` round-trips the codes of RULES.md and "raises
+    """ENGINE.md: ``Card.parse`` round-trips the codes of docs/rules.md and "raises
     ``ValueError`` on anything else" - a lower-case or padded code is something else."""
     with pytest.raises(ValueError):
         Card.parse(text)
@@ -188,7 +188,7 @@ def test_color_parse_rejects_non_text(value: Any) -> None:
 @given(rules())
 def test_valid_rules_construct(r: Rules) -> None:
     dumped = r.model_dump()
-    assert set(dumped) == set(ALL_FLAGS)  # every flag of RULES.md section 2, no other
+    assert set(dumped) == set(ALL_FLAGS)  # every flag of docs/rules.md section 2, no other
     assert Rules(**dumped) == r
     assert Rules.model_validate(r.to_json_dict()) == r
     for name in PRESET_NAMES:
@@ -287,7 +287,7 @@ def test_preset_with_random_overrides(name: str, overrides: dict[str, Any]) -> N
     st.sampled_from([{"deflect": "draw_two"}, {"deflect": "all"}, {"wild_on_penalty": True}]),
 )
 def test_flags_that_need_stacking_are_accepted_without_it(r: Rules, more: dict[str, bool]) -> None:
-    """deflect and wild_on_penalty act on a stacked penalty (RULES.md section 2); without
+    """deflect and wild_on_penalty act on a stacked penalty (docs/rules.md section 2); without
     stacking they are accepted and have nothing to act on (issue 9 item 2)."""
     assert Rules(**{**r.model_dump(), **more}).model_dump() == {**r.model_dump(), **more}
     assert Rules.preset("official", **{**r.overrides(), **more}) == Rules(

@@ -1,4 +1,4 @@
-"""Readings of RULES.md settled after a review: each test pins one (docs/engine.md)."""
+"""Readings of docs/rules.md settled after a review: each test pins one (docs/engine.md)."""
 
 from __future__ import annotations
 
@@ -138,7 +138,7 @@ def test_scenario_draw_pile_is_the_given_pile() -> None:
 
 
 def test_scenario_empty_pile_reshuffles_the_discard_under_its_top() -> None:
-    """RULES.md 1, empty draw pile: the discard pile except its top card becomes the pile."""
+    """docs/rules.md 1, empty draw pile: the discard pile except its top card becomes the pile."""
     g = scenario({"A": ["G2"], "B": ["Y3"]}, ["B1", "B2", "B3", "R5"])
     assert g.draw_pile_size == 0
     g, ev = apply(g, "A", Draw())
@@ -148,7 +148,7 @@ def test_scenario_empty_pile_reshuffles_the_discard_under_its_top() -> None:
 
 
 def test_scenario_both_piles_empty_blocks_the_round() -> None:
-    """RULES.md 1: with both piles empty a draw gives nothing and the turn passes; when every
+    """docs/rules.md 1: with both piles empty a draw gives nothing and the turn passes; when every
     player passes so, the round ends and the lowest hand wins it. ``fill=False``: no reserve
     of unplaced cards behind the two piles."""
     g = scenario({"A": ["G2", "G9"], "B": ["Y3"]}, ["R5"], fill=False)
@@ -204,7 +204,7 @@ def test_out_of_turn_is_refused_as_out_of_turn_whatever_the_card() -> None:
 
 def test_a_card_is_also_its_code() -> None:
     """Like ``Color`` and ``Rank`` (str enums), a card equals and hashes as its code, so a
-    hand compares with the codes a reader of RULES.md writes; order stays the deck's."""
+    hand compares with the codes a reader of docs/rules.md writes; order stays the deck's."""
     import json
 
     from engine import Card

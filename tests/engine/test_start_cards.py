@@ -1,4 +1,4 @@
-"""RULES.md section 1, "Start card": real deals found by seed, one test per start card."""
+"""docs/rules.md section 1, "Start card": real deals found by seed, one test per start card."""
 
 from __future__ import annotations
 

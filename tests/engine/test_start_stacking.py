@@ -1,6 +1,6 @@
 """Issue 9 item 1: a +2 start card with stacking on.
 
-RULES.md "Penalties and windows": a +2 is drawn at once only when stacking is off. Seed
+docs/rules.md "Penalties and windows": a +2 is drawn at once only when stacking is off. Seed
 001: "若引牌为+2牌：第一个出牌的玩家就要用+2或+4卡跟，不然就直接罚抽2张". So with stacking on
 the first player is current with 2 pending and answers it exactly as if the card had just
 been played at them: stack, deflect, pass it with a Wild where the rules allow, or accept;

@@ -96,7 +96,7 @@ NO_PLAY = Rules(draw_four_when="no_play")
 
 
 def test_draw_four_when_official_a_matching_number_does_not_make_it_a_bluff() -> None:
-    """RULES.md (official, the default): a W4 is legal holding no card of the colour in play;
+    """docs/rules.md (official, the default): a W4 is legal holding no card of the colour in play;
     "matching numbers/symbols in other colours ... do not count"."""
     g = scenario({"a": ["W4", "G5"], "b": ["B1", "B2"]}, ["R5"], draw_pile=PILE)
     assert draw_four_legal(g, "a")
@@ -196,16 +196,44 @@ def test_deflect_all_a_reverse_of_the_named_colour_sends_a_plus_four_back() -> N
     assert of(ev, CardsDrawn)[0].count == 4
 
 
-def test_deflect_all_a_skip_passes_a_plus_four_on() -> None:
-    """deflect=all: the deflects of a +2 act on a +4 too; a Skip of the named colour passes
-    it to the next player."""
+def test_deflect_all_a_skip_does_not_pass_a_plus_four_on() -> None:
+    """Issue 19 item 1: seed 001 names what may answer a +4, "除非有“+”牌或同色反转牌" (a +
+    card, or a Reverse of the named colour); seeds 000 and 003 allow only a +4. A Skip of
+    the named colour is neither listed nor accepted; a Reverse of it is."""
+    r = Rules(stacking="draw_four_on_two", deflect="all", wild_draw_four="free")
+    g = scenario({"a": ["W4", "G1"], "b": ["BS", "Y4"], "c": ["G4", "G5"]}, ["R5"], rules=r)
+    g, _ = apply(g, "a", Play("W4", Color.BLUE))
+    assert (g.current, g.pending_draw) == ("b", 4)
+    assert Play("BS") not in legal_actions(g, "b")
+    assert refuse(g, "b", Play("BS")) is Code.CANNOT_STACK
+    g2 = scenario({"a": ["W4", "G1"], "b": ["BR", "Y4"], "c": ["G4", "G5"]}, ["R5"], rules=r)
+    g2, _ = apply(g2, "a", Play("W4", Color.BLUE))
+    assert Play("BR") in legal_actions(g2, "b")
+    g2, ev = apply(g2, "b", Play("BR"))
+    assert of(ev, PenaltyPassed) == [PenaltyPassed("b", "a", 4, "reverse")]
+
+
+def test_deflect_all_a_skip_does_not_answer_a_challengeable_plus_four() -> None:
+    """Under the official challenge the same: during the +4's challenge a Skip of the named
+    colour is refused as any other card is (the challenge is open)."""
     g = scenario(
         {"a": ["W4", "G1"], "b": ["BS", "Y4"], "c": ["G4", "G5"]}, ["R5"], rules=DEFLECT_ALL
     )
     g, _ = apply(g, "a", Play("W4", Color.BLUE))
+    assert g.phase is Phase.CHALLENGE
+    assert Play("BS") not in legal_actions(g, "b")
+    assert refuse(g, "b", Play("BS")) is Code.CHALLENGE_OPEN
+
+
+def test_deflect_all_a_skip_still_passes_a_plus_two_on() -> None:
+    """The Skip deflect stays a +2 thing under deflect=all."""
+    g = scenario(
+        {"a": ["BD2", "G1"], "b": ["BS", "Y4"], "c": ["G4", "G5"]}, ["B5"], rules=DEFLECT_ALL
+    )
+    g, _ = apply(g, "a", Play("BD2"))
     g, ev = apply(g, "b", Play("BS"))
-    assert of(ev, PenaltyPassed) == [PenaltyPassed("b", "c", 4, "skip")]
-    assert (g.current, g.pending_draw) == ("c", 4)
+    assert of(ev, PenaltyPassed) == [PenaltyPassed("b", "c", 2, "skip")]
+    assert (g.current, g.pending_draw) == ("c", 2)
 
 
 def test_deflect_draw_two_does_not_act_on_a_plus_four() -> None:
@@ -458,7 +486,7 @@ def test_uno_call_with_play_the_call_with_the_card_protects() -> None:
 
 
 def test_uno_call_after_play_official_a_late_call_protects() -> None:
-    """The default (RULES.md: "Calling before being caught (also after the play)")."""
+    """The default (docs/rules.md: "Calling before being caught (also after the play)")."""
     g = scenario({"a": ["R1", "R2"], "b": ["B3", "B4"]}, ["R5"])
     g, _ = apply(g, "a", Play("R1"))
     g, ev = apply(g, "a", CallUno())
@@ -639,7 +667,7 @@ def test_places_off_the_first_out_ends_the_round() -> None:
 
 
 def test_places_a_last_plus_two_is_drawn_at_once_and_the_victim_skipped() -> None:
-    """Stacking: a +2 as the last card is never stacked on (RULES.md); with places the next
+    """Stacking: a +2 as the last card is never stacked on (docs/rules.md); with places the next
     player draws it, loses the turn, and play goes on."""
     r = Rules(places=True, stacking="draw_two", target=0)
     g = scenario(
@@ -821,7 +849,7 @@ def _deal_with(rules: Rules, rank: Rank, players: list[str]) -> tuple[Game, list
 
 def test_start_reverse_right_of_dealer() -> None:
     """Seeds 003, 004: "庄家左边玩家（若是"reverse"则为右边）根据此牌出牌" — after a Reverse
-    start card the player to the dealer's right plays first (RULES.md: the dealer)."""
+    start card the player to the dealer's right plays first (docs/rules.md: the dealer)."""
     four = ["a", "b", "c", "d"]
     g, ev = _deal_with(Rules(start_reverse="right_of_dealer"), Rank.REVERSE, four)
     right = four[(four.index(g.dealer) - 1) % 4]

@@ -4,14 +4,17 @@ state in ``/healthz`` (``bot.monitor``)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from aiohttp import ClientSession
 from telegram.error import RetryAfter
 
 from adapters.telegram.outbox import Limits, Outbox
+from bot.config import Settings
 from bot.metrics import Metrics
 from bot.monitor import Monitor
 from tests.adapters.telegram.conftest import Harness
+from tests.fakes.telegram_api import FakeBotAPI
 
 GROUP = -100123
 
@@ -53,3 +56,27 @@ async def test_health_follows_the_adapter(tg: Harness) -> None:
         await monitor.stop()
     await tg.stop()
     assert tg.adapter.connected() is False
+
+
+async def test_the_api_url_works_with_or_without_its_bot(api: FakeBotAPI, tmp_path: Path) -> None:
+    """Issue 19 item 22: ``UNO_TELEGRAM_API_URL`` is a Bot API server's address, with or
+    without the ``/bot`` that python-telegram-bot's ``base_url`` must end in (it appends the
+    token to it; without ``/bot`` the token ran into the port: InvalidUrlClientError)."""
+    root = api.base_url.removesuffix("/bot")
+    for i, url in enumerate((api.base_url, root, f"{root}/", f"{api.base_url}/")):
+        h = Harness(api, tmp_path / f"{i}.sqlite3")
+        h.settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            db=h.db,
+            telegram_token=api.token,
+            telegram_api_url=url,
+            telegram_webhook_url=None,
+        )
+        assert h.settings.telegram_api_url == api.base_url
+        before = len(api.calls)
+        await h.start()
+        try:
+            assert h.adapter.connected()
+        finally:
+            await h.stop()
+        assert "getMe" in {c.method for c in api.calls[before:]}
