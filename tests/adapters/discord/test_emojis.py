@@ -5,8 +5,10 @@ options, and the top card in the table message, as its emoji; with the upload fa
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import re
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,7 @@ from typing import Any
 import discord
 import pytest
 
-from adapters.discord.emojis import emoji_name
+from adapters.discord.emojis import EmojiSets, emoji_name, refused_emojis
 from bot import cards
 from bot.cards import SET_VERSION, Uploads, manifest
 from bot.images import card_set
@@ -22,7 +24,7 @@ from engine import Color
 from tests.adapters.discord.harness import World, name_of
 from tests.adapters.discord.test_game import assert_no_public_hand
 from tests.adapters.discord.test_play import DECK_FILLER
-from tests.fakes.discord_api import ApiError, AppEmoji
+from tests.fakes.discord_api import ApiError, AppEmoji, Message, User
 
 MakeWorld = Callable[..., Awaitable[World]]
 _MARKUP = re.compile(r"<:(uno\d+_[a-z0-9_]+):(\d+)>")
@@ -211,7 +213,7 @@ async def test_restarts_upload_nothing_and_an_upload_cut_short_goes_on(
         posts = emoji_calls(world, "POST")
         for _ in range(2):
             await world.restart()
-            assert world.bot.emojis is not None  # at once, from the database
+            assert world.bot.emojis is None  # text until the list confirms the record
             assert await world.bot.cards.wait(30) is not None
         assert emoji_calls(world, "POST") == posts
         # one deleted by hand: uploaded again, alone
@@ -296,12 +298,187 @@ async def test_the_fake_refuses_what_discord_refuses(make_world: MakeWorld) -> N
     await http.delete_application_emoji(app, made["id"])
     with pytest.raises(discord.NotFound):
         await http.delete_application_emoji(app, made["id"])
-    # a message cannot show an emoji that is not there, nor a button with nothing on it
+    # a button with nothing on it is this fake's own complaint
     assert fake._check_emojis(
-        {"components": [{"type": 1, "components": [
-            {"type": 2, "style": 1, "custom_id": "a", "emoji": {"id": "1", "name": "x"}},
-            {"type": 2, "style": 1, "custom_id": "b"},
-        ]}]}
-    ) == ["invalid emoji {'id': '1', 'name': 'x'}: no such emoji",
-          "a button without a label or an emoji"]  # fmt: skip
+        {"components": [{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": "b"}]}]}
+    ) == (["a button without a label or an emoji"], {})
+    # a message cannot show an emoji that is not there: Discord's 400, as discord.py reads it
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(custom_id="a", label="fine", emoji="🟥"))
+    view.add_item(
+        discord.ui.Button(custom_id="b", emoji=discord.PartialEmoji(name="uno1_x", id=111))
+    )
+    choose = discord.ui.Select(custom_id="c", row=1)
+    choose.add_option(label="one", value="1")
+    choose.add_option(label="two", value="2", emoji=discord.PartialEmoji(name="uno1_y", id=222))
+    view.add_item(choose)
+    channel = world.bot.client.get_partial_messageable(world.channel.id)  # type: ignore[union-attr]
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send(content="x", view=view)
+    err = refused.value
+    assert (err.status, err.code) == (400, 50035)
+    assert err.text.splitlines() == [
+        "Invalid Form Body",
+        "In components.0.components.1.emoji.id: Invalid emoji",
+        "In components.1.components.0.options.1.emoji.id: Invalid emoji",
+    ]
+    assert refused_emojis(err, view.to_components()) == {111, 222}
+    assert refused_emojis(full.value, view.to_components()) is None  # not about an emoji
     assert len(card_set()) == 63
+
+
+# -- issue 19 item 2: emojis deleted by hand ------------------------------------------------
+
+LISTING = r"/applications/\d+/emojis$"
+
+
+def emojis_on(msg: Message) -> set[int]:
+    """The custom emoji ids on a message's components (buttons and select options)."""
+    out: set[int] = set()
+    for row in msg.components:
+        for c in row.get("components", ()):
+            for e in [c.get("emoji")] + [o.get("emoji") for o in c.get("options", ())]:
+                if e and e.get("id"):
+                    out.add(int(e["id"]))
+    return out
+
+
+def dead_in_text(world: World, msg: Message) -> list[str]:
+    """The emojis in every text a message showed that the application does not have (a
+    client shows ``:uno1_r9:`` for them)."""
+    alive = set(world.fake.app_emojis)
+    return [
+        m.group(0)
+        for content, _ in msg.history
+        for m in _MARKUP.finditer(content)
+        if int(m.group(2)) not in alive
+    ]
+
+
+async def _open_hand(world: World, user: User) -> Message:
+    rec = await world.slash(user, "hand")
+    assert rec.original is not None
+    return world.fake.messages[rec.original]
+
+
+async def _scenario(world: World) -> None:
+    alice, bob, carol = world.users
+    await world.load_scenario(
+        {alice: ["R1", "R5", "G2", "W"], bob: ["B1", "B2", "B3"], carol: ["Y1", "Y2", "Y3"]},
+        ["R9"],
+        DECK_FILLER,
+    )
+    assert await world.bot.cards.wait(30) is not None
+
+
+async def test_after_a_restart_no_emoji_is_drawn_before_this_start_s_list_shows_it(
+    make_world: MakeWorld,
+) -> None:
+    """Every card emoji was deleted by hand (in the Developer Portal) while the bot was
+    down. At the restart the table and Alice's hand (kept with it) are drawn again before
+    Discord has answered the list of the application's emojis: in text, not with the ids
+    recorded (the table would show ``:uno1_r9:``, the hand's edit be refused with a 400 and
+    the hand dropped). Once the list is in, the set is uploaded again and used."""
+    world = await emoji_world(make_world)
+    fake = world.fake
+    alice, bob, _ = world.users
+    await _scenario(world)
+    hand = await _open_hand(world, alice)
+    assert emojis_on(hand) <= set(fake.app_emojis) and emojis_on(hand)
+    drawn = len(hand.history)
+    fake.app_emojis.clear()
+    listing = fake.hold("GET", LISTING)
+    await world.restart()
+    assert world.bot.emojis is None  # not the database's ids: nothing listed yet
+    await world.settle()
+    assert listing.arrived.is_set() and not listing.released.is_set()
+    table = await world.table_message()
+    # both drawn again by this start, in text
+    assert len(hand.history) > drawn and "🃏 Your cards (4):" in hand.content
+    assert "Top card: 🟥 9" in table.content
+    assert emojis_on(hand) == set() and [b.get("label") for b in hand.buttons()][:2] == [
+        "🟥1",
+        "🟥5",
+    ]
+    # Alice still plays from that hand (it was not dropped): text again
+    await world.press(alice, hand, world.button(hand, "play", "R5"))
+    assert "Alice played 🟥 5." in table.content and emojis_on(hand) == set()
+    assert dead_in_text(world, table) == [] and fake.errors == []
+    # the list is in: every card emoji is gone, so the set is uploaded again and used
+    posts = emoji_calls(world, "POST")
+    listing.release()
+    emojis = await world.bot.cards.wait(30)
+    assert emojis is not None and emoji_calls(world, "POST") == posts + 126
+    await world.act(bob)
+    assert "<:uno1_" in table.content and dead_in_text(world, table) == []
+    assert fake.errors == []
+
+
+async def test_an_emoji_refused_on_an_edit_redraws_that_hand_in_text_at_once(
+    make_world: MakeWorld,
+) -> None:
+    """The red 1's emojis are deleted by hand while the bot runs. Alice's next hand edit
+    shows them: Discord answers 400 "Invalid emoji" (code 50035, the field at its path).
+    The hand is drawn again at once with the cards as text (not dropped), the later draws
+    are text too (no second 400) until the set is checked again, which uploads the two
+    emojis anew; then the cards are pictures again."""
+    world = await emoji_world(make_world)
+    fake = world.fake
+    alice, bob, carol = world.users
+    await _scenario(world)
+    hand = await _open_hand(world, alice)
+    red1 = {e.name: e.id for e in fake.app_emojis.values() if e.name.startswith("uno1_r1")}
+    assert set(red1) == {"uno1_r1", "uno1_r1_d"} and red1["uno1_r1"] in emojis_on(hand)
+    for eid in red1.values():
+        del fake.app_emojis[eid]
+    posts = emoji_calls(world, "POST")
+    upload = fake.hold("POST", LISTING)  # the check's first upload waits
+    await world.press(alice, hand, world.button(hand, "play", "R5"))
+    # refused once, as Discord refuses it
+    assert len(fake.errors) == 1, fake.errors
+    assert "50035" in fake.errors[0] and "BUTTON_COMPONENT_INVALID_EMOJI" in fake.errors[0]
+    # and the hand arrived at once, in text, with its buttons
+    assert "Alice played 🟥 5." in hand.content and emojis_on(hand) == set()
+    assert world.bot.hands.sessions.get(world.key(), f"dc:{alice.id}") is not None
+    assert world.bot.cards.refused_ids == {red1["uno1_r1"]}  # the one on the refused edit
+    table = await world.table_message()
+    # the next draws are text: nothing refused again while the set is checked
+    for user in (bob, carol):
+        await world.act(user)
+    assert "<:uno1_" not in table.content and emojis_on(hand) == set()
+    assert world.button(hand, "play", "R1") is not None
+    assert len(fake.errors) == 1
+    # the check: the two uploaded anew (nothing else), the cards pictures again
+    assert upload.arrived.is_set()
+    upload.release()
+    emojis = await world.bot.cards.wait(30)
+    assert emojis is not None and emoji_calls(world, "POST") == posts + 2
+    assert {emojis.emoji("R1").id, emojis.emoji("R1", dim=True).id} <= set(fake.app_emojis)
+    await world.press(alice, hand, world.button(hand, "play", "R1"))
+    await world.act(bob)
+    assert emojis_on(hand) and emojis_on(hand) <= set(fake.app_emojis)
+    assert "<:uno1_" in table.content and len(fake.errors) == 1
+
+
+async def test_another_process_s_record_is_checked_against_the_list(
+    make_world: MakeWorld,
+) -> None:
+    """A process that waits for another's record (the other holds the lease) uses it
+    only once this start's list shows every emoji of it."""
+    world = await emoji_world(make_world)
+    fake = world.fake
+    fake.app_emojis.clear()  # deleted by hand; the record still names them
+    assert await world.store.lease(EmojiSets.LEASE, "other", time.time(), 3600.0)
+    sets = EmojiSets(world.store, worker="second", poll=0.02)
+    await sets.start(world.bot.client)  # type: ignore[arg-type]
+    try:
+        for _ in range(5):
+            await asyncio.sleep(0.05)
+            assert sets.emojis is None
+        assert emoji_calls(world, "GET") >= 2  # it asked (and saw them gone)
+        await world.store.release(EmojiSets.LEASE, "other")
+        emojis = await sets.wait(30)  # its turn: it makes them
+        assert emojis is not None and len(fake.app_emojis) == 126
+        assert all(e.id in fake.app_emojis for e in map(emojis.emoji, ("R1", "W4", "B9")))
+    finally:
+        await sets.stop()
