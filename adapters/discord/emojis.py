@@ -2,18 +2,20 @@
 and select options, and the top card in the table message.
 
 An application may own 2,000 emojis, usable in every server the bot is in; the set is 126
-of them (``bot.cards``: every face, playable and dimmed), 128 x 128 PNGs named
-``uno<version>_<picture>`` (``uno1_r5``, ``uno1_r5_d``, ``uno1_w4r``). At start the bot
+of them (``bot.cards``: every face, playable and dimmed, drawn for the square), 128 x 128
+PNGs named ``uno<version>_<picture>`` (``uno2_r5``, ``uno2_r5_d``, ``uno2_w4r``; the
+version is ``EMOJI_VERSION``). At start the bot
 lists the application's emojis (one call): the card emojis of this version that are there
 are used (and recorded, if a start stopped between an upload and its record), a recorded
 one that is gone (deleted by hand) is uploaded again, the missing ones are uploaded one at
 a time, each recorded as it is made (Discord's rate limits are waited out by discord.py),
-and the card emojis of other versions are deleted once this one is complete. Nothing is
-uploaded twice; until the set is complete (or if it cannot be), the cards are text.
+and the card emojis of other versions are deleted once this one is complete (first, if
+the application's 2,000 would not hold both). Nothing is uploaded twice; until the set is
+complete (or if it cannot be), the cards are text.
 
 Nothing is drawn with an emoji that this start's list has not shown to be there: the ids
 recorded in the database may be of emojis deleted since (Discord shows a dead one in a
-message's text as ``:uno1_r5:`` and refuses it on a component, a 400), so until the list
+message's text as ``:uno2_r5:`` and refuses it on a component, a 400), so until the list
 confirms them the cards are text. An emoji deleted while the bot runs is found when
 Discord refuses a component showing it (:meth:`EmojiSets.refused`): that message is drawn
 again at once with the cards as text, which they stay until the set is checked again (at
@@ -32,7 +34,7 @@ from typing import Any
 import discord
 
 from bot import cards
-from bot.cards import SET_VERSION, Asset, Pictures, Uploads, asset_for, manifest
+from bot.cards import EMOJI_VERSION, Asset, Pictures, Uploads, asset_for, manifest
 from bot.images import Face
 from engine import Card, Color
 
@@ -48,8 +50,8 @@ _FIELD = re.compile(r"^In (?:data\.)?(\S+)\.emoji\.(?:id|name): ", re.MULTILINE)
 INVALID_FORM_BODY = 50035  # Discord's JSON error code for a body it refuses, with "errors"
 
 
-def emoji_name(asset: Asset | str, version: int = SET_VERSION) -> str:
-    """``uno1_r5``: 2-32 of ``[A-Za-z0-9_]``, as Discord wants an emoji's name."""
+def emoji_name(asset: Asset | str, version: int = EMOJI_VERSION) -> str:
+    """``uno2_r5``: 2-32 of ``[A-Za-z0-9_]``, as Discord wants an emoji's name."""
     name = asset.name if isinstance(asset, Asset) else asset
     return f"uno{version}_{name}"
 
@@ -75,7 +77,7 @@ class CardEmojis:
         return self._emojis[Asset(Face(None)).name]
 
     def markup(self, card: Card | str, color: Color | None = None) -> str:
-        """``<:uno1_r5:123>``: the emoji in a message's text."""
+        """``<:uno2_r5:123>``: the emoji in a message's text."""
         return str(self.emoji(card, color))
 
     def __len__(self) -> int:
@@ -166,7 +168,7 @@ class EmojiSets:
             return  # (a check under way takes the refused emojis into account)
         assert self._client is not None
         self._done.clear()
-        uploads = Uploads(self.store, "dc")
+        uploads = Uploads(self.store, "dc", EMOJI_VERSION)
         self._task = asyncio.create_task(self._make(self._client, uploads), name="uno-emojis")
 
     async def stop(self) -> None:
@@ -284,6 +286,11 @@ class EmojiSets:
         await uploads.record(found)
         missing = uploads.missing()
         if len(listing) + len(missing) > EMOJI_MAX:
+            # no room for both: older versions' card emojis go first (they would go once
+            # this one is made; the cards are text until then all the same)
+            await self._delete_old(listing, uploads)
+            listing = [e for e in listing if not _old(e)]
+        if len(listing) + len(missing) > EMOJI_MAX:
             raise EmojiError(
                 f"the application has {len(listing)} emojis; {len(missing)} more would pass "
                 f"Discord's {EMOJI_MAX}"
@@ -307,9 +314,14 @@ class EmojiSets:
     async def _delete_old(self, listing: list[discord.Emoji], uploads: Uploads) -> None:
         """Older versions' card emojis: not used any more."""
         for e in listing:
-            m = _NAME.match(e.name)
-            if m is not None and int(m.group(1)) != SET_VERSION:
+            if _old(e):
                 with contextlib.suppress(discord.NotFound):
                     await e.delete()
         for version in uploads.old_versions():
             await uploads.forget(uploads.refs(version), version)
+
+
+def _old(emoji: discord.Emoji) -> bool:
+    """Whether ``emoji`` is a card emoji of another version of the drawing."""
+    m = _NAME.match(emoji.name)
+    return m is not None and int(m.group(1)) != EMOJI_VERSION
