@@ -164,14 +164,14 @@ class EmojiSets:
     def _check(self) -> None:
         """Check the set against the application's emojis (and make what is missing), in
         the background; the cards are text meanwhile."""
-        if self._task is not None and not self._task.done():
-            return  # (a check under way takes the refused emojis into account)
-        assert self._client is not None
+        if self._client is None or (self._task is not None and not self._task.done()):
+            return  # (stopped; or a check under way, which takes the refused into account)
         self._done.clear()
         uploads = Uploads(self.store, "dc", EMOJI_VERSION)
         self._task = asyncio.create_task(self._make(self._client, uploads), name="uno-emojis")
 
     async def stop(self) -> None:
+        self._client = None  # (no check started after this)
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -199,7 +199,7 @@ class EmojiSets:
                 "until the set is checked again", sorted(ids) or "one",
             )  # fmt: skip
         self.emojis = None
-        if self.enabled and self._client is not None:
+        if self.enabled:
             self._check()
         return True
 
@@ -233,16 +233,18 @@ class EmojiSets:
         """The set as this start's list of the application's emojis confirms it: made
         complete here (holding the lease), else another process's record if complete and
         there (``None``: not yet)."""
-        await uploads.load()
-        if not await self.store.lease(self.LEASE, self.worker, time.time(), 3600.0):
+        leased = await self.store.lease(self.LEASE, self.worker, time.time(), 3600.0)
+        try:
+            await uploads.load()  # (once leased: as the last process holding it left it)
+            if leased:
+                return await self._sync(client, uploads)
             if uploads.pictures() is None:
                 return None
             return self._confirmed(await client.fetch_application_emojis(), uploads)
-        try:
-            return await self._sync(client, uploads)
         finally:
-            with contextlib.suppress(Exception):
-                await self.store.release(self.LEASE, self.worker)
+            if leased:
+                with contextlib.suppress(Exception):
+                    await self.store.release(self.LEASE, self.worker)
 
     def _refuses(self, pictures: Pictures) -> bool:
         return any(int(ref) in self.refused_ids for ref in pictures.refs.values())
