@@ -4,12 +4,13 @@ has uploaded of the set. Platform-free: the uploads themselves are the adapters'
 
 Every face of :func:`bot.images.card_set` comes in two looks, playable and dimmed: 126
 pictures (:func:`manifest`), each named by its face and look (``r5``, ``r5_d``, ``w4r`` a
-+4 with red named, ``back``). What a platform has of one version of the drawings
-(:data:`bot.images.SET_VERSION`) is kept in the database (``card_assets``, through
-``WriteBatch.card_assets``), one picture at a time as each is uploaded: an upload that
-failed part-way goes on from there, and nothing is uploaded twice. A platform uses the
-pictures once it has all of them (:meth:`Uploads.complete`): a hand is never half pictures,
-half text.
++4 with red named, ``back``). What a platform has of one version of its drawings (the
+stickers' :data:`bot.images.SET_VERSION`, the emojis' :data:`bot.images.EMOJI_VERSION`:
+each bumped when its own drawing changes) is kept in the database (``card_assets``,
+through ``WriteBatch.card_assets``), one picture at a time as each is uploaded: an upload
+that failed part-way goes on from there, and nothing is uploaded twice. A platform uses
+the pictures once it has all of them (:meth:`Uploads.complete`): a hand is never half
+pictures, half text.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from bot import images
-from bot.images import SET_VERSION, Face
+from bot.images import EMOJI_VERSION, SET_VERSION, Face
 from bot.store import CardAsset, Store, WriteBatch
 from engine import Card, Color
 
 __all__ = [
+    "EMOJI_VERSION",
     "KINDS",
     "SET_VERSION",
     "Asset",
@@ -64,8 +66,9 @@ def asset_for(card: Card | str, color: Color | None = None, *, dim: bool = False
 
 def render(asset: Asset, kind: str) -> bytes:
     """The picture's bytes for a platform: ``sticker`` (Telegram, PNG 512 px high) or
-    ``emoji`` (Discord, 128 x 128 PNG). The same bytes every time for a ``SET_VERSION``;
-    drawn in a few tens of milliseconds (uploaders call it in a thread)."""
+    ``emoji`` (Discord, 128 x 128 PNG, its own drawing for the square). The same bytes
+    every time for a version of the drawing (``SET_VERSION``, ``EMOJI_VERSION``); drawn in
+    a few tens of milliseconds (uploaders call it in a thread)."""
     if kind == "sticker":
         return images.sticker_png(asset.face, asset.dim)
     if kind == "emoji":
@@ -94,11 +97,15 @@ class Pictures:
 
 class Uploads:
     """What one platform (``tg``, ``dc``) has uploaded of the set, every version, as the
-    database has it: :meth:`load` it, :meth:`record` each upload as it is made."""
+    database has it: :meth:`load` it, :meth:`record` each upload as it is made.
+    ``version``: the version of the drawings the platform uses now (Telegram's stickers
+    ``SET_VERSION``, Discord's emojis ``EMOJI_VERSION``), the one the methods mean unless
+    told another."""
 
-    def __init__(self, store: Store, platform: str) -> None:
+    def __init__(self, store: Store, platform: str, version: int = SET_VERSION) -> None:
         self.store = store
         self.platform = platform
+        self.version = version
         self._refs: dict[int, dict[str, str]] = {}
 
     async def load(self) -> Uploads:
@@ -109,35 +116,41 @@ class Uploads:
                 self._refs.setdefault(r.version, {})[r.name] = r.ref
         return self
 
-    def refs(self, version: int = SET_VERSION) -> dict[str, str]:
-        """Picture name -> its reference, for ``version``."""
-        return dict(self._refs.get(version, {}))
+    def refs(self, version: int | None = None) -> dict[str, str]:
+        """Picture name -> its reference, for ``version`` (the one in use)."""
+        return dict(self._refs.get(self._at(version), {}))
 
     def missing(
-        self, assets: Iterable[Asset] | None = None, version: int = SET_VERSION
+        self, assets: Iterable[Asset] | None = None, version: int | None = None
     ) -> list[Asset]:
         """The pictures of ``assets`` (the whole set) not uploaded at ``version``."""
-        have = self._refs.get(version, {})
+        have = self._refs.get(self._at(version), {})
         return [a for a in (manifest() if assets is None else assets) if a.name not in have]
 
-    def complete(self, version: int = SET_VERSION) -> bool:
+    def complete(self, version: int | None = None) -> bool:
         return not self.missing(version=version)
 
-    def pictures(self, version: int = SET_VERSION) -> Pictures | None:
+    def pictures(self, version: int | None = None) -> Pictures | None:
         """The set, if every picture of it is uploaded."""
+        version = self._at(version)
         if not self.complete(version):
             return None
         names = {a.name for a in manifest()}
         return Pictures({n: r for n, r in self.refs(version).items() if n in names}, version)
 
     def old_versions(self) -> list[int]:
-        """Versions of the set other than this one that still have pictures recorded."""
-        return sorted(v for v in self._refs if v != SET_VERSION)
+        """Versions of the set other than the one in use that still have pictures
+        recorded."""
+        return sorted(v for v in self._refs if v != self.version)
 
-    async def record(self, refs: Mapping[str, str], version: int = SET_VERSION) -> None:
+    def _at(self, version: int | None) -> int:
+        return self.version if version is None else version
+
+    async def record(self, refs: Mapping[str, str], version: int | None = None) -> None:
         """``refs`` (picture name -> reference) were uploaded at ``version``: kept."""
         if not refs:
             return
+        version = self._at(version)
         await self.store.write(
             WriteBatch(
                 card_assets=[
@@ -147,8 +160,9 @@ class Uploads:
         )
         self._refs.setdefault(version, {}).update(refs)
 
-    async def forget(self, names: Iterable[str], version: int = SET_VERSION) -> None:
+    async def forget(self, names: Iterable[str], version: int | None = None) -> None:
         """The pictures ``names`` of ``version`` are gone from the platform."""
+        version = self._at(version)
         names = [n for n in names if n in self._refs.get(version, {})]
         if not names:
             return

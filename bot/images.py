@@ -27,6 +27,7 @@ __all__ = [
     "CARD_H",
     "CARD_W",
     "EMOJI_SIDE",
+    "EMOJI_VERSION",
     "GAP",
     "MARGIN",
     "PER_ROW",
@@ -103,9 +104,11 @@ def _hand_png(hand: tuple[Card, ...], marks: tuple[bool, ...] | None) -> bytes:
 
 # -- the card set: every face at the sizes the platforms want ------------------------------
 
-# Bumped whenever a face's drawing changes: what was uploaded of an older set (Telegram
-# stickers, Discord emojis) is then uploaded again, once.
+# Bumped whenever a drawing changes: what was uploaded of an older set is then uploaded
+# again, once, and the old one deleted. The card (Telegram's stickers, the contact sheet)
+# and the emoji drawn for the square (Discord's) each have their own.
 SET_VERSION = 1
+EMOJI_VERSION = 2  # 2: drawn for the square (issue 19), 1 was the card on transparency
 STICKER_SIDE = 512  # Telegram: a static sticker is 512 px on its long side (PNG or WEBP)
 EMOJI_SIDE = 128  # Discord: emojis are shown from a 128 x 128 picture, at most 256 KiB
 _MASTER = 8  # the set is drawn this much larger than the design size, then scaled down
@@ -158,11 +161,8 @@ def sticker_png(face: Face, dim: bool = False) -> bytes:
 
 
 def emoji_png(face: Face, dim: bool = False) -> bytes:
-    """``face`` as a Discord emoji: a 128 x 128 PNG, the card centred on transparency."""
-    card = _master(face, dim, EMOJI_SIDE)
-    img = Image.new("RGBA", (EMOJI_SIDE, EMOJI_SIDE), (0, 0, 0, 0))
-    img.paste(card, ((EMOJI_SIDE - card.width) // 2, 0), card)
-    return _png(img)
+    """``face`` as a Discord emoji: a 128 x 128 PNG drawn for the square (``_emoji``)."""
+    return _png(_dimmed(_emoji(face, _EMOJI_SCALE), dim))
 
 
 def contact_sheet(columns: int = 14, height: int = 168) -> bytes:
@@ -216,13 +216,17 @@ def _render(face: Face, height: int, dim: bool, s: int) -> Image.Image:
     ``height`` pixels high (smooth edges at every size); dimmed: washed towards grey."""
     big = _big(face, s)
     width = max(1, round(height * CARD_W / CARD_H))
-    small = big.resize((width, height), Image.Resampling.LANCZOS)
-    if dim:
-        r, g, b, a = small.split()
-        grey = Image.new("RGB", small.size, _DIM)
-        rgb = Image.blend(Image.merge("RGB", (r, g, b)), grey, _DIM_ALPHA)
-        small = Image.merge("RGBA", (*rgb.split(), a))
-    return small
+    return _dimmed(big.resize((width, height), Image.Resampling.LANCZOS), dim)
+
+
+def _dimmed(img: Image.Image, dim: bool) -> Image.Image:
+    """``img`` washed towards grey (a card that cannot be played now), or as it is."""
+    if not dim:
+        return img
+    r, g, b, a = img.split()
+    grey = Image.new("RGB", img.size, _DIM)
+    rgb = Image.blend(Image.merge("RGB", (r, g, b)), grey, _DIM_ALPHA)
+    return Image.merge("RGBA", (*rgb.split(), a))
 
 
 def _big(face: Face, s: int) -> Image.Image:
@@ -353,3 +357,155 @@ def _reverse(
 
     for sign in (1, -1):
         d.polygon(arrow(sign), fill=rgb, outline=_BLACK, width=s + s // 2)
+
+
+# -- the emoji set: drawn for the square ------------------------------------------------------
+#
+# Discord shows an emoji at 22 px on a button and in a line of text (48 px alone in a
+# message): a card standing upright in the square would fill two thirds of it, its symbol
+# a few pixels. So an emoji is its own drawing, not the sticker's card scaled: the face
+# fills the square (a rounded square in the card's colour, white-edged; a wild's is
+# black-edged, in its four colours or the one named), and the symbol fills the face, white
+# with a dark outline (legible on every colour and theme): the number, Skip's ⊘, Reverse's
+# two arrows, +2, W for a wild, +4, and UNO on the back. Measured in pixels of the
+# 128 px emoji (``u``), drawn ``s`` times larger and scaled down.
+
+_EDGE = 6  # the face's rim
+_CORNER = 24  # its corners' radius
+_OUTLINE = 5  # the dark outline around a symbol
+_EMOJI_SCALE = 4  # drawn this much larger (512 px: as smooth at 128 as 1024, a third the time)
+
+
+def _emoji(face: Face, s: int) -> Image.Image:
+    """``face`` as a square emoji, drawn ``s`` times larger than 128 px, then scaled down."""
+    side = EMOJI_SIDE * s
+    big = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    card = face.card
+    wild = card is not None and card.color is None
+    d.rounded_rectangle(
+        (0, 0, side - 1, side - 1), radius=_CORNER * s, fill=_BLACK if wild else _WHITE
+    )
+    inner = (_EDGE * s, _EDGE * s, side - 1 - _EDGE * s, side - 1 - _EDGE * s)
+    radius = (_CORNER - _EDGE) * s
+    if card is None:
+        d.rounded_rectangle(inner, radius=radius, fill=_BLACK)
+        _emoji_back(big, d, s)
+    elif wild:
+        if face.color is None:  # the four colours, a quadrant each
+            colours = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+            q = ImageDraw.Draw(colours)
+            c = side / 2
+            big_r = side  # (far past the corners: the mask cuts them)
+            for k, col in enumerate(_WILD_ORDER):
+                q.pieslice(
+                    (c - big_r, c - big_r, c + big_r, c + big_r), -90 + 90 * k, 90 * k,
+                    fill=COLOR_RGB[col],
+                )  # fmt: skip
+            mask = Image.new("L", (side, side), 0)
+            ImageDraw.Draw(mask).rounded_rectangle(inner, radius=radius, fill=255)
+            big.paste(colours, (0, 0), mask)
+        else:
+            d.rounded_rectangle(inner, radius=radius, fill=COLOR_RGB[face.color])
+        label = "+4" if card.rank is Rank.WILD_DRAW_FOUR else "W"
+        _emoji_text(big, label, s, width=104 if label == "+4" else 100, height=84)
+    else:
+        assert card.color is not None
+        d.rounded_rectangle(inner, radius=radius, fill=COLOR_RGB[card.color])
+        if card.is_number:
+            label = card.rank.value
+            if label in ("6", "9"):  # underlined, as on the cards, so 6 and 9 differ
+                bottom = _emoji_text(
+                    big, label, s, width=84, height=76, dy=-10, widen=1.3, weight=3
+                )
+                y = bottom + 18 * s  # (the two outlines apart)
+                _emoji_bar(d, (side / 2 - 20 * s, y, side / 2 + 20 * s, y), s)
+            else:
+                _emoji_text(big, label, s, width=96, height=92, widen=1.3, weight=3)
+        elif card.rank is Rank.DRAW_TWO:
+            _emoji_text(big, "+2", s, width=108, height=84)
+        elif card.rank is Rank.SKIP:
+            _emoji_skip(d, side, s)
+        elif card.rank is Rank.REVERSE:
+            _emoji_reverse(d, side, s)
+    return big.resize((EMOJI_SIDE, EMOJI_SIDE), Image.Resampling.LANCZOS)
+
+
+def _emoji_text(
+    big: Image.Image,
+    label: str,
+    s: int,
+    *,
+    width: int,
+    height: int,
+    fill: tuple[int, ...] = (255, 255, 255, 255),
+    weight: int = 4,
+    dy: int = 0,
+    widen: float = 1.0,
+) -> float:
+    """``label`` as large as fits ``width`` x ``height`` (emoji pixels) in the middle (moved
+    down by ``dy``), made bolder by ``weight`` and outlined, up to ``widen`` times as wide
+    as the font draws it (the font's narrow digits read better broad at 22 px); the bottom
+    of its fill, in drawn pixels."""
+    thick, outline = weight * s, (weight + _OUTLINE) * s
+    size = 10 * s
+    while True:  # the largest size whose ink (with the outline) fits
+        box = _font(size + 2 * s).getbbox(label, stroke_width=outline)
+        if (box[2] - box[0]) * widen > width * s or box[3] - box[1] > height * s:
+            break
+        size += 2 * s
+    font = _font(size)
+    x0, y0, x1, y1 = (round(v) for v in font.getbbox(label, stroke_width=outline))
+    w, h = x1 - x0, y1 - y0
+    wide = max(w, min(round(w * widen), width * s))
+    masks = []
+    for stroke in (outline, thick):  # the outline's shape, then the fill's
+        m = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(m).text(
+            (-x0, -y0), label, font=font, fill=255, stroke_width=stroke, stroke_fill=255
+        )
+        masks.append(m if wide == w else m.resize((wide, h), Image.Resampling.LANCZOS))
+    at = (round(big.width / 2 - wide / 2), round(big.height / 2 + dy * s - h / 2))
+    big.paste(Image.new("RGBA", (wide, h), _INK), at, masks[0])
+    big.paste(Image.new("RGBA", (wide, h), fill), at, masks[1])
+    return at[1] + h - outline + thick
+
+
+def _emoji_bar(d: ImageDraw.ImageDraw, line: tuple[float, float, float, float], s: int) -> None:
+    """A thick white stroke with a dark outline."""
+    d.line(line, fill=_INK, width=(10 + 2 * _OUTLINE) * s)
+    d.line(line, fill=_WHITE, width=10 * s)
+
+
+def _emoji_skip(d: ImageDraw.ImageDraw, side: int, s: int) -> None:
+    """⊘ filling the face: a thick ring and its bar."""
+    c = side / 2
+    r, w, o = 38 * s, 14 * s, _OUTLINE * s
+    d.ellipse((c - r - w / 2 - o, c - r - w / 2 - o, c + r + w / 2 + o, c + r + w / 2 + o),
+              outline=_INK, width=w + 2 * o)  # fmt: skip
+    k = r / math.sqrt(2)
+    d.line((c - k, c + k, c + k, c - k), fill=_INK, width=w + 2 * o)
+    d.ellipse((c - r - w / 2, c - r - w / 2, c + r + w / 2, c + r + w / 2), outline=_WHITE,
+              width=w)  # fmt: skip
+    d.line((c - k, c + k, c + k, c - k), fill=_WHITE, width=w)
+
+
+def _emoji_reverse(d: ImageDraw.ImageDraw, side: int, s: int) -> None:
+    """⇄ filling the face: an arrow to the right above one to the left."""
+
+    def arrow(y: float, sign: int) -> list[tuple[float, float]]:
+        # from the middle: a shaft 12 high, a head 36 high and 26 long; 100 long in all
+        pts = [(-50, -6), (24, -6), (24, -18), (50, 0), (24, 18), (24, 6), (-50, 6)]
+        return [(side / 2 + sign * x * s, y + py * s) for x, py in pts]
+
+    for y, sign in ((side / 2 - 22 * s, 1), (side / 2 + 22 * s, -1)):
+        pts = arrow(y, sign)
+        d.polygon(pts, fill=_INK, outline=_INK, width=2 * _OUTLINE * s)
+        d.polygon(pts, fill=_WHITE)
+
+
+def _emoji_back(big: Image.Image, d: ImageDraw.ImageDraw, s: int) -> None:
+    """The back: a red oval across the face, UNO in yellow on it."""
+    c = big.width / 2
+    d.ellipse((c - 62 * s, c - 46 * s, c + 62 * s, c + 46 * s), fill=COLOR_RGB[Color.RED])
+    _emoji_text(big, "UNO", s, width=124, height=64, fill=(*COLOR_RGB[Color.YELLOW], 255))

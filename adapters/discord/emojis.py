@@ -2,14 +2,24 @@
 and select options, and the top card in the table message.
 
 An application may own 2,000 emojis, usable in every server the bot is in; the set is 126
-of them (``bot.cards``: every face, playable and dimmed), 128 x 128 PNGs named
-``uno<version>_<picture>`` (``uno1_r5``, ``uno1_r5_d``, ``uno1_w4r``). At start the bot
+of them (``bot.cards``: every face, playable and dimmed, drawn for the square), 128 x 128
+PNGs named ``uno<version>_<picture>`` (``uno2_r5``, ``uno2_r5_d``, ``uno2_w4r``; the
+version is ``EMOJI_VERSION``). At start the bot
 lists the application's emojis (one call): the card emojis of this version that are there
 are used (and recorded, if a start stopped between an upload and its record), a recorded
 one that is gone (deleted by hand) is uploaded again, the missing ones are uploaded one at
 a time, each recorded as it is made (Discord's rate limits are waited out by discord.py),
-and the card emojis of other versions are deleted once this one is complete. Nothing is
-uploaded twice; until the set is complete (or if it cannot be), the cards are text.
+and the card emojis of other versions are deleted once this one is complete (first, if
+the application's 2,000 would not hold both). Nothing is uploaded twice; until the set is
+complete (or if it cannot be), the cards are text.
+
+Nothing is drawn with an emoji that this start's list has not shown to be there: the ids
+recorded in the database may be of emojis deleted since (Discord shows a dead one in a
+message's text as ``:uno2_r5:`` and refuses it on a component, a 400), so until the list
+confirms them the cards are text. An emoji deleted while the bot runs is found when
+Discord refuses a component showing it (:meth:`EmojiSets.refused`): that message is drawn
+again at once with the cards as text, which they stay until the set is checked again (at
+once, in the background), the refused emoji replaced.
 """
 
 from __future__ import annotations
@@ -24,20 +34,24 @@ from typing import Any
 import discord
 
 from bot import cards
-from bot.cards import SET_VERSION, Asset, Pictures, Uploads, asset_for, manifest
+from bot.cards import EMOJI_VERSION, Asset, Pictures, Uploads, asset_for, manifest
 from bot.images import Face
 from engine import Card, Color
 
-__all__ = ["EMOJI_MAX", "CardEmojis", "EmojiSets", "emoji_name"]
+__all__ = ["EMOJI_MAX", "CardEmojis", "EmojiSets", "emoji_name", "refused_emojis"]
 
 log = logging.getLogger(__name__)
 
 EMOJI_MAX = 2000  # emojis an application may own
 _NAME = re.compile(r"^uno(\d+)_([a-z0-9_]+)$")
+# a field Discord refused in a message's body, as discord.py words it (``HTTPException.text``:
+# "In components.0.components.1.emoji.id: Invalid emoji"; "data." first for a callback's)
+_FIELD = re.compile(r"^In (?:data\.)?(\S+)\.emoji\.(?:id|name): ", re.MULTILINE)
+INVALID_FORM_BODY = 50035  # Discord's JSON error code for a body it refuses, with "errors"
 
 
-def emoji_name(asset: Asset | str, version: int = SET_VERSION) -> str:
-    """``uno1_r5``: 2-32 of ``[A-Za-z0-9_]``, as Discord wants an emoji's name."""
+def emoji_name(asset: Asset | str, version: int = EMOJI_VERSION) -> str:
+    """``uno2_r5``: 2-32 of ``[A-Za-z0-9_]``, as Discord wants an emoji's name."""
     name = asset.name if isinstance(asset, Asset) else asset
     return f"uno{version}_{name}"
 
@@ -63,11 +77,46 @@ class CardEmojis:
         return self._emojis[Asset(Face(None)).name]
 
     def markup(self, card: Card | str, color: Color | None = None) -> str:
-        """``<:uno1_r5:123>``: the emoji in a message's text."""
+        """``<:uno2_r5:123>``: the emoji in a message's text."""
         return str(self.emoji(card, color))
 
     def __len__(self) -> int:
         return len(self._emojis)
+
+
+def refused_emojis(
+    err: discord.HTTPException, components: list[dict[str, Any]] | None
+) -> set[int] | None:
+    """Whether ``err`` is Discord refusing an emoji of the message's ``components`` (the
+    body sent): ``None`` if not; else the ids of the custom emojis it refused, found at the
+    paths Discord names (empty if none could be found there).
+
+    Discord answers a component showing an emoji it does not know (a custom emoji deleted)
+    with a 400, code 50035 "Invalid Form Body", and the field under ``errors``:
+    ``components.0.components.1.emoji.id`` (a select's option: ``...options.3.emoji.id``),
+    ``BUTTON_COMPONENT_INVALID_EMOJI`` "Invalid emoji"; discord.py puts each such field in
+    ``err.text`` as a line ``In components.0.components.1.emoji.id: Invalid emoji``."""
+    if err.status != 400 or err.code != INVALID_FORM_BODY:
+        return None
+    paths = _FIELD.findall(err.text or "")
+    if not paths:
+        return None
+    found: set[int] = set()
+    for path in paths:
+        node: Any = {"components": components or []}
+        for part in path.split("."):
+            if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            elif isinstance(node, dict):
+                node = node.get(part)
+            else:
+                node = None
+                break
+        emoji = node.get("emoji") if isinstance(node, dict) else None
+        eid = emoji.get("id") if isinstance(emoji, dict) else None
+        if eid is not None and str(eid).isdigit():
+            found.add(int(eid))
+    return found
 
 
 class EmojiError(RuntimeError):
@@ -75,10 +124,11 @@ class EmojiError(RuntimeError):
 
 
 class EmojiSets:
-    """The adapter's card emojis: taken from the database at once when recorded complete
-    (checked against the application's emojis right after), else made in the background
-    while the cards are text, retried after a failure (every ``retry`` seconds, doubling up
-    to six hours). Processes sharing a database take turns (a lease)."""
+    """The adapter's card emojis: checked against the application's emojis at start (the
+    cards are text until then), made in the background where some are missing, retried
+    after a failure (every ``retry`` seconds, doubling up to six hours). Processes sharing
+    a database take turns making them (a lease); one that waits for another's record
+    checks it against the list too (every ``poll`` seconds until it is complete and there)."""
 
     LEASE = "dc-emojis"
 
@@ -89,28 +139,39 @@ class EmojiSets:
         enabled: bool = True,
         worker: str = "discord",
         retry: float = 600.0,
+        poll: float = 30.0,
     ) -> None:
         self.store = store
         self.enabled = enabled and store is not None
         self.worker = worker
         self.retry = retry
+        self.poll = poll
         self.emojis: CardEmojis | None = None
         self.error: str | None = None
         self.created = 0  # emojis uploaded by this process
+        self.refused_ids: set[int] = set()  # emoji ids Discord refused: never shown again
+        self._client: discord.Client | None = None
         self._task: asyncio.Task[None] | None = None
         self._done = asyncio.Event()
 
     async def start(self, client: discord.Client) -> None:
+        self._client = client
         if not self.enabled:
             self._done.set()
             return
-        uploads = await Uploads(self.store, "dc").load()
-        pictures = uploads.pictures()
-        if pictures is not None:
-            self.emojis = CardEmojis(pictures)  # at once: the check follows
-        self._task = asyncio.create_task(self._make(client, uploads), name="uno-emojis")
+        self._check()
+
+    def _check(self) -> None:
+        """Check the set against the application's emojis (and make what is missing), in
+        the background; the cards are text meanwhile."""
+        if self._client is None or (self._task is not None and not self._task.done()):
+            return  # (stopped; or a check under way, which takes the refused into account)
+        self._done.clear()
+        uploads = Uploads(self.store, "dc", EMOJI_VERSION)
+        self._task = asyncio.create_task(self._make(self._client, uploads), name="uno-emojis")
 
     async def stop(self) -> None:
+        self._client = None  # (no check started after this)
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -122,43 +183,92 @@ class EmojiSets:
         await asyncio.wait_for(self._done.wait(), timeout)
         return self.emojis
 
+    def refused(self, err: discord.HTTPException, view: discord.ui.View | None) -> bool:
+        """Whether ``err`` is Discord refusing an emoji of ``view`` (deleted since the set
+        was checked): if so, the cards are text from now on (the caller draws its message
+        again at once), the refused emojis are never shown again, and the set is checked
+        again in the background, those replaced."""
+        components = view.to_components() if view is not None else None
+        ids = refused_emojis(err, components)
+        if ids is None:
+            return False
+        self.refused_ids |= ids
+        if self.emojis is not None:
+            log.warning(
+                "card emojis: Discord refused %s (deleted by hand?): the cards are text "
+                "until the set is checked again", sorted(ids) or "one",
+            )  # fmt: skip
+        self.emojis = None
+        if self.enabled:
+            self._check()
+        return True
+
     async def _make(self, client: discord.Client, uploads: Uploads) -> None:
         delay = self.retry
         while True:
-            if await self.store.lease(self.LEASE, self.worker, time.time(), 3600.0):
-                try:
-                    await uploads.load()
-                    self.emojis = CardEmojis(await self._sync(client, uploads))
-                    self.error = None
-                    return
-                except Exception as err:  # Discord's refusal, the network, a bug
-                    self.error = f"{type(err).__name__}: {err}"
-                    if uploads.pictures() is None:
-                        self.emojis = None
-                    known = isinstance(err, discord.DiscordException | EmojiError | OSError)
-                    log.warning(
-                        "card emojis: not made (%s); cards are shown as text until they are: "
-                        "trying again in %.0f s", self.error, delay, exc_info=not known,
-                    )  # fmt: skip
-                finally:
-                    with contextlib.suppress(Exception):
-                        await self.store.release(self.LEASE, self.worker)
-                    self._done.set()
-            else:  # another process makes them: wait for its record
-                await uploads.load()
-                ready = uploads.pictures()
-                if ready is not None:
-                    self.emojis = CardEmojis(ready)
-                    self._done.set()
-                    return
-                await asyncio.sleep(30.0)
+            try:
+                pictures = await self._attempt(client, uploads)
+            except Exception as err:  # Discord's refusal, the network, a bug
+                self.error = f"{type(err).__name__}: {err}"
+                self.emojis = None
+                known = isinstance(err, discord.DiscordException | EmojiError | OSError)
+                log.warning(
+                    "card emojis: not made (%s); cards are shown as text until they are: "
+                    "trying again in %.0f s", self.error, delay, exc_info=not known,
+                )  # fmt: skip
+                self._done.set()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 6 * 3600.0)
                 continue
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 6 * 3600.0)
+            if pictures is None:  # another process is making them: its record, later
+                await asyncio.sleep(self.poll)
+            elif not self._refuses(pictures):
+                self.emojis = CardEmojis(pictures)
+                self.error = None
+                self._done.set()
+                return
+            # (else one was refused while this check ran: checked again at once)
+
+    async def _attempt(self, client: discord.Client, uploads: Uploads) -> Pictures | None:
+        """The set as this start's list of the application's emojis confirms it: made
+        complete here (holding the lease), else another process's record if complete and
+        there (``None``: not yet)."""
+        leased = await self.store.lease(self.LEASE, self.worker, time.time(), 3600.0)
+        try:
+            await uploads.load()  # (once leased: as the last process holding it left it)
+            if leased:
+                return await self._sync(client, uploads)
+            if uploads.pictures() is None:
+                return None
+            return self._confirmed(await client.fetch_application_emojis(), uploads)
+        finally:
+            if leased:
+                with contextlib.suppress(Exception):
+                    await self.store.release(self.LEASE, self.worker)
+
+    def _refuses(self, pictures: Pictures) -> bool:
+        return any(int(ref) in self.refused_ids for ref in pictures.refs.values())
+
+    def _confirmed(self, listing: list[discord.Emoji], uploads: Uploads) -> Pictures | None:
+        """The recorded set, if every emoji of it is on ``listing`` (by its name, with the
+        id recorded) and none was refused."""
+        pictures = uploads.pictures()
+        if pictures is None:
+            return None
+        by_name = {e.name: e.id for e in listing}
+        for name, ref in pictures.refs.items():
+            if str(by_name.get(emoji_name(name))) != ref or int(ref) in self.refused_ids:
+                return None
+        return pictures
 
     async def _sync(self, client: discord.Client, uploads: Uploads) -> Pictures:
         """The application's card emojis made to be this version's set, as recorded."""
         listing = await client.fetch_application_emojis()
+        # refused by Discord on a component, yet listed: deleted, to be uploaded anew
+        for dead in [e for e in listing if e.id in self.refused_ids]:
+            with contextlib.suppress(discord.NotFound):
+                await dead.delete()
+            listing.remove(dead)
         by_name = {e.name: e for e in listing}
         have = uploads.refs()
         # recorded, but gone from Discord (or another emoji by now): uploaded again
@@ -168,7 +278,6 @@ class EmojiSets:
         ]  # fmt: skip
         if gone:
             log.warning("card emojis: %d recorded ones are gone: uploading them again", len(gone))
-            self.emojis = None
             await uploads.forget(gone)
         # there, but not recorded (a start stopped between an upload and its record)
         found = {
@@ -178,6 +287,11 @@ class EmojiSets:
         }
         await uploads.record(found)
         missing = uploads.missing()
+        if len(listing) + len(missing) > EMOJI_MAX:
+            # no room for both: older versions' card emojis go first (they would go once
+            # this one is made; the cards are text until then all the same)
+            await self._delete_old(listing, uploads)
+            listing = [e for e in listing if not _old(e)]
         if len(listing) + len(missing) > EMOJI_MAX:
             raise EmojiError(
                 f"the application has {len(listing)} emojis; {len(missing)} more would pass "
@@ -193,12 +307,23 @@ class EmojiSets:
         pictures = uploads.pictures()
         if pictures is None:
             raise EmojiError("the card emojis are incomplete")
-        # older versions' card emojis: not used any more
+        try:
+            await self._delete_old(listing, uploads)
+        except discord.DiscordException as err:  # the set is there: used all the same
+            log.warning("card emojis: older versions not deleted (%s)", err)
+        return pictures
+
+    async def _delete_old(self, listing: list[discord.Emoji], uploads: Uploads) -> None:
+        """Older versions' card emojis: not used any more."""
         for e in listing:
-            m = _NAME.match(e.name)
-            if m is not None and int(m.group(1)) != SET_VERSION:
+            if _old(e):
                 with contextlib.suppress(discord.NotFound):
                     await e.delete()
         for version in uploads.old_versions():
             await uploads.forget(uploads.refs(version), version)
-        return pictures
+
+
+def _old(emoji: discord.Emoji) -> bool:
+    """Whether ``emoji`` is a card emoji of another version of the drawing."""
+    m = _NAME.match(emoji.name)
+    return m is not None and int(m.group(1)) != EMOJI_VERSION

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from adapters.discord.context import Context
+from adapters.discord.emojis import refused_emojis
 from adapters.discord.sessions import HandSession, Picture
 from bot import images
 from engine import Action, Card, Draw, Play
@@ -92,6 +93,8 @@ class HandEdits:
         except discord.NotFound:
             raise
         except discord.HTTPException as e:
+            if refused_emojis(e, None) is not None:
+                raise  # an emoji refused, not the picture: the caller draws it in text
             log.warning("hand picture not uploaded (%s %s): shown without it", e.status, e.code)
             msg = await self._edit(s, content, view, attachments=[])
             ok = False
@@ -147,6 +150,8 @@ class HandEdits:
         except discord.NotFound:
             raise
         except discord.HTTPException as e:
+            if refused_emojis(e, None) is not None:
+                raise  # an emoji refused, not the picture: the caller draws it in text
             log.warning("hand picture not uploaded (%s %s): shown without it", e.status, e.code)
             await interaction.edit_original_response(content=content, view=view, attachments=[])
 

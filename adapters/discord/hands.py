@@ -132,7 +132,18 @@ class Hands:
             return  # the message shows exactly this already: an edit would change nothing
         token, drawn_at = s.token, s.drawn_at
         try:
-            msg = await self.edits.edit(s, content, view)
+            try:
+                msg = await self.edits.edit(s, content, view)
+            except discord.HTTPException as e:
+                if not self.ctx.cards.refused(e, view):
+                    raise
+                # an emoji of the set is gone (deleted by hand): the cards are text now,
+                # and the hand is drawn again at once (not dropped with the refusal)
+                content, view, s.shown = await self.message(s)
+                if final:
+                    view = None
+                drawn, drawn_at = (content, view_signature(view), s.picture), s.drawn_at
+                msg = await self.edits.edit(s, content, view)
         except discord.HTTPException as e:
             log.info("hand of %s at %s no longer reachable: %s", s.player, s.key, e)
             self.sessions.drop(s)
@@ -194,4 +205,10 @@ class Hands:
     async def answer(self, interaction: discord.Interaction[Any], s: HandSession) -> None:
         """Draw the hand into ``interaction``'s own answer (a drawing that failed)."""
         content, view, _ = await self.message(s)
-        await self.edits.answer(interaction, s, content, view)
+        try:
+            await self.edits.answer(interaction, s, content, view)
+        except discord.HTTPException as e:
+            if not self.ctx.cards.refused(e, view):
+                raise
+            content, view, _ = await self.message(s)  # the cards as text now
+            await self.edits.answer(interaction, s, content, view)

@@ -67,6 +67,9 @@ JSON: web.RequestKey[Any] = web.RequestKey("json", object)
 FILES: web.RequestKey[dict[int, Upload]] = web.RequestKey("files", dict)
 MAX_ATTACHMENTS = 10
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # what the interactions say (attachment_size_limit)
+# what Discord says of a component's emoji it does not know (a deleted custom emoji's id),
+# under the emoji's field in "errors" (the same code for a select option's emoji)
+INVALID_EMOJI = {"code": "BUTTON_COMPONENT_INVALID_EMOJI", "message": "Invalid emoji"}
 _NAME = re.compile(r"^[-_\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
 # mentions in a message's content, as Discord's client and server read them
 _USER_MENTION = re.compile(r"<@!?([0-9]{17,20})>")
@@ -1046,33 +1049,55 @@ class FakeDiscord:
         del self.app_emojis[e.id]
         return web.Response(status=204)
 
-    def _check_emojis(self, data: dict[str, Any]) -> list[str]:
+    def _check_emojis(self, data: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
         """Discord refuses a component showing a custom emoji that does not exist (or is
         not the application's: this fake's guilds have none), and a button with neither
-        a label nor an emoji."""
+        a label nor an emoji. The first are answered as Discord answers them (a 400, code
+        50035 "Invalid Form Body", each emoji's field under ``errors`` at its path:
+        ``components.0.components.1.emoji.id`` with the code
+        ``BUTTON_COMPONENT_INVALID_EMOJI``, "Invalid emoji", select options included);
+        the rest as this fake's other problems (text)."""
         problems: list[str] = []
+        errors: dict[str, Any] = {}
 
-        def check(emoji: Any) -> None:
+        def invalid(path: list[str], field: str) -> None:
+            node = errors
+            for part in [*path, "emoji"]:
+                node = node.setdefault(part, {})
+            node[field] = {"_errors": [INVALID_EMOJI]}
+
+        def check(emoji: Any, path: list[str]) -> None:
             if emoji is None:
                 return
             eid = emoji.get("id") if isinstance(emoji, dict) else None
             if eid is None:
                 if not isinstance(emoji, dict) or not emoji.get("name"):
-                    problems.append(f"invalid emoji {emoji!r}")
+                    invalid(path, "name")
                 return
             if _int_or(eid) not in self.app_emojis:
-                problems.append(f"invalid emoji {emoji!r}: no such emoji")
+                invalid(path, "id")
 
-        for row in data.get("components") or ():
-            for c in row.get("components") or () if isinstance(row, dict) else ():
+        for r, row in enumerate(data.get("components") or ()):
+            items = row.get("components") or () if isinstance(row, dict) else ()
+            for i, c in enumerate(items):
+                at = ["components", str(r), "components", str(i)]
                 if c.get("type") == 2:
                     if not c.get("label") and not c.get("emoji"):
                         problems.append("a button without a label or an emoji")
-                    check(c.get("emoji"))
+                    check(c.get("emoji"), at)
                 elif c.get("type") == 3:
-                    for o in c.get("options") or ():
-                        check(o.get("emoji"))
-        return problems
+                    for o, option in enumerate(c.get("options") or ()):
+                        check(option.get("emoji"), [*at, "options", str(o)])
+        return problems, errors
+
+    def _check_body(self, data: dict[str, Any]) -> None:
+        """Refuse a message body as Discord would (``check_message``, ``_check_emojis``)."""
+        problems, errors = self._check_emojis(data)
+        problems = check_message(data) + problems
+        if problems:
+            raise ApiError(400, 50035, "Invalid Form Body", problems)
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors)
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         self._bot_auth(request)
@@ -1377,6 +1402,33 @@ class FakeDiscord:
         files = request[FILES]
         if files and kind not in (MESSAGE, UPDATE_MESSAGE):
             raise ApiError(400, 50035, "Invalid Form Body", f"files with callback type {kind}")
+        try:
+            msg = self._answer(rec, kind, data, files)
+        except ApiError as e:
+            if isinstance(e.errors, dict):  # the callback's message is its "data"
+                e.errors = {"data": e.errors}
+            raise
+        rec.callback_type = kind
+        rec.callback_data = data
+        rec.acked_at = now
+        rec.done.set()
+        callback: dict[str, Any] = {
+            "id": str(rec.id),
+            "type": rec.type,
+            "response_message_loading": kind == DEFERRED_MESSAGE,
+            "response_message_ephemeral": bool((data.get("flags") or 0) & EPHEMERAL),
+        }
+        if rec.original is not None:
+            callback["response_message_id"] = str(rec.original)
+        out: dict[str, Any] = {"interaction": callback}
+        if msg is not None and kind in (MESSAGE, UPDATE_MESSAGE):
+            out["resource"] = {"type": kind, "message": msg.payload(self.app_id)}
+        return _json(out)
+
+    def _answer(
+        self, rec: Interaction, kind: int, data: dict[str, Any], files: dict[int, Upload]
+    ) -> Message | None:
+        """What an interaction's callback of type ``kind`` makes of its message."""
         msg: Message | None = None
         if kind == MESSAGE:
             msg = self._new_message(rec, data, via="callback", files=files)
@@ -1397,22 +1449,7 @@ class FakeDiscord:
             rec.original = msg.id
         elif kind not in (AUTOCOMPLETE, MODAL, PONG):
             raise ApiError(400, 50035, "Invalid Form Body", f"unknown callback type {kind}")
-        rec.callback_type = kind
-        rec.callback_data = data
-        rec.acked_at = now
-        rec.done.set()
-        callback: dict[str, Any] = {
-            "id": str(rec.id),
-            "type": rec.type,
-            "response_message_loading": kind == DEFERRED_MESSAGE,
-            "response_message_ephemeral": bool((data.get("flags") or 0) & EPHEMERAL),
-        }
-        if rec.original is not None:
-            callback["response_message_id"] = str(rec.original)
-        out: dict[str, Any] = {"interaction": callback}
-        if msg is not None and kind in (MESSAGE, UPDATE_MESSAGE):
-            out["resource"] = {"type": kind, "message": msg.payload(self.app_id)}
-        return _json(out)
+        return msg
 
     def _token(self, request: web.Request) -> Interaction:
         if int(request.match_info["app"]) != self.app_id:
@@ -1609,9 +1646,7 @@ class FakeDiscord:
         type_: int = 0,
         files: dict[int, Upload] | None = None,
     ) -> Message:
-        problems = check_message(data) + self._check_emojis(data)
-        if problems:
-            raise ApiError(400, 50035, "Invalid Form Body", problems)
+        self._check_body(data)
         flags = int(data.get("flags") or 0) & EPHEMERAL
         attachments = self._attachments(data, files or {}, [], ephemeral=bool(flags)) or []
         if loading:
@@ -1686,9 +1721,7 @@ class FakeDiscord:
         via: str,
         files: dict[int, Upload] | None = None,
     ) -> Message:
-        problems = check_message(data) + self._check_emojis(data)
-        if problems:
-            raise ApiError(400, 50035, "Invalid Form Body", problems)
+        self._check_body(data)
         attachments = self._attachments(
             data, files or {}, msg.attachments, ephemeral=msg.ephemeral
         )

@@ -5,6 +5,7 @@ options, and the top card in the table message, as its emoji; with the upload fa
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import re
 from collections.abc import Awaitable, Callable
@@ -14,19 +15,21 @@ from typing import Any
 import discord
 import pytest
 
-from adapters.discord.emojis import emoji_name
+from adapters.discord.emojis import EmojiSets, emoji_name, refused_emojis
 from bot import cards
-from bot.cards import SET_VERSION, Uploads, manifest
+from bot.cards import EMOJI_VERSION, Uploads, manifest
 from bot.images import card_set
+from bot.store import SqliteStore
 from engine import Color
 from tests.adapters.discord.harness import World, name_of
 from tests.adapters.discord.test_game import assert_no_public_hand
 from tests.adapters.discord.test_play import DECK_FILLER
-from tests.fakes.discord_api import ApiError, AppEmoji
+from tests.fakes.discord_api import ApiError, AppEmoji, Message, User
 
 MakeWorld = Callable[..., Awaitable[World]]
 _MARKUP = re.compile(r"<:(uno\d+_[a-z0-9_]+):(\d+)>")
 _CARD_TEXT = re.compile(r"[🟥🟨🟩🟦🌈]")
+V = emoji_name("")  # the card emojis' names start so: ``uno<EMOJI_VERSION>_``
 
 
 async def emoji_world(make_world: MakeWorld, **kw: Any) -> World:
@@ -91,7 +94,7 @@ async def test_the_set_is_uploaded_once_and_every_card_shown_is_its_emoji(
         assert by_name[emoji_name(a)].data == cards.render(a, "emoji")
     assert emoji_calls(world, "POST") == 126 and emoji_calls(world, "GET") == 1
     # kept in the database
-    kept = (await Uploads(world.store, "dc").load()).refs()
+    kept = (await Uploads(world.store, "dc", EMOJI_VERSION).load()).refs()
     assert kept == {a.name: str(by_name[emoji_name(a)].id) for a in manifest()}
 
     alice, bob, _ = world.users
@@ -144,26 +147,26 @@ async def test_a_wild_s_colours_are_the_wild_in_each(make_world: MakeWorld) -> N
     shown = {arg: (by_id[int(b["emoji"]["id"])], b.get("label")) for arg, b in buttons.items()}
     # on a red 9: the red 1 and the wilds can be played; the two green 5s cannot (dimmed)
     assert shown == {
-        "R1": ("uno1_r1", None),
-        "W": ("uno1_w", None),
-        "W4": ("uno1_w4", None),
-        "G5": ("uno1_g5_d", "×2"),
+        "R1": (V + "r1", None),
+        "W": (V + "w", None),
+        "W4": (V + "w4", None),
+        "G5": (V + "g5_d", "×2"),
     }
     # and the draw pile is the back of a card
     draw = next(b for b in msg.buttons() if name_of(b["custom_id"])[0] == "draw")
     # (labelled as bot.controls.hand_menu labels it)
-    assert by_id[int(draw["emoji"]["id"])] == "uno1_back" and draw["label"] == "Draw a card"
+    assert by_id[int(draw["emoji"]["id"])] == V + "back" and draw["label"] == "Draw a card"
     await world.press(alice, msg, world.button(msg, "pick", "W"))
     colours = [b for b in msg.buttons() if name_of(b["custom_id"])[0] == "play"]
     assert [(by_id[int(b["emoji"]["id"])], b["label"]) for b in colours] == [
-        ("uno1_wr", "Red"),
-        ("uno1_wy", "Yellow"),
-        ("uno1_wg", "Green"),
-        ("uno1_wb", "Blue"),
+        (V + "wr", "Red"),
+        (V + "wy", "Yellow"),
+        (V + "wg", "Green"),
+        (V + "wb", "Blue"),
     ]
     await world.press(alice, msg, colours[2]["custom_id"])
     table = await world.table_message()
-    assert f"Top card: <:uno1_wg:{world.bot.emojis.emoji('W', Color.GREEN).id}> 🌈 Wild" in (  # type: ignore[union-attr]
+    assert f"Top card: <:{V}wg:{world.bot.emojis.emoji('W', Color.GREEN).id}> 🌈 Wild" in (  # type: ignore[union-attr]
         table.content
     )
     assert world.fake.errors == []
@@ -207,15 +210,15 @@ async def test_restarts_upload_nothing_and_an_upload_cut_short_goes_on(
         # each of the 126 uploaded once (and the one refused)
         assert made == 127 and len({e.name for e in fake.app_emojis.values()}) == 126
         await world.act(alice if (await world.info()).view.current == f"dc:{alice.id}" else bob)  # type: ignore[union-attr]
-        assert "<:uno1_" in table.content
+        assert "<:" + V in table.content
         posts = emoji_calls(world, "POST")
         for _ in range(2):
             await world.restart()
-            assert world.bot.emojis is not None  # at once, from the database
+            assert world.bot.emojis is None  # text until the list confirms the record
             assert await world.bot.cards.wait(30) is not None
         assert emoji_calls(world, "POST") == posts
         # one deleted by hand: uploaded again, alone
-        gone = next(e for e in fake.app_emojis.values() if e.name == "uno1_r5")
+        gone = next(e for e in fake.app_emojis.values() if e.name == V + "r5")
         del fake.app_emojis[gone.id]
         await world.restart()
         emojis = await world.bot.cards.wait(30)
@@ -231,17 +234,17 @@ async def test_old_versions_are_deleted_once_this_one_is_made(make_world: MakeWo
     fake = world.fake
     await world.bot.cards.wait(30)
     # an older version's emojis on the application, and recorded
-    other = SET_VERSION + 1  # any version but this one
+    other = EMOJI_VERSION + 1  # any version but this one
     old = {}
     for a in manifest()[:3]:
         e = AppEmoji(fake.snowflake(), emoji_name(a, other), b"\x89PNG")
         fake.app_emojis[e.id] = e
         old[a.name] = str(e.id)
-    await Uploads(world.store, "dc").record(old, version=other)
+    await Uploads(world.store, "dc", EMOJI_VERSION).record(old, version=other)
     await world.restart()
     await world.bot.cards.wait(30)
     assert {e.name for e in fake.app_emojis.values()} == {emoji_name(a) for a in manifest()}
-    assert (await Uploads(world.store, "dc").load()).old_versions() == []
+    assert (await Uploads(world.store, "dc", EMOJI_VERSION).load()).old_versions() == []
 
 
 @pytest.mark.parametrize("images", [True, False])
@@ -296,12 +299,255 @@ async def test_the_fake_refuses_what_discord_refuses(make_world: MakeWorld) -> N
     await http.delete_application_emoji(app, made["id"])
     with pytest.raises(discord.NotFound):
         await http.delete_application_emoji(app, made["id"])
-    # a message cannot show an emoji that is not there, nor a button with nothing on it
+    # a button with nothing on it is this fake's own complaint
     assert fake._check_emojis(
-        {"components": [{"type": 1, "components": [
-            {"type": 2, "style": 1, "custom_id": "a", "emoji": {"id": "1", "name": "x"}},
-            {"type": 2, "style": 1, "custom_id": "b"},
-        ]}]}
-    ) == ["invalid emoji {'id': '1', 'name': 'x'}: no such emoji",
-          "a button without a label or an emoji"]  # fmt: skip
+        {"components": [{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": "b"}]}]}
+    ) == (["a button without a label or an emoji"], {})
+    # a message cannot show an emoji that is not there: Discord's 400, as discord.py reads it
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(custom_id="a", label="fine", emoji="🟥"))
+    view.add_item(
+        discord.ui.Button(custom_id="b", emoji=discord.PartialEmoji(name=V + "x", id=111))
+    )
+    choose = discord.ui.Select(custom_id="c", row=1)
+    choose.add_option(label="one", value="1")
+    choose.add_option(label="two", value="2", emoji=discord.PartialEmoji(name=V + "y", id=222))
+    view.add_item(choose)
+    channel = world.bot.client.get_partial_messageable(world.channel.id)  # type: ignore[union-attr]
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send(content="x", view=view)
+    err = refused.value
+    assert (err.status, err.code) == (400, 50035)
+    assert err.text.splitlines() == [
+        "Invalid Form Body",
+        "In components.0.components.1.emoji.id: Invalid emoji",
+        "In components.1.components.0.options.1.emoji.id: Invalid emoji",
+    ]
+    assert refused_emojis(err, view.to_components()) == {111, 222}
+    assert refused_emojis(full.value, view.to_components()) is None  # not about an emoji
     assert len(card_set()) == 63
+
+
+# -- issue 19 item 2: emojis deleted by hand ------------------------------------------------
+
+LISTING = r"/applications/\d+/emojis$"
+
+
+def emojis_on(msg: Message) -> set[int]:
+    """The custom emoji ids on a message's components (buttons and select options)."""
+    out: set[int] = set()
+    for row in msg.components:
+        for c in row.get("components", ()):
+            for e in [c.get("emoji")] + [o.get("emoji") for o in c.get("options", ())]:
+                if e and e.get("id"):
+                    out.add(int(e["id"]))
+    return out
+
+
+def dead_in_text(world: World, msg: Message) -> list[str]:
+    """The emojis in every text a message showed that the application does not have (a
+    client shows ``:uno2_r9:`` for them)."""
+    alive = set(world.fake.app_emojis)
+    return [
+        m.group(0)
+        for content, _ in msg.history
+        for m in _MARKUP.finditer(content)
+        if int(m.group(2)) not in alive
+    ]
+
+
+async def _open_hand(world: World, user: User) -> Message:
+    rec = await world.slash(user, "hand")
+    assert rec.original is not None
+    return world.fake.messages[rec.original]
+
+
+async def _scenario(world: World) -> None:
+    alice, bob, carol = world.users
+    await world.load_scenario(
+        {alice: ["R1", "R5", "G2", "W"], bob: ["B1", "B2", "B3"], carol: ["Y1", "Y2", "Y3"]},
+        ["R9"],
+        DECK_FILLER,
+    )
+    assert await world.bot.cards.wait(30) is not None
+
+
+async def test_after_a_restart_no_emoji_is_drawn_before_this_start_s_list_shows_it(
+    make_world: MakeWorld,
+) -> None:
+    """Every card emoji was deleted by hand (in the Developer Portal) while the bot was
+    down. At the restart the table and Alice's hand (kept with it) are drawn again before
+    Discord has answered the list of the application's emojis: in text, not with the ids
+    recorded (the table would show ``:uno2_r9:``, the hand's edit be refused with a 400 and
+    the hand dropped). Once the list is in, the set is uploaded again and used."""
+    world = await emoji_world(make_world)
+    fake = world.fake
+    alice, bob, _ = world.users
+    await _scenario(world)
+    hand = await _open_hand(world, alice)
+    assert emojis_on(hand) <= set(fake.app_emojis) and emojis_on(hand)
+    drawn = len(hand.history)
+    fake.app_emojis.clear()
+    listing = fake.hold("GET", LISTING)
+    await world.restart()
+    assert world.bot.emojis is None  # not the database's ids: nothing listed yet
+    await world.settle()
+    await asyncio.wait_for(listing.arrived.wait(), 30)
+    assert not listing.released.is_set()  # (Discord has not answered the list yet)
+    table = await world.table_message()
+    # both drawn again by this start, in text
+    assert len(hand.history) > drawn and "🃏 Your cards (4):" in hand.content
+    assert "Top card: 🟥 9" in table.content
+    assert emojis_on(hand) == set() and [b.get("label") for b in hand.buttons()][:2] == [
+        "🟥1",
+        "🟥5",
+    ]
+    # Alice still plays from that hand (it was not dropped): text again
+    await world.press(alice, hand, world.button(hand, "play", "R5"))
+    assert "Alice played 🟥 5." in table.content and emojis_on(hand) == set()
+    assert dead_in_text(world, table) == [] and fake.errors == []
+    # the list is in: every card emoji is gone, so the set is uploaded again and used
+    posts = emoji_calls(world, "POST")
+    listing.release()
+    emojis = await world.bot.cards.wait(30)
+    assert emojis is not None and emoji_calls(world, "POST") == posts + 126
+    await world.act(bob)
+    assert "<:" + V in table.content and dead_in_text(world, table) == []
+    assert fake.errors == []
+
+
+async def test_an_emoji_refused_on_an_edit_redraws_that_hand_in_text_at_once(
+    make_world: MakeWorld,
+) -> None:
+    """The red 1's emojis are deleted by hand while the bot runs. Alice's next hand edit
+    shows them: Discord answers 400 "Invalid emoji" (code 50035, the field at its path).
+    The hand is drawn again at once with the cards as text (not dropped), the later draws
+    are text too (no second 400) until the set is checked again, which uploads the two
+    emojis anew; then the cards are pictures again."""
+    world = await emoji_world(make_world)
+    fake = world.fake
+    alice, bob, carol = world.users
+    await _scenario(world)
+    hand = await _open_hand(world, alice)
+    red1 = {e.name: e.id for e in fake.app_emojis.values() if e.name.startswith(V + "r1")}
+    assert set(red1) == {V + "r1", V + "r1_d"} and red1[V + "r1"] in emojis_on(hand)
+    for eid in red1.values():
+        del fake.app_emojis[eid]
+    posts = emoji_calls(world, "POST")
+    upload = fake.hold("POST", LISTING)  # the check's first upload waits
+    await world.press(alice, hand, world.button(hand, "play", "R5"))
+    # refused once, as Discord refuses it
+    assert len(fake.errors) == 1, fake.errors
+    assert "50035" in fake.errors[0] and "BUTTON_COMPONENT_INVALID_EMOJI" in fake.errors[0]
+    # and the hand arrived at once, in text, with its buttons
+    assert "Alice played 🟥 5." in hand.content and emojis_on(hand) == set()
+    assert world.bot.hands.sessions.get(world.key(), f"dc:{alice.id}") is not None
+    assert world.bot.cards.refused_ids == {red1[V + "r1"]}  # the one on the refused edit
+    table = await world.table_message()
+    # the next draws are text: nothing refused again while the set is checked
+    for user in (bob, carol):
+        await world.act(user)
+    assert "<:" + V not in table.content and emojis_on(hand) == set()
+    assert world.button(hand, "play", "R1") is not None
+    assert len(fake.errors) == 1
+    # the check: the two uploaded anew (nothing else), the cards pictures again
+    await asyncio.wait_for(upload.arrived.wait(), 30)  # the check is at its first upload
+    upload.release()
+    emojis = await world.bot.cards.wait(30)
+    assert emojis is not None and emoji_calls(world, "POST") == posts + 2
+    assert {emojis.emoji("R1").id, emojis.emoji("R1", dim=True).id} <= set(fake.app_emojis)
+    await world.press(alice, hand, world.button(hand, "play", "R1"))
+    await world.act(bob)
+    assert emojis_on(hand) and emojis_on(hand) <= set(fake.app_emojis)
+    assert "<:" + V in table.content and len(fake.errors) == 1
+
+
+class Leased:
+    """A store whose emoji lease another process holds until ``held`` is cleared (SQLite
+    has one process, whose every lease is granted)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.held = True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def lease(self, name: str, owner: str, now: float, seconds: float) -> bool:
+        return not self.held and bool(await self.inner.lease(name, owner, now, seconds))
+
+
+async def test_another_process_s_record_is_checked_against_the_list(
+    make_world: MakeWorld,
+) -> None:
+    """A process that waits for another's record (the other holds the lease) uses it
+    only once this start's list shows every emoji of it."""
+    world = await emoji_world(make_world)
+    fake = world.fake
+    fake.app_emojis.clear()  # deleted by hand; the record still names them
+    store = Leased(world.store)
+    sets = EmojiSets(store, worker="second", poll=0.02)
+    asked = emoji_calls(world, "GET")
+    await sets.start(world.bot.client)  # type: ignore[arg-type]
+    try:
+        for _ in range(500):  # it asks, sees them gone, and asks again later
+            await asyncio.sleep(0.02)
+            assert sets.emojis is None
+            if emoji_calls(world, "GET") >= asked + 3:
+                break
+        assert emoji_calls(world, "GET") >= asked + 3
+        assert emoji_calls(world, "POST") == 126  # (the first start's)
+        store.held = False
+        emojis = await sets.wait(30)  # its turn: it makes them
+        assert emojis is not None and len(fake.app_emojis) == 126
+        assert all(e.id in fake.app_emojis for e in map(emojis.emoji, ("R1", "W4", "B9")))
+    finally:
+        await sets.stop()
+
+
+# -- issue 19 item 3: the emojis drawn for the square replace the old set -------------------
+
+
+async def test_a_bot_with_the_old_set_uploads_the_new_drawing_once(tmp_path: Path) -> None:
+    """A deployment made before the emojis were drawn for the square: the application has
+    the old set (``uno1_*``, the card on transparency, recorded as version 1) and 1,800
+    emojis of its own. The new set is uploaded once and used; the old one is deleted, and
+    first, as the 2,000 would not hold both (1,800 + 126 + 126); nothing of the
+    application's own is touched; restarts upload nothing more."""
+    assert EMOJI_VERSION == 2 and emoji_name("r5") == "uno2_r5"
+    world = World(tmp_path / "uno.sqlite3", card_emojis=True)
+    fake = world.fake
+    png = cards.render(manifest()[0], "emoji")
+    for i in range(1800):
+        fake.app_emojis[i + 1] = AppEmoji(i + 1, f"own_{i}", png)
+    old = {}
+    for a in manifest():
+        e = AppEmoji(fake.snowflake(), emoji_name(a, 1), b"\x89PNG the old drawing")
+        fake.app_emojis[e.id] = e
+        old[a.name] = str(e.id)
+    store = SqliteStore(world.db)
+    await store.open()
+    await Uploads(store, "dc", 1).record(old)
+    await store.close()
+    await world.start()
+    try:
+        emojis = await world.bot.cards.wait(30)
+        assert emojis is not None and len(emojis) == 126
+        by_name = {e.name: e for e in fake.app_emojis.values()}
+        assert not any(n.startswith("uno1_") for n in by_name)
+        assert len(fake.app_emojis) == 1800 + 126
+        assert sum(n.startswith("own_") for n in by_name) == 1800
+        for a in manifest():  # each the new drawing, and the one used
+            e = by_name[emoji_name(a)]
+            assert e.data == cards.render(a, "emoji")
+            assert emojis.pictures.of(a) == str(e.id)
+        assert emoji_calls(world, "POST") == 126 and emoji_calls(world, "DELETE") == 126
+        uploads = await Uploads(world.store, "dc", EMOJI_VERSION).load()
+        assert uploads.complete() and uploads.old_versions() == []
+        assert fake.errors == []
+        for _ in range(2):
+            await world.restart()
+            assert await world.bot.cards.wait(30) is not None
+        assert emoji_calls(world, "POST") == 126 and emoji_calls(world, "DELETE") == 126
+    finally:
+        await world.close()
