@@ -1283,6 +1283,36 @@ class FakeBotAPI:
             self.stickers.pop(f, None)
         return True
 
+    def _holding(self, file_id: Any) -> FakeStickerSet:
+        """The bot's set holding sticker ``file_id``."""
+        for st in self.sticker_sets.values():
+            if file_id in st.stickers:
+                return st
+        raise ApiError(400, "Bad Request: STICKER_INVALID")
+
+    async def m_deleteStickerFromSet(self, p: dict[str, Any]) -> Any:
+        """The Bot API: "delete a sticker from a set created by the bot", by its file id."""
+        file_id = p.get("sticker")
+        st = self._holding(file_id)
+        st.stickers.remove(str(file_id))
+        self.stickers.pop(str(file_id), None)
+        return True
+
+    async def m_replaceStickerInSet(self, p: dict[str, Any]) -> Any:
+        """The Bot API: "equivalent to calling deleteStickerFromSet, then addStickerToSet,
+        then setStickerPositionInSet": the new sticker takes the old one's place."""
+        st = self._sticker_set(p.get("name"))
+        if int(p.get("user_id") or 0) != st.owner:
+            raise ApiError(400, "Bad Request: USER_ID_INVALID")
+        old = p.get("old_sticker")
+        if old not in st.stickers:
+            raise ApiError(400, "Bad Request: STICKER_INVALID")
+        sticker = self._new_sticker(p, p.get("sticker"), st.name)
+        self.stickers[sticker.file_id] = sticker
+        st.stickers[st.stickers.index(str(old))] = sticker.file_id
+        self.stickers.pop(str(old), None)
+        return True
+
     def _sticker_result(self, r: dict[str, Any], text: str) -> Result:
         """An InlineQueryResultCachedSticker: a sticker the bot has (from its sets); it
         posts the sticker, or ``input_message_content`` instead."""
