@@ -1,6 +1,7 @@
-"""Inline mode: an inline query answers with the player's hand as personal results; a
-chosen result plays it; the message it posted in the group is remembered (what a refusal
-of that choice replies to)."""
+"""Inline mode: an inline query answers with the player's hand as personal results (card
+stickers once the set is made, unless the player chose text with ``/cards``: their own
+setting, stickers by default as before it existed); a chosen result plays it; the message
+it posted in the group is remembered (what a refusal of that choice replies to)."""
 
 from __future__ import annotations
 
@@ -53,8 +54,10 @@ class Inline(Base):
             view = await self.svc.hand(key, pid)
             legal = await self.svc.legal(key, pid)
             found: Sequence[Any]
-            if self.a.stickers is not None:  # the card set is made: cards as stickers
-                found, button = pictures.inline_answer(info, view, legal, tr, self.a.stickers)
+            # the card set made, and the player has not asked for text (/cards): stickers
+            stickers = self.a.stickers
+            if stickers is not None and await self.chats.user_cards(uid) != "text":
+                found, button = pictures.inline_answer(info, view, legal, tr, stickers)
             else:
                 found, button = views.inline_answer(info, view, legal, tr, self.a.username)
             results.extend(found)
