@@ -5,6 +5,7 @@ cards are text as before."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import functools
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from adapters.telegram import pictures
+from adapters.telegram.inline import WITHDRAW_AFTER
 from adapters.telegram.stickers import INITIAL, parts, set_name
 from bot import cards
 from bot.cards import Uploads, asset_for, manifest
@@ -359,6 +361,103 @@ async def test_a_dimmed_card_posts_nothing_of_the_hand_and_changes_nothing(
         await tg.until(moved(tg, g, before))
         info = await tg.info(g)
         assert info.view is not None and info.view.top == "W" and info.view.color == "G"
+
+
+@pytest.mark.parametrize("feedback_first", [False, True], ids=["message_first", "chosen_first"])
+async def test_a_refused_choice_leaves_nothing_in_the_group(
+    api: FakeBotAPI, tmp_path: Path, feedback_first: bool
+) -> None:
+    """Issue 19 item 6: the 🎴 a dimmed card posted is deleted where the bot may delete
+    messages (an admin with "Delete messages"), as is the sticker of a stale pick; a card
+    played keeps its sticker. Telegram does not say whether the chosen result or the
+    message it posted reaches the bot first: both orders."""
+    owner = api.user("Olga", started=True)
+    async with bot_with_owner(api, tmp_path / "uno.sqlite3", owner) as tg:
+        assert await tg.adapter.cards.wait(30) is not None
+        g = api.group()
+        api.promote_bot(g)
+        alice, bob = api.user("Alice", started=True), api.user("Bob")
+        await scenario_table(tg, g, {alice: ["R5", "G7", "W"], bob: ["B1", "B2"]}, "R1")
+        before = (await tg.info(g)).version
+        ans = await alice.inline(str(g.id))
+        dim = next(r for r in ans.results if r.code == "-G7")
+        posted = await alice.choose(ans, dim, g, feedback_first=feedback_first)
+        await tg.until(lambda: posted.deleted)
+        calls = [(c.params["chat_id"], c.params["message_id"]) for c in api.of("deleteMessage")]
+        assert calls == [(g.id, posted.message_id)]
+        assert any("That card does not match" in t for t in api.dms(alice))
+        assert (await tg.info(g)).version == before
+        # a card played stays; a second pick from the same (now stale) menu goes
+        by_file = names_of(tg)
+        red = next(r for r in ans.results if r.sticker and by_file[r.sticker] == "r5")
+        played = await alice.choose(ans, red, g, feedback_first=feedback_first)
+        await tg.until(moved(tg, g, before))
+        green = next(r for r in ans.results if r.sticker and by_file[r.sticker] == "wg")
+        stale = await alice.choose(ans, green, g, feedback_first=feedback_first)
+        await tg.until(lambda: stale.deleted)
+        await tg.settle()
+        assert not played.deleted and played.sticker is not None
+        assert len(api.of("deleteMessage")) == 2
+        info = await tg.info(g)
+        assert info.view is not None and info.view.top == "R5"
+
+
+async def test_where_the_bot_may_not_delete_the_refused_choice_stays(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """An admin without "Delete messages" in a supergroup: Telegram answers 400 "message
+    can't be deleted"; the 🎴 stays, nothing else changes (the refusal is told as before,
+    the table is as it was), and the group is not asked again for the next one."""
+    owner = api.user("Olga", started=True)
+    async with bot_with_owner(api, tmp_path / "uno.sqlite3", owner) as tg:
+        assert await tg.adapter.cards.wait(30) is not None
+        g = api.group()
+        api.promote_bot(g, can_delete_messages=False)
+        alice, bob = api.user("Alice", started=True), api.user("Bob")
+        await scenario_table(tg, g, {alice: ["R5", "G7", "W"], bob: ["B1", "B2"]}, "R1")
+        before = (await tg.info(g)).version
+        ans = await alice.inline(str(g.id))
+        dim = next(r for r in ans.results if r.code == "-G7")
+        posted = await alice.choose(ans, dim, g)
+        await tg.until(lambda: api.of("deleteMessage"))
+        [call] = api.of("deleteMessage")
+        assert not call.ok and call.error is not None
+        assert call.error.description == "Bad Request: message can't be deleted"
+        await tg.settle()
+        assert not posted.deleted
+        assert [t for t in api.dms(alice) if "does not match" in t] != []
+        assert (await tg.info(g)).version == before
+        assert api.bot_messages(g) == [] and api.alerts(alice) == []  # nothing said there
+        # the next refused choice: not tried again
+        ans = await alice.inline(str(g.id))
+        again = await alice.choose(ans, next(r for r in ans.results if r.code == "-G7"), g)
+        await tg.until(lambda: len([t for t in api.dms(alice) if "does not match" in t]) == 2)
+        await asyncio.sleep(WITHDRAW_AFTER + 0.2)
+        await tg.settle()
+        assert len(api.of("deleteMessage")) == 1 and not again.deleted
+        assert (await tg.info(g)).version == before
+
+
+async def test_a_refusal_replied_in_the_group_goes_with_the_choice(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """A player who never opened the private chat is told in the group, as a reply to the
+    🎴 their choice posted: the 🎴 stays as long as that reply, and both go together."""
+    owner = api.user("Olga", started=True)
+    async with bot_with_owner(api, tmp_path / "uno.sqlite3", owner) as tg:
+        assert await tg.adapter.cards.wait(30) is not None
+        tg.adapter.refusal_ttl = 1.0
+        g = api.group()
+        api.promote_bot(g)
+        alice, bob = api.user("Alice"), api.user("Bob")
+        await scenario_table(tg, g, {alice: ["R5", "G7", "W"], bob: ["B1", "B2"]}, "R1")
+        ans = await alice.inline(str(g.id))
+        posted = await alice.choose(ans, next(r for r in ans.results if r.code == "-G7"), g)
+        replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is posted])
+        assert "does not match" in replies[0].text
+        await asyncio.sleep(0.5)
+        assert not posted.deleted  # while the reply is there
+        await tg.until(lambda: posted.deleted and replies[0].deleted, timeout=10)
 
 
 async def test_with_an_owner_who_never_started_the_bot_the_cards_stay_text(
