@@ -33,6 +33,7 @@ kind   intent                fields after the token
 ``L``  ``Language``          ``c`` (the chat) or ``u`` (the user), code or ``-``
 ``m``  ``Choose``            menu name (a select: its chosen option is an intent)
 ``u``  ``Unplayable``        card (a card of the hand not playable now)
+``C``  ``CardLook``          ``p`` (pictures) or ``t`` (text)
 =====  ====================  ===================================================
 
 An action code: ``d`` Draw, ``s`` Pass, ``a`` Accept, ``c`` Challenge, ``u`` CallUno,
@@ -80,11 +81,13 @@ from engine import (
 from engine import Leave as LeaveAction
 
 __all__ = [
+    "CARD_LOOKS",
     "DISCORD_LIMIT",
     "TELEGRAM_LIMIT",
     "Act",
     "AddBot",
     "Back",
+    "CardLook",
     "Choose",
     "CloseSettings",
     "Intent",
@@ -92,6 +95,7 @@ __all__ = [
     "Kick",
     "Language",
     "Leave",
+    "Look",
     "OpenFlag",
     "OpenHand",
     "OpenKick",
@@ -114,6 +118,10 @@ __all__ = [
 
 TELEGRAM_LIMIT = 64  # bytes of callback_data, of an inline result id
 DISCORD_LIMIT = 100  # characters of a custom_id, of a select option's value
+# how a person may have their cards shown (``CardLook``): as the platform's pictures of
+# them (Telegram's stickers), or as text
+Look = Literal["pictures", "text"]
+CARD_LOOKS: tuple[Look, ...] = ("pictures", "text")
 
 
 # -- the intents ------------------------------------------------------------------------------
@@ -235,6 +243,14 @@ class Language:
 
 
 @dataclass(frozen=True, slots=True)
+class CardLook:
+    """Show the presser's cards as pictures or as text, on every table (their own setting,
+    kept as their language is)."""
+
+    look: Look
+
+
+@dataclass(frozen=True, slots=True)
 class Choose:
     """A select menu named ``menu`` (unique on its message); the option chosen is itself an
     encoded intent, decoded the same way."""
@@ -253,7 +269,7 @@ class Unplayable:
 Intent = (
     Act | Join | Leave | AddBot | Start | OpenHand | Refresh | OpenSettings | OpenFlag
     | SetFlag | SetPreset | CloseSettings | Kick | OpenKick | Page | Pick | Back | Language
-    | Choose | Unplayable
+    | Choose | Unplayable | CardLook
 )  # fmt: skip
 
 
@@ -417,6 +433,10 @@ def _fields(intent: Intent) -> list[str]:
             return ["L", "c" if kind == "chat" else "u", code or "-"]
         case Unplayable(card):
             return ["u", Card.parse(card).code]
+        case CardLook(look):
+            if look not in CARD_LOOKS:
+                raise ValueError(f"not a way to show cards: {look!r}")
+            return ["C", look[0]]
         case Choose(menu):
             if not _MENU.fullmatch(menu):
                 raise ValueError(f"not a menu name: {menu!r}")
@@ -555,6 +575,9 @@ def _decode(kind: str, token: str, f: list[str]) -> Press | None:
         return Press(token, Language("chat" if f[0] == "c" else "user", lang))
     if kind == "u" and n == 1:
         return Press(token, Unplayable(Card.parse(f[0])))
+    if kind == "C" and n == 1:
+        look = next((lk for lk in CARD_LOOKS if lk[0] == f[0]), None)
+        return Press(token, CardLook(look)) if look is not None else None
     if kind == "m" and n == 1 and _MENU.fullmatch(f[0]):
         return Press(token, Choose(f[0]))
     return None

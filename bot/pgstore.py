@@ -146,9 +146,13 @@ ON CONFLICT (scope) DO UPDATE SET
         WHEN excluded.lang = '' THEN NULL ELSE excluded.lang END
 """
 
+# a user's language ($4) or card look ($5), whichever the row sets: both kinds of row in
+# one statement, so that they lock their rows in one order (by user) as every row here
 _UPSERT_USER = """
-INSERT INTO user_settings ("user", lang) VALUES ($1, $2)
-ON CONFLICT ("user") DO UPDATE SET lang = excluded.lang
+INSERT INTO user_settings ("user", lang, cards) VALUES ($1, $2, $3)
+ON CONFLICT ("user") DO UPDATE SET
+    lang = CASE WHEN $4 THEN excluded.lang ELSE user_settings.lang END,
+    cards = CASE WHEN $5 THEN excluded.cards ELSE user_settings.cards END
 """
 
 _UPSERT_ASSET = """
@@ -451,8 +455,10 @@ class PostgresStore(_GroupCommit):
                 await c.executemany(_UPSERT_STATS, sorted(p.stats, key=lambda r: (r[0], r[1])))
             if p.chats:
                 await c.executemany(_UPSERT_CHAT, sorted(p.chats, key=lambda r: r[0]))
-            if p.users:
-                await c.executemany(_UPSERT_USER, sorted(p.users, key=lambda r: r[0]))
+            users = [(u, lang, None, True, False) for u, lang in p.users]
+            users += [(u, None, cards, False, True) for u, cards in p.looks]
+            if users:
+                await c.executemany(_UPSERT_USER, sorted(users, key=lambda r: r[0]))
             if p.assets:
                 put, drop = p.asset_rows()
                 if drop:
@@ -613,6 +619,10 @@ class PostgresStore(_GroupCommit):
     async def user_lang(self, user: str) -> str | None:
         lang = await self._db.fetchval('SELECT lang FROM user_settings WHERE "user" = $1', user)
         return None if lang is None else str(lang)
+
+    async def user_cards(self, user: str) -> str | None:
+        cards = await self._db.fetchval('SELECT cards FROM user_settings WHERE "user" = $1', user)
+        return None if cards is None else str(cards)
 
     async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]:
         rows = await self._db.fetch(

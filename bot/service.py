@@ -847,6 +847,17 @@ class Service:
     async def set_user_language(self, user: str, lang: str | None) -> None:
         await self.store.write(WriteBatch(user_settings=[(user, lang)]))
 
+    async def user_cards(self, user: str) -> str | None:
+        """How ``user`` wants their cards shown (``intents.CARD_LOOKS``); ``None``: as the
+        platform shows them by default (its pictures, where it has them)."""
+        look = await self.store.user_cards(user)
+        return look if look in intents.CARD_LOOKS else None
+
+    async def set_user_cards(self, user: str, look: str | None) -> None:
+        if look is not None and look not in intents.CARD_LOOKS:
+            raise ValueError(f"not a way to show cards: {look!r}")
+        await self.store.write(WriteBatch(user_cards=[(user, look)]))
+
     async def set_meta(self, key: str, **meta: Any) -> None:
         """Adapter data kept with the table (message ids...). Not a game change (the
         version stays), but a write of the row on the revision it read: another process's

@@ -136,6 +136,8 @@ class WriteBatch:
         default_factory=list
     )
     user_settings: list[tuple[str, str | None]] = field(default_factory=list)
+    # (user, how their cards are shown: ``CARD_LOOKS``, or None for the default)
+    user_cards: list[tuple[str, str | None]] = field(default_factory=list)
     moves: list[ScopeMove] = field(default_factory=list)
     shown: list[ShownMark] = field(default_factory=list)
     expect: dict[str, int] = field(default_factory=dict)
@@ -153,6 +155,7 @@ class _Rows:
     users: list[tuple[Any, ...]]
     moves: list[ScopeMove]
     shown: list[tuple[str, int]] = field(default_factory=list)  # (key, version)
+    looks: list[tuple[Any, ...]] = field(default_factory=list)  # (user, cards)
     deadlines: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
     expect: dict[str, int] = field(default_factory=dict)
     assets: list[CardAsset] = field(default_factory=list)
@@ -188,6 +191,7 @@ class _Rows:
                 for scope, preset, ov, lang in b.chat_settings
             ],
             users=list(b.user_settings),
+            looks=list(b.user_cards),
             moves=[m for m in b.moves if m.old_scope != m.new_scope],
             shown=[(m.key, m.version) for m in b.shown],
             deadlines={
@@ -224,6 +228,7 @@ class _Plan:
     stats: list[tuple[Any, ...]] = field(default_factory=list)
     chats: list[tuple[Any, ...]] = field(default_factory=list)
     users: list[tuple[Any, ...]] = field(default_factory=list)
+    looks: list[tuple[Any, ...]] = field(default_factory=list)
     revs: dict[str, int] = field(default_factory=dict)  # every key's, once applied (0: none)
     # card pictures: (platform, version, name) -> ref, the latest batch's (None: forgotten)
     assets: dict[tuple[str, int, str], str | None] = field(default_factory=dict)
@@ -272,6 +277,7 @@ def _plan(batches: Sequence[_Rows], revs: dict[str, int]) -> _Plan:
         p.stats.extend(b.stats)
         p.chats.extend(b.chats)
         p.users.extend(b.users)
+        p.looks.extend(b.looks)
         for a in b.assets:
             p.assets[(a.platform, a.version, a.name)] = a.ref
     # every statement writes a row's final revision: their order does not matter
@@ -306,6 +312,7 @@ class Store(Protocol):
         self, scope: str
     ) -> tuple[str | None, dict[str, Any] | None, str | None]: ...
     async def user_lang(self, user: str) -> str | None: ...
+    async def user_cards(self, user: str) -> str | None: ...
     async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]: ...
     async def player_stats(self, scope: str, player: str) -> StatLine | None: ...
     async def actions(self, key: str) -> list[ActionRecord]: ...

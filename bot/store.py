@@ -205,6 +205,11 @@ _UPSERT_USER = (
     'ON CONFLICT ("user") DO UPDATE SET lang=excluded.lang'
 )
 
+_UPSERT_LOOK = (
+    'INSERT INTO user_settings ("user", cards) VALUES (?, ?) '
+    'ON CONFLICT ("user") DO UPDATE SET cards=excluded.cards'
+)
+
 _UPSERT_ASSET = (
     "INSERT INTO card_assets (platform, version, name, ref) VALUES (?, ?, ?, ?) "
     "ON CONFLICT (platform, version, name) DO UPDATE SET ref=excluded.ref"
@@ -495,6 +500,8 @@ class SqliteStore(_GroupCommit):
                 await w.executemany(_UPSERT_CHAT, p.chats)
             if p.users:
                 await w.executemany(_UPSERT_USER, p.users)
+            if p.looks:
+                await w.executemany(_UPSERT_LOOK, p.looks)
             if p.assets:
                 put, drop = p.asset_rows()
                 if drop:
@@ -649,6 +656,13 @@ class SqliteStore(_GroupCommit):
         ) as cur:
             row = await cur.fetchone()
         return None if row is None else row["lang"]
+
+    async def user_cards(self, user: str) -> str | None:
+        async with self._reader.execute(
+            'SELECT cards FROM user_settings WHERE "user" = ?', (user,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row["cards"]
 
     async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]:
         async with self._reader.execute(

@@ -56,6 +56,7 @@ from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application
 
 from adapters.telegram.chats import ADMIN_TTL, UNREACHABLE_TTL, Chats
+from adapters.telegram.commands import OWN_COMMANDS
 from adapters.telegram.common import (
     INTERACTIVE,
     MEMORY,
@@ -407,6 +408,7 @@ class Adapter:
         for lang, code in (("en", None), ("zh_Hans", "zh")):
             tr = translator(lang)
             commands = [BotCommand(c, render.command_help(c, tr)) for c in render.COMMANDS]
+            commands += [BotCommand(c, tr.gettext(msg)) for c, msg in OWN_COMMANDS.items()]
             try:
                 await self.bot.set_my_commands(commands, language_code=code)
             except TelegramError as err:

@@ -43,6 +43,7 @@ from bot.intents import (
     TELEGRAM_LIMIT,
     Act,
     AddBot,
+    CardLook,
     CloseSettings,
     Join,
     Kick,
@@ -83,6 +84,7 @@ ROUTES: tuple[tuple[tuple[type, ...], str], ...] = (
     ((SetPreset,), "menus.set_preset"),
     ((CloseSettings,), "menus.close_settings"),
     ((Language,), "menus.language"),
+    ((CardLook,), "menus.card_look"),
 )
 
 

@@ -1,6 +1,7 @@
-"""What the adapter knows of users and chats: languages, admins, titles, usernames, and
-whose private chat refused the bot lately. Kept in bounded LRU maps; on a shared store
-(several processes) a saved language is asked of the service every time."""
+"""What the adapter knows of users and chats: languages, how a user wants their cards
+shown, admins, titles, usernames, and whose private chat refused the bot lately. Kept in
+bounded LRU maps; on a shared store (several processes) a saved setting is asked of the
+service every time."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ class Chats:
         self.unreachable_ttl = unreachable_ttl
         self._tg_lang: Lru[int, str | None] = Lru(MEMORY)  # a user's Telegram language_code
         self._user_lang: Lru[int, str | None] = Lru(MEMORY)  # a user's saved language
+        self._user_cards: Lru[int, str | None] = Lru(MEMORY)  # stickers or text (/cards)
         self._chat_lang: Lru[int, str | None] = Lru(MEMORY)
         self._admins: Lru[tuple[int, int], tuple[bool, float]] = Lru(2 * MEMORY)
         # users whose private chat refused the bot: until when it is not tried again
@@ -64,6 +66,16 @@ class Chats:
 
     def set_user_lang(self, uid: int, lang: str | None) -> None:
         self._user_lang[uid] = lang
+
+    async def user_cards(self, uid: int) -> str | None:
+        """How ``uid`` wants their cards shown (``/cards``): ``text``, ``pictures`` or
+        ``None`` (the default: stickers where the bot has them)."""
+        if self.wire.shared or uid not in self._user_cards:
+            self._user_cards[uid] = await self.wire.service.user_cards(player_id(uid))
+        return self._user_cards[uid]
+
+    def set_user_cards(self, uid: int, look: str | None) -> None:
+        self._user_cards[uid] = look
 
     async def chat_lang(self, chat: int) -> str:
         if self.wire.shared or chat not in self._chat_lang:

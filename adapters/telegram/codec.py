@@ -188,6 +188,7 @@ class Link(StrEnum):
 
     HAND = "h"
     SETTINGS = "s"
+    CARDS = "c"  # (no table) how one's cards are shown: the /cards menu
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,14 +14,25 @@ from adapters.telegram.menus import Menus, lang_done
 from bot import ai, policy, render
 from bot import settings_schema as schema
 from bot.i18n import LANGUAGES, N_, Translator, translator
+from bot.intents import Look
 from bot.port import TableInfo
 from bot.service import GLOBAL
 from engine import Rules
 
-__all__ = ["READ_ONLY", "Commands"]
+__all__ = ["OWN_COMMANDS", "READ_ONLY", "Commands"]
 
 # commands that only show something: their failure saved nothing because there was nothing
 READ_ONLY = frozenset({"hand", "rules", "settings", "stats", "leaderboard", "help"})
+# Telegram's own commands, beside those of every platform (``render.COMMANDS``): the card
+# stickers are Telegram's
+OWN_COMMANDS = {"cards": N_("your cards as stickers or as text")}
+# what ``/cards <word>`` may say
+_LOOK_WORDS: dict[str, Look] = {
+    "stickers": "pictures",
+    "sticker": "pictures",
+    "pictures": "pictures",
+    "text": "text",
+}
 
 
 class Commands(Base):
@@ -46,6 +57,7 @@ class Commands(Base):
             "stats": self.stats,
             "leaderboard": self.leaderboard,
             "language": self.language,
+            "cards": self.cards,
             "addbot": self.addbot,
             "help": self.help,
         }
@@ -97,6 +109,12 @@ class Commands(Base):
             return
         if key is not None and kind == Link.SETTINGS:
             await self.menus.send_settings(key, here.uid, here.uid)
+            return
+        if payload == Link.CARDS:
+            tr = await self.chats.user_tr(here.uid)
+            await self.messages.reply_private(
+                here.message, *await self.menus.cards_menu(here.uid, tr)
+            )
             return
         tr = await self.chats.user_tr(here.uid)
         await self.messages.reply_private(here.message, _help(tr, private=True))
@@ -282,6 +300,39 @@ class Commands(Base):
         text, markup = views.language_menu(tid_of(here.key), "c", current, tr)
         self.messages.say(here.chat, here.thread, text, markup)
 
+    async def cards(self, update: Update, context: Context) -> None:
+        """/cards [stickers|text]: your cards in the inline hand as stickers or as text, on
+        every table (a menu in the private chat without a word)."""
+        here = self._here(update)
+        if here is None:
+            return
+        args = context.args or []
+        look = _LOOK_WORDS.get(args[0].lower()) if args else None
+        if look is not None:
+            await self.menus.set_user_cards(here.uid, look)
+            origin = await self._origin(here.uid, here=here)
+            stickers = self.a.stickers is not None
+
+            def done(tr: Translator) -> str:
+                return views.cards_done(look, tr, stickers=stickers)
+
+            if here.private:
+                tr = await self.chats.user_tr(here.uid)
+                await self.messages.reply_private(here.message, done(tr))
+            else:  # privately, else a short-lived reply in the group
+                self.messages.refuse(here.uid, done, origin)
+            return
+        tr = await self.chats.user_tr(here.uid)
+        text, markup = await self.menus.cards_menu(here.uid, tr)
+        if here.private:
+            await self.messages.reply_private(here.message, text, markup)
+            return
+        try:  # one's own setting: its menu is in the private chat
+            await self.a.bot.send_message(here.uid, text, reply_markup=markup)
+        except Forbidden as err:
+            self.chats.cannot_message(here.uid, err)
+            await self._point_to_private(here, Link.CARDS)
+
     async def addbot(self, update: Update, context: Context) -> None:
         """/addbot [smart|basic|random]: add a bot seat (host or admin)."""
         here = self._here(update)
@@ -335,6 +386,7 @@ def _kick_target(
 def _help(tr: Translator, *, private: bool) -> str:
     lines = [
         render.help_text(tr, "telegram"),
+        *(f"/{cmd} — {tr.gettext(msg)}" for cmd, msg in OWN_COMMANDS.items()),
         "",
         tr.gettext(
             "On your turn press “{play}” under the table: your cards appear above the "

@@ -1,27 +1,82 @@
-"""Inline mode: an inline query answers with the player's hand as personal results; a
-chosen result plays it; the message it posted in the group is remembered (what a refusal
-of that choice replies to)."""
+"""Inline mode: an inline query answers with the player's hand as personal results (card
+stickers once the set is made, unless the player chose text with ``/cards``: their own
+setting, stickers by default as before it existed); a chosen result plays it; the message
+it posted in the group is remembered (what a refusal of that choice replies to).
+
+A refused choice (a dimmed card, a stale pick) leaves nothing in the group: the message it
+posted (🎴, or the card's sticker) says a move that did not happen, so the bot deletes it
+once the refusal has been tried privately (:data:`WITHDRAW_AFTER`), or with the refusal's
+reply when the refusal went to the group as a reply to it (a player the bot cannot write
+to privately). Telegram lets a bot delete someone else's message in a group only as an
+administrator (in a supergroup, with the right to delete messages); where it may not, the
+message stays, and the group is not asked again for a while.
+
+A chosen result and the message it posted are two updates, in either order, and neither
+names the other: they are paired as they come, one of each per player (their updates are
+handled one after the other), within :data:`PAIR_SECONDS` of each other and at the same
+table; a message with a sticker is never taken for a dimmed card's 🎴.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import InlineQueryResultsButton, Update
+from telegram.error import BadRequest
 
 from adapters.telegram import pictures, views
 from adapters.telegram.codec import decode_action, key_of, key_of_tid, player_id, version_of
-from adapters.telegram.common import INTERACTIVE, Posted, answer_quietly
-from adapters.telegram.front import INVALID, NO_TABLES, Base, Context
+from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Posted, answer_quietly
+from adapters.telegram.front import INVALID, NO_TABLES, Base, Context, Front
 from bot.model import LOBBY, PLAYING
 from bot.port import Notice
 from engine import Card, Play
 
-__all__ = ["Inline"]
+__all__ = ["PAIR_SECONDS", "UNDELETABLE_TTL", "WITHDRAW_AFTER", "Inline"]
+
+log = logging.getLogger(__name__)
+
+PAIR_SECONDS = 10.0  # a choice and the message it posted reach the bot this close together
+UNDELETABLE_TTL = 3600.0  # seconds a group that refused a deletion is not asked again
+# seconds a refused choice's message waits: time for the refusal's private message, whose
+# failure sends the refusal to the group as a reply to that message instead
+WITHDRAW_AFTER = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """A chosen result whose message has not come yet: ``refused`` (``None``: unknown, it
+    failed on our side), ``text``: it posts text (a dimmed card's 🎴), never a sticker."""
+
+    key: str
+    refused: bool | None
+    text: bool
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Message:
+    """A message posted through the bot whose choice has not come yet."""
+
+    key: str
+    where: Posted
+    sticker: bool
+    at: float
 
 
 class Inline(Base):
     """The handlers of inline queries, chosen inline results and the messages they post."""
+
+    def __init__(self, front: Front) -> None:
+        super().__init__(front)
+        # per player: their choice waiting for its message, or the message for its choice
+        self._choices: Lru[int, _Choice] = Lru(MEMORY)
+        self._posts: Lru[int, _Message] = Lru(MEMORY)
+        self._undeletable: Lru[int, float] = Lru(MEMORY)  # group -> until when
 
     async def _table_for(self, query: str, pid: str) -> str | None:
         """The table an inline query names (inline queries carry no chat), else the one
@@ -53,8 +108,10 @@ class Inline(Base):
             view = await self.svc.hand(key, pid)
             legal = await self.svc.legal(key, pid)
             found: Sequence[Any]
-            if self.a.stickers is not None:  # the card set is made: cards as stickers
-                found, button = pictures.inline_answer(info, view, legal, tr, self.a.stickers)
+            # the card set made, and the player has not asked for text (/cards): stickers
+            stickers = self.a.stickers
+            if stickers is not None and await self.chats.user_cards(uid) != "text":
+                found, button = pictures.inline_answer(info, view, legal, tr, stickers)
             else:
                 found, button = views.inline_answer(info, view, legal, tr, self.a.username)
             results.extend(found)
@@ -76,18 +133,26 @@ class Inline(Base):
         key = key_of_tid(parts[0]) if len(parts) == 3 else None
         if key is not None:
             key = self.a.current_key(key)
+        refused: bool | None = None
+        try:
+            refused = await self._play(uid, key, parts)
+        finally:  # (what a failure of ours changed is not known: its message stays)
+            self._chose(uid, key, refused, text=len(parts) == 3 and parts[2].startswith("-"))
+
+    async def _play(self, uid: int, key: str | None, parts: list[str]) -> bool:
+        """Play the chosen result ``parts`` at table ``key``: whether it was refused."""
         version = version_of(parts[1]) if len(parts) == 3 else None
         origin = await self._origin(uid, chosen=key)
         if key is None or version is None:
             await self._tell_text(uid, INVALID)
-            return
+            return True
         info = await self.svc.table(key)
         if info is None or info.status != PLAYING:
             lobby = info is not None and info.status == LOBBY
             self.messages.dm_notice(
                 uid, Notice("not_started" if lobby else "no_table"), key, origin
             )
-            return
+            return True
         code = parts[2]
         action: Any
         if code.startswith("-"):
@@ -100,16 +165,77 @@ class Inline(Base):
             action = decode_action(code, [s.id for s in info.seats])
         if action is None:
             await self._tell_text(uid, INVALID, origin)
-            return
-        await self.svc.act(key, player_id(uid), action, seen_version=version, origin=origin)
+            return True
+        res = await self.svc.act(key, player_id(uid), action, seen_version=version, origin=origin)
+        return not res.ok
 
     async def posted(self, update: Update, context: Context) -> None:
         """A group message posted through this bot (an inline choice): remembered, so that
-        a refusal of that choice can reply to it."""
+        a refusal of that choice can reply to it, and paired with its choice (withdrawn if
+        that was refused)."""
         msg = update.effective_message
         user = update.effective_user
         if msg is None or user is None or msg.via_bot is None or msg.via_bot.id != context.bot.id:
             return
         thread = msg.message_thread_id if msg.is_topic_message else None
         posted = Posted(msg.chat.id, thread, msg.message_id)
-        self.messages.saw_choice(key_of(msg.chat.id, thread), user.id, posted)
+        key = key_of(msg.chat.id, thread)
+        self.messages.saw_choice(key, user.id, posted)
+        self._saw(user.id, key, posted, sticker=msg.sticker is not None)
+
+    # -- a refused choice's message, withdrawn ----------------------------------------------
+
+    def _chose(self, uid: int, key: str | None, refused: bool | None, *, text: bool) -> None:
+        """``uid``'s choice at ``key`` was played or refused: paired with its message if
+        that came first, else waiting for it."""
+        now = asyncio.get_running_loop().time()
+        post = self._posts.pop(uid, None)
+        if post is not None and post.key == key and now - post.at <= PAIR_SECONDS:
+            self._settle(uid, refused, text, post.where, sticker=post.sticker)
+        elif key is not None:
+            self._choices[uid] = _Choice(key, refused, text, now)
+
+    def _saw(self, uid: int, key: str, where: Posted, *, sticker: bool) -> None:
+        """``uid`` posted ``where`` through the bot: paired with their choice if that came
+        first, else waiting for it."""
+        now = asyncio.get_running_loop().time()
+        choice = self._choices.pop(uid, None)
+        if choice is not None and choice.key == key and now - choice.at <= PAIR_SECONDS:
+            self._settle(uid, choice.refused, choice.text, where, sticker=sticker)
+        else:
+            self._posts[uid] = _Message(key, where, sticker, now)
+
+    def _settle(
+        self, uid: int, refused: bool | None, text: bool, where: Posted, *, sticker: bool
+    ) -> None:
+        if not refused or (text and sticker):  # played (or not known), or not its message
+            return
+        asyncio.get_running_loop().call_later(WITHDRAW_AFTER, self._refused, uid, where)
+
+    def _refused(self, uid: int, where: Posted) -> None:
+        if self.chats.can_message(uid):  # the refusal was told privately
+            self._withdraw(where)
+        else:  # it replies to the message in the group: both go when the reply does
+            loop = asyncio.get_running_loop()
+            loop.call_later(self.messages.refusal_ttl, self._withdraw, where)
+
+    def _withdraw(self, where: Posted) -> None:
+        """Delete the message of a refused choice (queued in its chat's lane); a group
+        where the bot may not is not asked again for :data:`UNDELETABLE_TTL` seconds."""
+        outbox = self.messages.wire.outbox
+        chat = where.chat
+        until = self._undeletable.get(chat)
+        if outbox is None or (until is not None and until > asyncio.get_running_loop().time()):
+            return
+
+        async def job() -> None:
+            try:
+                await self.a.bot.delete_message(chat, where.message_id)
+            except BadRequest as err:  # not an admin who may, or deleted already
+                said = str(err).lower()
+                if "can't be deleted" in said or "not enough rights" in said:
+                    loop = asyncio.get_running_loop()
+                    self._undeletable[chat] = loop.time() + UNDELETABLE_TTL
+                log.info("chat %s: a refused choice's message stays: %s", chat, err)
+
+        outbox.put(chat, ("withdraw", where.message_id), job)

@@ -1,5 +1,6 @@
-"""The menus in the private chat: a table's settings (for its host or a group admin) and
-the languages (the chat's, for an admin; a user's own).
+"""The menus in the private chat: a table's settings (for its host or a group admin), the
+languages (the chat's, for an admin; a user's own) and how a user's cards are shown
+(``/cards``: stickers or text, their own setting on every table).
 
 The settings are the schema's (``bot.settings_schema``, through ``bot.controls``): a flag
 added there shows here with its values, and its buttons name it by its key. Who may open
@@ -7,15 +8,17 @@ or change them is ``bot.policy``'s to say; the service refuses a change as it mu
 
 from __future__ import annotations
 
+from typing import Any
+
 from telegram.error import Forbidden
 
 from adapters.telegram import legacy, views
-from adapters.telegram.codec import Link, chat_of, player_id, scope_of, tid_of
+from adapters.telegram.codec import Link, chat_of, key_of, player_id, scope_of, tid_of
 from adapters.telegram.common import notice_text
 from adapters.telegram.front import INVALID, Base, Pressed
 from bot import settings_schema as schema
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
-from bot.intents import Language, OpenFlag, Press, SetFlag, SetPreset
+from bot.intents import CardLook, Language, Look, OpenFlag, Press, SetFlag, SetPreset
 from bot.port import Notice, TableInfo
 
 __all__ = ["Menus", "lang_done"]
@@ -41,6 +44,17 @@ class Menus(Base):
     async def set_user_lang(self, uid: int, lang: str | None) -> None:
         self.chats.set_user_lang(uid, lang)
         await self.svc.set_user_language(player_id(uid), lang)
+
+    async def set_user_cards(self, uid: int, look: Look) -> None:
+        """Saved first, then remembered: the next inline query shows the cards so."""
+        await self.svc.set_user_cards(player_id(uid), look)
+        self.chats.set_user_cards(uid, look)
+
+    async def cards_menu(self, uid: int, tr: Translator) -> tuple[str, Any]:
+        """The ``/cards`` menu for ``uid`` (in their private chat)."""
+        current = await self.chats.user_cards(uid)
+        stickers = self.a.stickers is not None
+        return views.cards_menu(tid_of(key_of(uid)), current, tr, stickers=stickers)
 
     # -- the settings' buttons ----------------------------------------------------------------
 
@@ -145,6 +159,18 @@ class Menus(Base):
             self.messages.edit(p.q, lang_done(translator(lang)), None)
         else:
             p.alert(tr.gettext(INVALID))
+
+    async def card_look(self, p: Pressed) -> None:
+        """Stickers or text: the presser's own, chosen in their private chat (the menu
+        drawn again with the choice ticked)."""
+        intent = p.read.raw if isinstance(p.read, Press) else None
+        assert isinstance(intent, CardLook)
+        uid = p.uid
+        if chat_of(p.key)[0] != uid:  # a menu of someone else's private chat: forged
+            p.alert(translator(p.origin.lang).gettext(INVALID))
+            return
+        await self.set_user_cards(uid, intent.look)
+        self.messages.edit(p.q, *await self.cards_menu(uid, await self.chats.user_tr(uid)))
 
 
 def lang_done(tr: Translator) -> str:

@@ -9,12 +9,17 @@ there are two sets per version of the drawings: the cards as they are
 cannot be played now (``uno_cards_v1_dim_by_<bot>``). A new ``SET_VERSION`` makes new
 sets, then deletes the old ones.
 
-Each step is kept as it is made: a set is created with its first 50 stickers (Telegram's
-most), read back (``getStickerSet``: the stickers' file ids, in the order added) and
-recorded in the database, then the rest are added one by one and read back at the end.
-An upload that failed part-way (Telegram's limits, the network, a restart) goes on from
-what the set holds: nothing is uploaded twice. A 429 is waited out; anything else stops
-the upload, to be resumed by the next start or ``uno-bot stickers``.
+Each step is kept as it is made. A set is asked for first (``getStickerSet``: its
+stickers' file ids, in the order added; ``STICKERSET_INVALID`` when there is none): one
+made before is adopted, so that a new database (or one that lost its record) costs two
+calls, not 3.8 MB of uploads refused at the end as "name occupied". Its stickers are
+checked in order against what would be uploaded (:func:`fits`): those that fit are
+recorded, a wrong one is replaced in its place, one too many deleted. A set that is not
+there is created with its first 50 stickers (Telegram's most), read back and recorded;
+then the rest are added one by one and read back at the end. An upload that failed
+part-way (Telegram's limits, the network, a restart) goes on from what the set holds:
+nothing is uploaded twice. A 429 is waited out; anything else stops the upload, to be
+resumed by the next start or ``uno-bot stickers``.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
-from telegram import InputSticker
+from telegram import InputSticker, Sticker
 from telegram.error import BadRequest, RetryAfter
 
 from adapters.telegram.outbox import retry_seconds
@@ -40,6 +45,7 @@ __all__ = [
     "StickerError",
     "StickerSets",
     "Uploader",
+    "fits",
     "parts",
     "set_name",
 ]
@@ -72,6 +78,25 @@ def set_name(username: str, part: int, version: int = SET_VERSION) -> str:
     """``uno_cards_v1_by_<bot>``, ``uno_cards_v1_dim_by_<bot>``: a set's name must end in
     ``_by_<bot username>``."""
     return f"uno_cards_v{version}{_PARTS[part][0]}_by_{username}"
+
+
+def fits(sticker: Sticker, asset: Asset) -> bool:
+    """Whether a sticker a set holds is ``asset`` as far as Telegram says: a static regular
+    sticker answering to the asset's emoji. The drawing itself is the set's: its name holds
+    the version of the drawings (each version drawn the same every time), and only this bot
+    can make a set whose name ends in ``_by_<bot>``. Checked in order, the emoji tell a
+    set of the manifest's order from one that is not (a sticker moved, lost or added)."""
+    return (
+        sticker.type == Sticker.REGULAR
+        and not sticker.is_animated
+        and not sticker.is_video
+        and _bare(sticker.emoji or "") == _bare(emoji_of(asset)[0])
+    )
+
+
+def _bare(emoji: str) -> str:
+    """An emoji without its presentation selector (Telegram may add or drop U+FE0F)."""
+    return emoji.replace("\ufe0f", "")
 
 
 def emoji_of(asset: Asset) -> list[str]:
@@ -121,64 +146,104 @@ class Uploader:
         return pictures
 
     async def _part(self, part: int, assets: Sequence[Asset]) -> None:
+        """Make set ``part`` hold ``assets``, in order. The set is asked for first: one made
+        before (by a run that stopped before recording it, or for another database) is
+        adopted as it is, its stickers checked against ``assets`` (:func:`fits`); only what
+        is missing or wrong is uploaded (a wrong sticker replaced in its place, one too many
+        deleted). Each step is recorded once read back."""
         name = set_name(self.username, part)
-        started = any(a.name in self.uploads.refs() for a in assets)
-        have: list[str] | None = await self._get(name) if started else None
+        have = await self._get(name)
         if have is None:
-            first = list(assets[:INITIAL])
-            stickers = [await self._sticker(a) for a in first]
-            self.progress(f"creating {name} ({len(first)} of {len(assets)} stickers)")
-            try:
-                await self._call(
-                    lambda: self.bot.create_new_sticker_set(
-                        self.owner, name, _PARTS[part][1], stickers,
-                        read_timeout=TIMEOUT, write_timeout=TIMEOUT,
-                    )
-                )  # fmt: skip
-            except BadRequest as err:
-                if "occupied" not in err.message.lower():
-                    raise StickerError(_explain(err)) from err
-                # made before, by a run that stopped before recording it
+            await self._create(part, name, assets[:INITIAL])
             have = await self._get(name)
             if have is None:
                 raise StickerError(f"{name} was made, but cannot be read back")
-        await self._keep(assets, have)
+        elif not any(a.name in self.uploads.refs() for a in assets):
+            self.progress(f"{name} is made already ({len(have)} stickers): checking them")
+        wrong = [i for i, s in enumerate(have[: len(assets)]) if not fits(s, assets[i])]
+        extra = have[len(assets) :]
+        # what a wrong sticker was recorded as is gone once it is replaced
+        await self.uploads.forget([assets[i].name for i in wrong])
+        await self._keep(assets, have, skip=wrong)
+        if wrong or extra:
+            self.progress(f"{name}: {len(wrong)} stickers to replace, {len(extra)} to delete")
+        for i in wrong:
+            sticker = await self._sticker(assets[i])
+            old = have[i].file_id
+            await self._change(
+                functools.partial(
+                    self.bot.replace_sticker_in_set, self.owner, name, old, sticker,
+                    read_timeout=TIMEOUT, write_timeout=TIMEOUT,
+                )
+            )  # fmt: skip
+        for s in extra:
+            await self._change(functools.partial(self.bot.delete_sticker_from_set, s.file_id))
         for i in range(len(have), len(assets)):
             sticker = await self._sticker(assets[i])
-            try:
-                add = functools.partial(
+            await self._change(
+                functools.partial(
                     self.bot.add_sticker_to_set, self.owner, name, sticker,
                     read_timeout=TIMEOUT, write_timeout=TIMEOUT,
-                )  # fmt: skip
-                await self._call(add)
-            except BadRequest as err:
-                raise StickerError(_explain(err)) from err
+                )
+            )  # fmt: skip
             if (i + 1) % 10 == 0 or i + 1 == len(assets):
                 self.progress(f"{name}: {i + 1} of {len(assets)} stickers")
-        if len(have) < len(assets):
+        if wrong or extra or len(have) < len(assets):
             have = await self._get(name)
             if have is None:
                 raise StickerError(f"{name} cannot be read back")
+            still = [
+                assets[i].name for i, s in enumerate(have[: len(assets)]) if not fits(s, assets[i])
+            ]
+            if still:  # Telegram tells them otherwise than they were sent: not worth a loop
+                log.warning("stickers: %s still reads differently at %s", name, still[:5])
             await self._keep(assets, have)
 
-    async def _keep(self, assets: Sequence[Asset], have: Sequence[str]) -> None:
+    async def _create(self, part: int, name: str, first: Sequence[Asset]) -> None:
+        stickers = [await self._sticker(a) for a in first]
+        self.progress(f"creating {name} ({len(first)} stickers first)")
+        try:
+            await self._call(
+                lambda: self.bot.create_new_sticker_set(
+                    self.owner, name, _PARTS[part][1], stickers,
+                    read_timeout=TIMEOUT, write_timeout=TIMEOUT,
+                )
+            )  # fmt: skip
+        except BadRequest as err:
+            if "occupied" not in err.message.lower():
+                raise StickerError(_explain(err)) from err
+            # made meanwhile (by a process that did not hold the lease): read back next
+
+    async def _change(self, call: Callable[[], Awaitable[Any]]) -> None:
+        """One change of a set (a sticker added, replaced or deleted)."""
+        try:
+            await self._call(call)
+        except BadRequest as err:
+            raise StickerError(_explain(err)) from err
+
+    async def _keep(
+        self, assets: Sequence[Asset], have: Sequence[Sticker], skip: Sequence[int] = ()
+    ) -> None:
         """Record the file ids of the stickers the set holds (in the order they were
-        added: the order of ``assets``)."""
-        if len(have) > len(assets):
-            log.warning("stickers: a set holds %d stickers, not %d", len(have), len(assets))
+        added: the order of ``assets``), but those at the positions ``skip``."""
         known = self.uploads.refs()
-        new = {a.name: f for a, f in zip(assets, have, strict=False) if known.get(a.name) != f}
+        new = {
+            a.name: s.file_id
+            for i, (a, s) in enumerate(zip(assets, have, strict=False))
+            if i not in skip and known.get(a.name) != s.file_id
+        }
         await self.uploads.record(new)
 
-    async def _get(self, name: str) -> list[str] | None:
-        """The file ids of set ``name``'s stickers, in order; ``None``: no such set."""
+    async def _get(self, name: str) -> list[Sticker] | None:
+        """Set ``name``'s stickers, in order; ``None``: no such set (Telegram answers
+        ``STICKERSET_INVALID``)."""
         try:
             st = await self._call(lambda: self.bot.get_sticker_set(name))
         except BadRequest as err:
             if "stickerset_invalid" in err.message.lower():
                 return None
             raise StickerError(_explain(err)) from err
-        return [s.file_id for s in st.stickers]
+        return list(st.stickers)
 
     async def _sticker(self, asset: Asset) -> InputSticker:
         data = await asyncio.to_thread(cards.render, asset, "sticker")

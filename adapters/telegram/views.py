@@ -40,9 +40,11 @@ from bot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator, translator
 from bot.intents import (
     TELEGRAM_LIMIT,
     Act,
+    CardLook,
     CloseSettings,
     Intent,
     Language,
+    Look,
     OpenHand,
     encode,
     try_encode,
@@ -61,6 +63,8 @@ from engine import (
 
 __all__ = [
     "callback_data",
+    "cards_done",
+    "cards_menu",
     "hand_message",
     "inline_answer",
     "kick_menu",
@@ -81,6 +85,17 @@ SETTINGS = N_("Settings")
 CHAT_PROMPT = N_("Choose the language of this chat:")
 USER_PROMPT = N_("Choose your language:")
 MY_CARDS = N_("My cards")
+CARDS_PROMPT = N_("How should your cards be shown when you press “{play}”?")
+CARDS_HELP = N_(
+    "Stickers show a picture of each card, and each card you play joins your recent "
+    "stickers. Text shows the same cards in words."
+)
+CARDS_NONE = N_("This bot has no card stickers yet: your cards are shown as text for now.")
+# each way of showing the cards: its button, and what is said once it is chosen
+CARD_LOOKS: dict[Look, tuple[str, str, str]] = {
+    "pictures": ("🖼", N_("Stickers"), N_("Your cards are shown as stickers.")),
+    "text": ("🔤", N_("Text"), N_("Your cards are shown as text.")),
+}
 
 
 def deep_link(username: str | None, payload: str) -> str | None:
@@ -442,6 +457,36 @@ def language_menu(
         mark = "✓ " if current is None else ""
         rows.append([_button(mark + tr.gettext("As in Telegram"), Language(whose, None), tid)])
     return text, InlineKeyboardMarkup(rows)
+
+
+def cards_menu(
+    tid: str, current: str | None, tr: Translator, *, stickers: bool
+) -> tuple[str, InlineKeyboardMarkup]:
+    """``/cards``: the user's cards in the inline hand as stickers or as text, ✓ on the way
+    chosen (``current``; ``None``: the default, stickers). ``stickers``: whether this bot
+    has its card stickers (else the cards are text whatever is chosen, and it says so)."""
+    lines = [
+        tr.gettext(CARDS_PROMPT, play=render.button_label("play", tr)),
+        tr.gettext(CARDS_HELP),
+        "",
+        cards_done(current, tr, stickers=stickers),
+    ]
+    chosen = current or "pictures"
+    buttons = [
+        _button(
+            ("✓ " if look == chosen else "") + f"{icon} {tr.gettext(label)}", CardLook(look), tid
+        )
+        for look, (icon, label, _done) in CARD_LOOKS.items()
+    ]
+    return "\n".join(lines), InlineKeyboardMarkup([buttons])
+
+
+def cards_done(current: str | None, tr: Translator, *, stickers: bool) -> str:
+    """How the user's cards are shown now (``current``: their choice, ``None`` the
+    default); with no card stickers made, they are text whatever the choice."""
+    if not stickers and current != "text":
+        return tr.gettext(CARDS_NONE)
+    return tr.gettext(CARD_LOOKS["text" if current == "text" else "pictures"][2])
 
 
 def kick_menu(info: TableInfo, tr: Translator, by: str) -> tuple[str, InlineKeyboardMarkup] | None:

@@ -99,6 +99,7 @@ intents = st.one_of(
     ),
     st.from_regex(r"[A-Za-z0-9_]{1,16}", fullmatch=True).map(it.Choose),
     st.sampled_from(CARDS).map(it.Unplayable),
+    st.sampled_from(it.CARD_LOOKS).map(it.CardLook),
 )
 
 

@@ -148,6 +148,28 @@ async def test_chat_and_user_settings(store: Store) -> None:
     assert await store.user_lang("nobody") is None
 
 
+async def test_a_users_card_look_is_kept_beside_their_language(store: Store) -> None:
+    """Issue 19 item 5: how a person wants their cards shown, a setting of theirs as their
+    language is; writing one leaves the other as it was."""
+    assert await store.user_cards("u") is None
+    await store.write(WriteBatch(user_settings=[("u", "zh_Hant")]))
+    await store.write(WriteBatch(user_cards=[("u", "text")]))
+    assert (await store.user_lang("u"), await store.user_cards("u")) == ("zh_Hant", "text")
+    await store.write(WriteBatch(user_settings=[("u", "en")]))
+    assert (await store.user_lang("u"), await store.user_cards("u")) == ("en", "text")
+    # both in one batch, and batches committed together
+    await store.write(WriteBatch(user_settings=[("v", "zh_Hans")], user_cards=[("v", "text")]))
+    await asyncio.gather(
+        store.write(WriteBatch(user_cards=[("v", "pictures")])),
+        store.write(WriteBatch(user_settings=[("u", "zh_Hans")])),
+    )
+    assert (await store.user_lang("v"), await store.user_cards("v")) == ("zh_Hans", "pictures")
+    assert (await store.user_lang("u"), await store.user_cards("u")) == ("zh_Hans", "text")
+    await store.write(WriteBatch(user_cards=[("u", None)]))
+    assert (await store.user_lang("u"), await store.user_cards("u")) == ("zh_Hans", None)
+    assert await store.user_cards("nobody") is None
+
+
 async def test_group_commit_answers_each_caller_after_its_commit(db: Path | str) -> None:
     store = store_for(db)
     await store.open()

@@ -400,25 +400,30 @@ class FakeUser:
         chat: FakeChat,
         *,
         thread: int | None = None,
+        feedback_first: bool = False,
     ) -> FakeMessage:
         """Choose an inline result: it is posted to ``chat`` as this user's message (via
         the bot; the bot gets that message, as Telegram sends bots the messages posted
-        through them even in privacy mode) and the bot gets a ``chosen_inline_result``."""
+        through them even in privacy mode) and the bot gets a ``chosen_inline_result``.
+        Telegram does not say which of the two updates comes first: the message, unless
+        ``feedback_first``."""
         assert result in answer.results, "only a shown result can be chosen"
         msg = self.api.post(chat, self.to_json(), result.text, thread=thread, via_bot=True)
         msg.chat_bot = self.api.bot_user()
         if result.sticker is not None and not result.text:
             msg.sticker = self.api.sticker_json(result.sticker)
-        self.api.push({"message": msg.to_json()})
-        self.api.push(
-            {
-                "chosen_inline_result": {
-                    "result_id": result.id,
-                    "from": self.to_json(),
-                    "query": answer.query,
-                }
+        chosen = {
+            "chosen_inline_result": {
+                "result_id": result.id,
+                "from": self.to_json(),
+                "query": answer.query,
             }
-        )
+        }
+        if feedback_first:
+            self.api.push(chosen)
+        self.api.push({"message": msg.to_json()})
+        if not feedback_first:
+            self.api.push(chosen)
         return msg
 
 
@@ -463,6 +468,8 @@ class FakeBotAPI:
         self.sticker_sets: dict[str, FakeStickerSet] = {}  # by name, lower case
         self.stickers: dict[str, FakeSticker] = {}  # by file id
         self.admins: dict[int, dict[int, str]] = {}
+        # chats where the bot itself is an administrator: its rights there
+        self.bot_rights: dict[int, dict[str, bool]] = {}
         self.webhook: dict[str, Any] | None = None
         # a load balancer in front of the webhook: the URLs updates really go to
         self.backends: list[str] | None = None
@@ -736,6 +743,11 @@ class FakeBotAPI:
 
     def set_admin(self, chat: FakeChat, user: FakeUser, status: str = "administrator") -> None:
         self.admins.setdefault(chat.id, {})[user.id] = status
+
+    def promote_bot(self, chat: FakeChat, *, can_delete_messages: bool = True) -> None:
+        """Make the bot an administrator of ``chat`` (with the right to delete others'
+        messages, or not)."""
+        self.bot_rights[chat.id] = {"can_delete_messages": can_delete_messages}
 
     def bot_user(self) -> dict[str, Any]:
         return {
@@ -1052,12 +1064,23 @@ class FakeBotAPI:
         return msg.to_json()
 
     async def m_deleteMessage(self, p: dict[str, Any]) -> Any:
+        """As documented: a bot deletes its own messages in any chat, and anyone's in a
+        private chat; someone else's in a group only as one of its administrators, in a
+        supergroup only with ``can_delete_messages``; nothing older than 48 hours."""
         chat = self.chats.get(int(p.get("chat_id", 0)))
         if chat is not None:
             self._check_migrated(chat)
         msg = self.messages.get((chat.id if chat else 0, int(p.get("message_id", 0))))
-        if msg is None or msg.deleted:
+        if chat is None or msg is None or msg.deleted:
             raise ApiError(400, "Bad Request: message to delete not found")
+        rights = self.bot_rights.get(chat.id)
+        theirs = not msg.from_bot and chat.type != "private"
+        if theirs and (
+            rights is None or (chat.type == "supergroup" and not rights["can_delete_messages"])
+        ):
+            raise ApiError(400, "Bad Request: message can't be deleted")
+        if time.time() - msg.date > 48 * 3600:
+            raise ApiError(400, "Bad Request: message can't be deleted")
         msg.deleted = True
         return True
 
@@ -1281,6 +1304,36 @@ class FakeBotAPI:
         del self.sticker_sets[st.name.lower()]
         for f in st.stickers:
             self.stickers.pop(f, None)
+        return True
+
+    def _holding(self, file_id: Any) -> FakeStickerSet:
+        """The bot's set holding sticker ``file_id``."""
+        for st in self.sticker_sets.values():
+            if file_id in st.stickers:
+                return st
+        raise ApiError(400, "Bad Request: STICKER_INVALID")
+
+    async def m_deleteStickerFromSet(self, p: dict[str, Any]) -> Any:
+        """The Bot API: "delete a sticker from a set created by the bot", by its file id."""
+        file_id = p.get("sticker")
+        st = self._holding(file_id)
+        st.stickers.remove(str(file_id))
+        self.stickers.pop(str(file_id), None)
+        return True
+
+    async def m_replaceStickerInSet(self, p: dict[str, Any]) -> Any:
+        """The Bot API: "equivalent to calling deleteStickerFromSet, then addStickerToSet,
+        then setStickerPositionInSet": the new sticker takes the old one's place."""
+        st = self._sticker_set(p.get("name"))
+        if int(p.get("user_id") or 0) != st.owner:
+            raise ApiError(400, "Bad Request: USER_ID_INVALID")
+        old = p.get("old_sticker")
+        if old not in st.stickers:
+            raise ApiError(400, "Bad Request: STICKER_INVALID")
+        sticker = self._new_sticker(p, p.get("sticker"), st.name)
+        self.stickers[sticker.file_id] = sticker
+        st.stickers[st.stickers.index(str(old))] = sticker.file_id
+        self.stickers.pop(str(old), None)
         return True
 
     def _sticker_result(self, r: dict[str, Any], text: str) -> Result:

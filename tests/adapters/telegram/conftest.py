@@ -344,7 +344,14 @@ async def api() -> AsyncIterator[FakeBotAPI]:
     await server.stop()
     unknown = {c.method for c in server.calls if c.error is not None and c.error.code == 404}
     assert unknown == set(), f"the fake lacks methods the bot called: {unknown}"
-    invalid = [c for c in server.calls if c.error is not None and "INVALID" in str(c.error)]
+    invalid = [
+        c
+        for c in server.calls
+        if c.error is not None
+        and "INVALID" in str(c.error)
+        # asking whether a sticker set is made yet: its documented "no"
+        and not (c.method == "getStickerSet" and "STICKERSET_INVALID" in str(c.error))
+    ]
     assert invalid == [], [(c.method, c.error.description) for c in invalid if c.error]
 
 

@@ -85,6 +85,7 @@ async def test_commands_are_registered_in_english_and_chinese(tg: Harness) -> No
         "stats",
         "leaderboard",
         "language",
+        "cards",  # Telegram's own: stickers or text (issue 19 item 5)
         "addbot",
         "help",
     }

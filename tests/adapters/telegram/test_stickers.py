@@ -5,7 +5,9 @@ cards are text as before."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import dataclasses
 import functools
 import os
 import subprocess
@@ -17,6 +19,7 @@ from typing import Any
 import pytest
 
 from adapters.telegram import pictures
+from adapters.telegram.inline import WITHDRAW_AFTER
 from adapters.telegram.stickers import INITIAL, parts, set_name
 from bot import cards
 from bot.cards import Uploads, asset_for, manifest
@@ -36,7 +39,16 @@ from tests.adapters.telegram.conftest import (
 from tests.fakes.telegram_api import ApiError, FakeBotAPI, FakeUser, InlineAnswer, Result
 
 EN = translator("en")
-STICKER_CALLS = ("createNewStickerSet", "addStickerToSet", "getStickerSet", "deleteStickerSet")
+STICKER_CALLS = (
+    "createNewStickerSet",
+    "addStickerToSet",
+    "getStickerSet",
+    "deleteStickerSet",
+    "uploadStickerFile",
+    "replaceStickerInSet",
+    "deleteStickerFromSet",
+)
+UPLOADS = ("createNewStickerSet", "addStickerToSet", "uploadStickerFile", "replaceStickerInSet")
 
 
 def sticker_calls(api: FakeBotAPI, *, ok: bool | None = None) -> dict[str, int]:
@@ -167,13 +179,13 @@ async def test_the_set_is_made_once_across_two_restarts(api: FakeBotAPI, tmp_pat
     async with bot_with_owner(api, db, owner) as tg:
         assert await tg.adapter.cards.wait(30) is not None
         first = sticker_calls(api)
-        # two sets created with 50 stickers each, the other 13 of each added one by one,
-        # each set read back after its creation and once complete
+        # each set asked for (not there yet), created with 50 stickers, the other 13
+        # added one by one; each read back after its creation and once complete
         assert first == {
+            **dict.fromkeys(STICKER_CALLS, 0),
             "createNewStickerSet": 2,
             "addStickerToSet": 2 * (63 - INITIAL),
-            "getStickerSet": 4,
-            "deleteStickerSet": 0,
+            "getStickerSet": 6,
         }
         refs = dict(tg.adapter.stickers.refs)  # type: ignore[union-attr]
         for _ in range(2):
@@ -191,7 +203,8 @@ async def test_an_upload_that_failed_part_way_goes_on_from_there(
 ) -> None:
     """The network fails on the 5th sticker added to the first set: the cards are text
     meanwhile; the next start goes on from the 55th. Then a crash right after the second
-    set was created (before it was read back): the next start finds it made."""
+    set was created (before it was read back): the next start finds it made, and adopts
+    it without uploading its 50 stickers again."""
     owner = api.user("Olga", started=True)
     db = tmp_path / "uno.sqlite3"
     added = api.m_addStickerToSet
@@ -241,8 +254,80 @@ async def test_an_upload_that_failed_part_way_goes_on_from_there(
         assert [api.stickers[f].data for f in found.stickers] == [
             cards.render(a, "sticker") for a in assets
         ]
-    refused = [c for c in api.calls if c.method == "createNewStickerSet" and not c.ok]
-    assert any(c.error and "occupied" in c.error.description for c in refused)
+    # the set made unrecorded was asked for, not created a second time ("name occupied")
+    assert [c.ok for c in api.calls if c.method == "createNewStickerSet"] == [True, False]
+
+
+async def test_a_new_database_adopts_the_sets_made_before(api: FakeBotAPI, tmp_path: Path) -> None:
+    """Issue 19 item 4: the sets are made (one database); a bot on a fresh database asks
+    for them (``getStickerSet``), finds them whole and in order, and uploads nothing: no
+    50 stickers sent only to hear that the name is taken."""
+    owner = api.user("Olga", started=True)
+    async with bot_with_owner(api, tmp_path / "first.sqlite3", owner) as tg:
+        made = await tg.adapter.cards.wait(30)
+        assert made is not None
+    api.calls.clear()
+    async with bot_with_owner(api, tmp_path / "fresh.sqlite3", owner) as tg:
+        pics = await tg.adapter.cards.wait(30)
+        assert pics is not None and pics.refs == made.refs
+        assert sticker_calls(api) == {**dict.fromkeys(STICKER_CALLS, 0), "getStickerSet": 2}
+        assert (await Uploads(tg.store, "tg").load()).complete()
+        # and the hand is stickers at once
+        g = api.group()
+        alice, bob = api.user("Alice"), api.user("Bob")
+        await scenario_table(tg, g, {alice: ["R5", "G7"], bob: ["B1", "B2"]}, "R1")
+        ans = await alice.inline(str(g.id))
+        assert [names_of(tg)[r.sticker] for r in ans.results if r.sticker] == ["r5", "g7_d"]
+    # a restart on that database asks nothing
+    api.calls.clear()
+    async with bot_with_owner(api, tmp_path / "fresh.sqlite3", owner) as tg:
+        assert tg.adapter.stickers is not None and tg.adapter.stickers.refs == made.refs
+        assert sticker_calls(api) == dict.fromkeys(STICKER_CALLS, 0)
+
+
+async def test_an_adopted_set_has_only_what_is_wrong_or_missing_uploaded(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """Sets found on a fresh database that are not as this bot would make them: in the
+    first, two stickers swapped (a red and a yellow card) and the last five lost; in the
+    second, one sticker too many. The two are replaced in their places, the five added,
+    the extra one deleted: nothing else is uploaded, and the sets end as the manifest."""
+    owner = api.user("Olga", started=True)
+    async with bot_with_owner(api, tmp_path / "first.sqlite3", owner) as tg:
+        assert await tg.adapter.cards.wait(30) is not None
+    first = api.sticker_sets[set_name(api.username, 0).lower()]
+    dim = api.sticker_sets[set_name(api.username, 1).lower()]
+    kept = list(first.stickers)
+    first.stickers[0], first.stickers[13] = first.stickers[13], first.stickers[0]  # r0, y0
+    for lost in first.stickers[-5:]:
+        del api.stickers[lost]
+    del first.stickers[-5:]
+    extra = dataclasses.replace(api.stickers[dim.stickers[3]], file_id="CAACAgIAAxExtra")
+    api.stickers[extra.file_id] = extra
+    dim.stickers.append(extra.file_id)
+    api.calls.clear()
+    async with bot_with_owner(api, tmp_path / "fresh.sqlite3", owner) as tg:
+        pics = await tg.adapter.cards.wait(30)
+        assert pics is not None
+    assert sticker_calls(api) == {
+        **dict.fromkeys(STICKER_CALLS, 0),
+        "getStickerSet": 4,  # each set asked for, and read back once mended
+        "replaceStickerInSet": 2,
+        "addStickerToSet": 5,
+        "deleteStickerFromSet": 1,
+    }
+    replaced = [c.params["old_sticker"] for c in api.calls if c.method == "replaceStickerInSet"]
+    assert replaced == [kept[13], kept[0]]  # in set order: y0 stood first, r0 at 13
+    deleted = [c.params["sticker"] for c in api.calls if c.method == "deleteStickerFromSet"]
+    assert deleted == [extra.file_id]
+    for part, assets in enumerate(parts()):
+        found = api.sticker_sets[set_name(api.username, part).lower()]
+        assert [api.stickers[f].data for f in found.stickers] == [
+            cards.render(a, "sticker") for a in assets
+        ]
+        assert [pics.of(a) for a in assets] == found.stickers
+    # the stickers that were right were kept as they were
+    assert first.stickers[1:13] == kept[1:13] and first.stickers[14:58] == kept[14:58]
 
 
 async def test_a_dimmed_card_posts_nothing_of_the_hand_and_changes_nothing(
@@ -276,6 +361,103 @@ async def test_a_dimmed_card_posts_nothing_of_the_hand_and_changes_nothing(
         await tg.until(moved(tg, g, before))
         info = await tg.info(g)
         assert info.view is not None and info.view.top == "W" and info.view.color == "G"
+
+
+@pytest.mark.parametrize("feedback_first", [False, True], ids=["message_first", "chosen_first"])
+async def test_a_refused_choice_leaves_nothing_in_the_group(
+    api: FakeBotAPI, tmp_path: Path, feedback_first: bool
+) -> None:
+    """Issue 19 item 6: the 🎴 a dimmed card posted is deleted where the bot may delete
+    messages (an admin with "Delete messages"), as is the sticker of a stale pick; a card
+    played keeps its sticker. Telegram does not say whether the chosen result or the
+    message it posted reaches the bot first: both orders."""
+    owner = api.user("Olga", started=True)
+    async with bot_with_owner(api, tmp_path / "uno.sqlite3", owner) as tg:
+        assert await tg.adapter.cards.wait(30) is not None
+        g = api.group()
+        api.promote_bot(g)
+        alice, bob = api.user("Alice", started=True), api.user("Bob")
+        await scenario_table(tg, g, {alice: ["R5", "G7", "W"], bob: ["B1", "B2"]}, "R1")
+        before = (await tg.info(g)).version
+        ans = await alice.inline(str(g.id))
+        dim = next(r for r in ans.results if r.code == "-G7")
+        posted = await alice.choose(ans, dim, g, feedback_first=feedback_first)
+        await tg.until(lambda: posted.deleted)
+        calls = [(c.params["chat_id"], c.params["message_id"]) for c in api.of("deleteMessage")]
+        assert calls == [(g.id, posted.message_id)]
+        assert any("That card does not match" in t for t in api.dms(alice))
+        assert (await tg.info(g)).version == before
+        # a card played stays; a second pick from the same (now stale) menu goes
+        by_file = names_of(tg)
+        red = next(r for r in ans.results if r.sticker and by_file[r.sticker] == "r5")
+        played = await alice.choose(ans, red, g, feedback_first=feedback_first)
+        await tg.until(moved(tg, g, before))
+        green = next(r for r in ans.results if r.sticker and by_file[r.sticker] == "wg")
+        stale = await alice.choose(ans, green, g, feedback_first=feedback_first)
+        await tg.until(lambda: stale.deleted)
+        await tg.settle()
+        assert not played.deleted and played.sticker is not None
+        assert len(api.of("deleteMessage")) == 2
+        info = await tg.info(g)
+        assert info.view is not None and info.view.top == "R5"
+
+
+async def test_where_the_bot_may_not_delete_the_refused_choice_stays(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """An admin without "Delete messages" in a supergroup: Telegram answers 400 "message
+    can't be deleted"; the 🎴 stays, nothing else changes (the refusal is told as before,
+    the table is as it was), and the group is not asked again for the next one."""
+    owner = api.user("Olga", started=True)
+    async with bot_with_owner(api, tmp_path / "uno.sqlite3", owner) as tg:
+        assert await tg.adapter.cards.wait(30) is not None
+        g = api.group()
+        api.promote_bot(g, can_delete_messages=False)
+        alice, bob = api.user("Alice", started=True), api.user("Bob")
+        await scenario_table(tg, g, {alice: ["R5", "G7", "W"], bob: ["B1", "B2"]}, "R1")
+        before = (await tg.info(g)).version
+        ans = await alice.inline(str(g.id))
+        dim = next(r for r in ans.results if r.code == "-G7")
+        posted = await alice.choose(ans, dim, g)
+        await tg.until(lambda: api.of("deleteMessage"))
+        [call] = api.of("deleteMessage")
+        assert not call.ok and call.error is not None
+        assert call.error.description == "Bad Request: message can't be deleted"
+        await tg.settle()
+        assert not posted.deleted
+        assert [t for t in api.dms(alice) if "does not match" in t] != []
+        assert (await tg.info(g)).version == before
+        assert api.bot_messages(g) == [] and api.alerts(alice) == []  # nothing said there
+        # the next refused choice: not tried again
+        ans = await alice.inline(str(g.id))
+        again = await alice.choose(ans, next(r for r in ans.results if r.code == "-G7"), g)
+        await tg.until(lambda: len([t for t in api.dms(alice) if "does not match" in t]) == 2)
+        await asyncio.sleep(WITHDRAW_AFTER + 0.2)
+        await tg.settle()
+        assert len(api.of("deleteMessage")) == 1 and not again.deleted
+        assert (await tg.info(g)).version == before
+
+
+async def test_a_refusal_replied_in_the_group_goes_with_the_choice(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """A player who never opened the private chat is told in the group, as a reply to the
+    🎴 their choice posted: the 🎴 stays as long as that reply, and both go together."""
+    owner = api.user("Olga", started=True)
+    async with bot_with_owner(api, tmp_path / "uno.sqlite3", owner) as tg:
+        assert await tg.adapter.cards.wait(30) is not None
+        tg.adapter.refusal_ttl = 1.0
+        g = api.group()
+        api.promote_bot(g)
+        alice, bob = api.user("Alice"), api.user("Bob")
+        await scenario_table(tg, g, {alice: ["R5", "G7", "W"], bob: ["B1", "B2"]}, "R1")
+        ans = await alice.inline(str(g.id))
+        posted = await alice.choose(ans, next(r for r in ans.results if r.code == "-G7"), g)
+        replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is posted])
+        assert "does not match" in replies[0].text
+        await asyncio.sleep(0.5)
+        assert not posted.deleted  # while the reply is there
+        await tg.until(lambda: posted.deleted and replies[0].deleted, timeout=10)
 
 
 async def test_with_an_owner_who_never_started_the_bot_the_cards_stay_text(
