@@ -113,6 +113,9 @@ class Settings(BaseSettings):
     lobby_seconds: int = Field(default=15 * 60, ge=10)
     round_pause_seconds: float = Field(default=15.0, ge=0)
     bot_delay: float = Field(default=1.5, ge=0)
+    # a window (turn, +4 challenge, UNO catch) starts when the platform reports its buttons
+    # shown (``bot.port``); one never reported starts this much late anyway
+    show_wait_seconds: float = Field(default=30.0, ge=0)
     default_preset: str = "official"
     # operators: Prometheus metrics on /metrics and a health check on /healthz (unset: off)
     metrics_port: int | None = Field(default=None, ge=1, le=65535)

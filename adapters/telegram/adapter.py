@@ -442,6 +442,11 @@ class Adapter:
         """A notice the table message shows among its recent lines (kept with the table)."""
         return self.tables.on_table(key, status, notice)
 
+    def reports_shown(self, key: str) -> bool:
+        """Every table edit that lands is reported (``Service.shown``): a window's clock
+        starts when its buttons are on screen, however long the pacing held them."""
+        return True
+
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
         """Privately: an alert on the button just pressed, else the private chat."""
         await self.messages.tell(table_key, user, notice, origin)
