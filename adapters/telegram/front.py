@@ -182,7 +182,8 @@ class Base:
         posted = None
         if here is not None and not here.private:
             posted = Posted(here.chat, here.thread, here.message.message_id)
-        return Origin(uid, lang, query=query, posted=posted, chosen=chosen)
+        choice = self.messages.choice(chosen, uid) if chosen is not None else None
+        return Origin(uid, lang, query=query, posted=posted, chosen=chosen, choice=choice)
 
     async def _admin(self, key: str, uid: int, info: TableInfo | None = None) -> bool:
         """Whether to pass ``admin=True``: Telegram is asked only when the host check alone

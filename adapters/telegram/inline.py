@@ -12,7 +12,7 @@ from telegram import InlineQueryResultsButton, Update
 from adapters.telegram import pictures, views
 from adapters.telegram.codec import decode_action, key_of, key_of_tid, player_id, version_of
 from adapters.telegram.common import INTERACTIVE, Posted, answer_quietly
-from adapters.telegram.front import INVALID, NO_TABLES, Base, Context
+from adapters.telegram.front import INVALID, NO_TABLES, Base, Context, display_name
 from bot.model import LOBBY, PLAYING
 from bot.port import Notice
 from engine import Card, Play
@@ -65,7 +65,7 @@ class Inline(Base):
 
     async def chosen(self, update: Update, context: Context) -> None:
         """A chosen inline result: play it (a stale one is refused privately, else as a
-        reply to the message the choice posted)."""
+        reply to the message the choice posted, else to the table message)."""
         r = update.chosen_inline_result
         if r is None:
             return
@@ -77,6 +77,8 @@ class Inline(Base):
         if key is not None:
             key = self.a.current_key(key)
         version = version_of(parts[1]) if len(parts) == 3 else None
+        if key is not None:  # the 🎴 it posted: what a refusal of it replies to
+            self.messages.chose(key, uid, display_name(r.from_user))
         origin = await self._origin(uid, chosen=key)
         if key is None or version is None:
             await self._tell_text(uid, INVALID)
