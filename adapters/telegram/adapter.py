@@ -250,7 +250,8 @@ class Adapter:
             Application.builder()
             .token(s.telegram_token.get_secret_value())
             .base_url(s.telegram_api_url)
-            .concurrent_updates(PerUser(64))  # one user's updates in order
+            # one user's updates in order; those past the backlog answered at once
+            .concurrent_updates(PerUser(64, overflow=self.handlers.overflow))
             # aiohttp, not httpx: a tenth of the CPU a request (adapters/telegram/http.py)
             .request(AiohttpRequest())
             .get_updates_request(AiohttpRequest(connection_pool_size=1))

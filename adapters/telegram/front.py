@@ -51,6 +51,8 @@ INVALID = N_("This button is not valid.")
 NOT_SAVED = N_("Could not save that — please try again.")
 FAILED = N_("Something went wrong — please try again.")
 OPEN_PRIVATE = N_("Open a private chat with me to see this.")
+# an update past what one user may have waiting (``ordering.BACKLOG``): not handled
+TOO_FAST = N_("Too fast: wait a moment, then try again.")
 NO_TABLES = N_("You are not playing at any table.")
 
 

@@ -73,12 +73,8 @@ class Inline(Base):
         uid = r.from_user.id
         self.chats.seen_user(r.from_user)
         parts = r.result_id.split("|")
-        key = key_of_tid(parts[0]) if len(parts) == 3 else None
-        if key is not None:
-            key = self.a.current_key(key)
+        key = self.chose(update)
         version = version_of(parts[1]) if len(parts) == 3 else None
-        if key is not None:  # the 🎴 it posted: what a refusal of it replies to
-            self.messages.chose(key, uid, display_name(r.from_user))
         origin = await self._origin(uid, chosen=key)
         if key is None or version is None:
             await self._tell_text(uid, INVALID)
@@ -105,13 +101,34 @@ class Inline(Base):
             return
         await self.svc.act(key, player_id(uid), action, seen_version=version, origin=origin)
 
+    def chose(self, update: Update) -> str | None:
+        """The table a chosen inline result was chosen at (``None``: not one of ours), its
+        choice noted: the 🎴 it posted is what a refusal of it replies to."""
+        r = update.chosen_inline_result
+        if r is None:
+            return None
+        parts = r.result_id.split("|")
+        key = key_of_tid(parts[0]) if len(parts) == 3 else None
+        if key is None:
+            return None
+        key = self.a.current_key(key)
+        self.messages.chose(key, r.from_user.id, display_name(r.from_user))
+        return key
+
     async def posted(self, update: Update, context: Context) -> None:
         """A group message posted through this bot (an inline choice): remembered, so that
         a refusal of that choice can reply to it."""
+        self.saw_post(update)
+
+    def saw_post(self, update: Update) -> bool:
+        """Remember the message ``update`` brings if an inline choice posted it through this
+        bot (also when the update is not handled otherwise: ``Handlers.overflow``, so that
+        each chosen result keeps its own 🎴); whether it was one."""
         msg = update.effective_message
         user = update.effective_user
-        if msg is None or user is None or msg.via_bot is None or msg.via_bot.id != context.bot.id:
-            return
+        if msg is None or user is None or msg.via_bot is None or msg.via_bot.id != self.a.bot.id:
+            return False
         thread = msg.message_thread_id if msg.is_topic_message else None
         posted = Posted(msg.chat.id, thread, msg.message_id)
         self.messages.saw_choice(key_of(msg.chat.id, thread), user.id, posted)
+        return True
