@@ -35,7 +35,7 @@ from telegram.error import BadRequest, Forbidden
 
 from adapters.telegram import views
 from adapters.telegram.chats import Chats
-from adapters.telegram.codec import chat_of, user_of
+from adapters.telegram.codec import chat_of, key_of, user_of
 from adapters.telegram.common import (
     MEMORY,
     Choice,
@@ -47,6 +47,7 @@ from adapters.telegram.common import (
     content,
     notice_text,
 )
+from adapters.telegram.unsent import NOTICE, Owed
 from bot import render
 from bot.i18n import N_, Translator, translator
 from bot.port import Notice
@@ -89,6 +90,7 @@ class Messages:
         self._names = names
         self._moved = moved
         self.refusal_ttl = refusal_ttl
+        self.owed = Owed(wire)  # chats owed replies (what a kill would leave unanswered)
         self.choice_wait = CHOICE_WAIT
         # per (table, user): the 🎴 messages seen that no chosen result has taken yet, the
         # chosen results whose 🎴 is not seen yet, and the latest chosen result (oldest
@@ -401,16 +403,39 @@ class Messages:
         self._contents[(chat, message_id)] = content(text, markup)
 
     def say(self, chat: int, thread: int | None, text: str, markup: Any = None) -> None:
-        """A reply in a chat (commands that ask for one: /rules, /stats, /help...)."""
-        if self.wire.outbox is None:
+        """A reply in a chat (commands that ask for one: /rules, /stats, /help...): owed
+        until it has gone (``unsent``: a kill meanwhile is owned up to after the restart)."""
+        box = self.wire.outbox
+        if box is None:
             return
+        sent = False
 
         async def job() -> None:
+            nonlocal sent
+            await self.owed.noted()
             where = self._moved.get(chat) or chat  # a group that became a supergroup
             bot = self.wire.bot
             await bot.send_message(where, text, reply_markup=markup, message_thread_id=thread)
+            sent = True
 
-        self.wire.outbox.put(chat, None, job)
+        owed = key_of(chat, thread)
+        self.owed.owe(owed)
+
+        def paid(fut: asyncio.Future[None]) -> None:
+            # done: sent, or failed for good (nothing owed then); not when the outbox
+            # closed with it waiting or in flight (a stop that could not send it)
+            if sent or not (fut.cancelled() or box.closed):
+                self.owed.paid(owed)
+
+        box.put(chat, None, job).add_done_callback(paid)
+
+    async def tell_restarted(self, key: str) -> None:
+        """After a restart: the chat ``key`` was owed replies the process that died never
+        sent; it is told once (in its language) that a command may need sending again."""
+        chat, thread = chat_of(key)
+        # (a private chat's id is its user's: their language)
+        tr = await (self.chats.user_tr(chat) if chat > 0 else self.chats.chat_tr(chat))
+        self.say(chat, thread, tr.gettext(NOTICE))  # (the mark stays until it has gone)
 
     async def answer(self, query: CallbackQuery, origin: Origin) -> None:
         """Answer a callback query exactly once: alerts for what the service said. Never
