@@ -1279,7 +1279,8 @@ class Service:
     async def shown(self, key: str, version: int) -> None:
         """The port showed table ``key`` at ``version`` (the table message for it, or a later
         one, sent or edited; the announcements up to it made): see ``bot.port``. The
-        windows that version opened run from now (never shorter than they were); the
+        windows that version opened run from now (never shorter than from their commit:
+        armed ``show_wait_seconds`` longer until now, on a port that reports); the
         version is kept as the table's ``shown``, its announcements up to it done."""
         if not isinstance(key, str) or not isinstance(version, int):
             return
