@@ -162,6 +162,12 @@ class Settings(BaseSettings):
         15.0, ge=0, description="seconds between a round's end and the next deal"
     )
     bot_delay: float = Field(1.5, ge=0, description="seconds a bot seat waits before it moves")
+    show_wait_seconds: float = Field(
+        30.0,
+        ge=0,
+        description="a window (turn, +4 challenge, UNO catch) starts when its buttons are "
+        "shown; one the platform never reports shown starts this much later anyway",
+    )
     default_preset: str = Field(
         "official", description="the rules of a new table: official, house or party"
     )

@@ -49,6 +49,7 @@ from bot.storage import (
     Stale,
     StatLine,
     StoreError,
+    Unsent,
     _GroupCommit,
     _plan,
     _Rows,
@@ -160,6 +161,22 @@ INSERT INTO card_assets (platform, version, name, ref) VALUES ($1, $2, $3, $4)
 ON CONFLICT (platform, version, name) DO UPDATE SET ref = excluded.ref
 """
 _DROP_ASSET = "DELETE FROM card_assets WHERE platform = $1 AND version = $2 AND name = $3"
+
+_MARK_UNSENT = """
+INSERT INTO unsent (chat, holder, since) VALUES ($1, $2, $3)
+ON CONFLICT (chat) DO UPDATE SET holder = excluded.holder, since = excluded.since
+"""
+_CLEAR_UNSENT = "DELETE FROM unsent WHERE chat = $1 AND holder = $2"
+# another process's marks, old enough, become this one's: each taken by one process only
+_TAKE_UNSENT = """
+WITH old AS (
+    SELECT chat, holder, since FROM unsent
+    WHERE left(chat, $1) = $2 AND since < $3 AND holder <> $4
+    ORDER BY chat FOR UPDATE SKIP LOCKED)
+UPDATE unsent u SET holder = $4, since = $5
+FROM old WHERE u.chat = old.chat
+RETURNING old.chat, old.holder, old.since
+"""
 
 _MOVE_STATS = """
 INSERT INTO stats (scope, player, name, games, wins, rounds_won, points, cards_played,
@@ -465,6 +482,12 @@ class PostgresStore(_GroupCommit):
                     await c.executemany(_DROP_ASSET, drop)
                 if put:
                     await c.executemany(_UPSERT_ASSET, put)
+            if p.unsent:
+                put, drop = p.unsent_rows()
+                if drop:
+                    await c.executemany(_CLEAR_UNSENT, drop)
+                if put:
+                    await c.executemany(_MARK_UNSENT, put)
         self.commits += 1
         self.batches += len(batches)
         return p.verdicts
@@ -664,6 +687,29 @@ class PostgresStore(_GroupCommit):
             platform,
         )
         return [CardAsset(platform, int(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+    async def unsent(self, prefix: str, before: float) -> list[Unsent]:
+        """The chats of platform ``prefix`` owed replies, marked before ``before``."""
+        rows = await self._db.fetch(
+            "SELECT chat, holder, since FROM unsent WHERE left(chat, $1) = $2 AND since < $3 "
+            "ORDER BY chat",
+            len(prefix) + 1,
+            prefix + ":",
+            before,
+        )
+        return [Unsent(str(r[0]), str(r[1]), float(r[2])) for r in rows]
+
+    async def take_unsent(
+        self, prefix: str, holder: str, before: float, now: float
+    ) -> list[Unsent]:
+        """The chats of platform ``prefix`` owed replies by another process, marked before
+        ``before`` (its process died, or stopped sending): now ``holder``'s (marked
+        ``now``), each taken by one process only; as they were."""
+        rows = await self._db.fetch(
+            _TAKE_UNSENT, len(prefix) + 1, prefix + ":", before, holder, now
+        )
+        found = [Unsent(str(r[0]), str(r[1]), float(r[2])) for r in rows]
+        return sorted(found, key=lambda u: u.chat)
 
     async def schema_version(self) -> int:
         v = await self._db.fetchval("SELECT coalesce(max(version), 0) FROM schema_version")

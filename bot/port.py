@@ -5,18 +5,23 @@ a ``TableInfo`` (the public state), events already redacted for their audience, 
 ``Notice``s (a message id with parameters, translated by the adapter through
 ``bot.render`` in the reader's language).
 
-What was shown, and when: an adapter that knows when its table message is on screen
-reports it with ``await service.shown(table_key, version)`` once the table message for
-``version`` (or a later one) has been sent or edited *and* the announcements made up to
-that version (``TableInfo.pending``) have gone out. The service then
+What was shown, and when: an adapter that knows when its table message is on screen says
+so (a method ``reports_shown(key)`` returning True: ``reports_shown``) and reports it with
+``await service.shown(table_key, version)`` once the table message for ``version`` (or a
+later one) has been sent or edited *and* the announcements made up to that version
+(``TableInfo.pending``) have gone out. A window counts from the moment its buttons are
+seen, not from the commit that a paced or delayed message shows seconds later:
 
-- re-arms the windows that message opened (the turn, a +4 challenge, each ``uno:<player>``
-  catch window, armed after the last version reported and at or before ``version``) to
-  run from now, never shortening one: a window counts from the moment its buttons are
-  seen, not from the commit that a paced or delayed message shows seconds later (one
-  that ran out before anything could show it stays closed: nobody saw it open);
-- keeps ``version`` as the table's ``shown`` (committed through the store's group commit,
-  after the change itself), and drops the announcements up to it from ``pending``.
+- a window (the turn, a +4 challenge, each ``uno:<player>`` catch window) opened by a
+  version not reported shown yet is armed ``Settings.show_wait_seconds`` longer than its
+  length, so it cannot run out before its buttons are shown: the version that opened it
+  is never skipped for a newer one that its own timeout made (a newer version while the
+  window is open shows its buttons too: the table is drawn as it is when the edit goes);
+- once reported, it runs its length from then (never shorter than from the commit); one
+  never reported runs out that much later, so a platform gone silent holds no table
+  forever;
+- ``version`` is kept as the table's ``shown`` (committed through the store's group
+  commit, after the change itself), and the announcements up to it leave ``pending``.
 
 After a crash, ``Service.behind(prefix)`` lists the tables whose last version was never
 reported shown (open ones, and ones that closed meanwhile): the adapter shows them again,
@@ -42,6 +47,7 @@ __all__ = [
     "RoutingPort",
     "TableInfo",
     "on_table",
+    "reports_shown",
 ]
 
 # notices that are news of their own (a message each), not lines on the table message:
@@ -142,6 +148,13 @@ def on_table(port: Any, key: str, status: str, notice: Notice) -> bool:
     return bool(decide(key, status, notice))
 
 
+def reports_shown(port: Any, key: str) -> bool:
+    """Whether ``port`` reports table ``key`` shown (``Service.shown``): a port says so with
+    a method ``reports_shown(key)`` of its own; one without it never reports."""
+    decide = getattr(port, "reports_shown", None)
+    return decide is not None and bool(decide(key))
+
+
 class NullPort:
     """A port that shows nothing."""
 
@@ -169,6 +182,10 @@ class RecordingPort:
 
     calls: list[tuple[str, Any]] = field(default_factory=list)
     keep: bool = True
+    reports: bool = False  # whether it says it reports what it shows (``reports_shown``)
+
+    def reports_shown(self, key: str) -> bool:
+        return self.reports
 
     async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
         if self.keep:
@@ -229,3 +246,6 @@ class RoutingPort:
 
     def on_table(self, key: str, status: str, notice: Notice) -> bool:
         return on_table(self._for(key), key, status, notice)
+
+    def reports_shown(self, key: str) -> bool:
+        return reports_shown(self._for(key), key)

@@ -59,7 +59,7 @@ from bot.model import (
     Table,
 )
 from bot.names import clean_name, fallback_name
-from bot.port import Notice, Port, TableInfo, on_table
+from bot.port import Notice, Port, TableInfo, on_table, reports_shown
 from bot.render import table_line
 from bot.store import (
     ActionRecord,
@@ -265,13 +265,14 @@ class Service:
         g = t.game
         if g is None:
             return None
+        wait = self.settings.show_wait_seconds if reports_shown(self.port, t.key) else 0.0
         if kind == "turn":
             secs = (
                 g.rules.challenge_seconds if g.phase is Phase.CHALLENGE else g.rules.turn_seconds
             )
-            return float(secs)
+            return float(secs) + wait
         if kind.startswith("uno:"):
-            return float(g.rules.uno_window_seconds)
+            return float(g.rules.uno_window_seconds) + wait
         return None
 
     async def stop(self, grace: float = 5.0) -> None:
@@ -327,6 +328,7 @@ class Service:
     def info(self, t: Table) -> TableInfo:
         g = t.game
         turn = t.deadline("turn")
+        due = None if turn is None else turn.due - self._unseen(t, turn.version)
         return TableInfo(
             key=t.key,
             scope=t.scope,
@@ -341,7 +343,8 @@ class Service:
             view=engine.view(g, None) if g is not None else None,
             meta=dict(t.meta),
             game_no=t.game_no,
-            deadline=turn.due if turn is not None else None,
+            # a turn not shown yet: as it ends if shown now (its wait for that aside)
+            deadline=due,
             recent=t.recent,
             shown=t.shown,
             pending=tuple(p for p in t.pending if p.version > t.shown),
@@ -1287,7 +1290,8 @@ class Service:
     async def shown(self, key: str, version: int) -> None:
         """The port showed table ``key`` at ``version`` (the table message for it, or a later
         one, sent or edited; the announcements up to it made): see ``bot.port``. The
-        windows that version opened run from now (never shorter than they were); the
+        windows that version opened run from now (never shorter than from their commit:
+        armed ``show_wait_seconds`` longer until now, on a port that reports); the
         version is kept as the table's ``shown``, its announcements up to it done."""
         if not isinstance(key, str) or not isinstance(version, int):
             return
@@ -1303,12 +1307,16 @@ class Service:
                 if not t.shown < version <= t.version:  # (past the version: not this table's)
                     return
                 now = self.clock()
+                wait = self.settings.show_wait_seconds if reports_shown(self.port, key) else 0.0
                 deadlines = []
                 for d in t.deadlines:
                     secs = self._window(t, d)
-                    # opened by a change this message shows, not one shown before
-                    if secs is not None and t.shown < d.version <= version and d.due < now + secs:
-                        d = Deadline(d.kind, now + secs, d.version)
+                    # opened by a change this message shows, not one shown before: it runs
+                    # from now, never shorter than from its commit (armed ``wait`` longer)
+                    if secs is not None and t.shown < d.version <= version:
+                        due = max(now + secs, d.due - wait)
+                        if due != d.due:
+                            d = Deadline(d.kind, due, d.version)
                     deadlines.append(d)
                 rearmed = tuple(deadlines) != t.deadlines
                 nt = t.evolve(
@@ -1330,6 +1338,14 @@ class Service:
                     self.timers.set(key, nt.deadlines)
                 return
             raise RuntimeError(f"table {key} kept changing: not marked shown")
+
+    def _unseen(self, t: Table, version: int) -> float:
+        """How much longer than its length a window opened at ``version`` of table ``t`` is
+        armed: ``show_wait_seconds`` while its port has not reported it shown (and says
+        it will), so that its clock starts when it is seen (``bot.port``), else 0."""
+        if version <= t.shown or not reports_shown(self.port, t.key):
+            return 0.0
+        return self.settings.show_wait_seconds
 
     @staticmethod
     def _window(t: Table, d: Deadline) -> float | None:
@@ -1393,15 +1409,15 @@ class Service:
                         rules.challenge_seconds
                         if g.phase is Phase.CHALLENGE
                         else rules.turn_seconds
-                    )
+                    ) + self._unseen(t, t.turn_version)
                     out.append(Deadline("turn", now + secs, t.turn_version))
                 if rules.uno_window_seconds > 0:
                     for p in g.exposed_players:
                         kind = f"uno:{p}"
                         # the version that opened the window: ``shown`` re-arms it from
-                        # the moment that version is seen
-                        secs = rules.uno_window_seconds
-                        out.append(old.get(kind) or Deadline(kind, now + secs, t.version))
+                        # the moment that version is seen (until then it cannot run out)
+                        window = rules.uno_window_seconds + self._unseen(t, t.version)
+                        out.append(old.get(kind) or Deadline(kind, now + window, t.version))
                 if self._bot_wants(t):
                     prev = old.get("bot")
                     if prev is not None and prev.version == t.version:

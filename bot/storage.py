@@ -120,6 +120,18 @@ class CardAsset:
     ref: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class Unsent:
+    """Replies to ``chat`` (a platform's chat key, ``tg:<chat>[:<topic>]``) were queued by
+    process ``holder`` and are not all sent, as of ``since`` (unix time: when it queued the
+    first or last sent one). In a ``WriteBatch``, ``since`` ``None`` clears the mark if
+    ``holder`` holds it (another process's mark of the chat stays)."""
+
+    chat: str
+    holder: str
+    since: float | None
+
+
 @dataclass(slots=True)
 class WriteBatch:
     """What one service step writes, all in one transaction.
@@ -142,6 +154,7 @@ class WriteBatch:
     shown: list[ShownMark] = field(default_factory=list)
     expect: dict[str, int] = field(default_factory=dict)
     card_assets: list[CardAsset] = field(default_factory=list)
+    unsent: list[Unsent] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -159,6 +172,7 @@ class _Rows:
     deadlines: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
     expect: dict[str, int] = field(default_factory=dict)
     assets: list[CardAsset] = field(default_factory=list)
+    unsent: list[Unsent] = field(default_factory=list)
 
     @classmethod
     def of(cls, b: WriteBatch) -> _Rows:
@@ -201,6 +215,7 @@ class _Rows:
             },
             expect=dict(b.expect),
             assets=list(b.card_assets),
+            unsent=list(b.unsent),
         )
 
     def keys(self) -> set[str]:
@@ -232,6 +247,16 @@ class _Plan:
     revs: dict[str, int] = field(default_factory=dict)  # every key's, once applied (0: none)
     # card pictures: (platform, version, name) -> ref, the latest batch's (None: forgotten)
     assets: dict[tuple[str, int, str], str | None] = field(default_factory=dict)
+    # chats owed replies: (chat, holder) -> since, the latest batch's (None: cleared)
+    unsent: dict[tuple[str, str], float | None] = field(default_factory=dict)
+
+    def unsent_rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """The marks to write ``(chat, holder, since)`` and to clear ``(chat, holder)``, by
+        chat (one order of rows for every transaction). Any order of the two is right: a
+        clear removes its own holder's mark only."""
+        put = sorted((c, h, t) for (c, h), t in self.unsent.items() if t is not None)
+        drop = sorted((c, h) for (c, h), t in self.unsent.items() if t is None)
+        return put, drop
 
     def asset_rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         """The card pictures to write ``(platform, version, name, ref)`` and to forget
@@ -280,6 +305,8 @@ def _plan(batches: Sequence[_Rows], revs: dict[str, int]) -> _Plan:
         p.looks.extend(b.looks)
         for a in b.assets:
             p.assets[(a.platform, a.version, a.name)] = a.ref
+        for u in b.unsent:
+            p.unsent[(u.chat, u.holder)] = u.since
     # every statement writes a row's final revision: their order does not matter
     for k, row in p.tables.items():
         row["rev"] = cur[k]
@@ -333,6 +360,10 @@ class Store(Protocol):
         self, name: str, now: float, interval: float, burst: int, spare: int = 0
     ) -> float: ...
     async def tables_unshown(self, prefix: str, since: float, until: float) -> list[Table]: ...
+    async def unsent(self, prefix: str, before: float) -> list[Unsent]: ...
+    async def take_unsent(
+        self, prefix: str, holder: str, before: float, now: float
+    ) -> list[Unsent]: ...
 
 
 def gcra(

@@ -56,6 +56,7 @@ from bot.storage import (
     StatUpdate,
     Store,
     StoreError,
+    Unsent,
     WriteBatch,
     _GroupCommit,
     _plan,
@@ -82,6 +83,7 @@ __all__ = [
     "StatUpdate",
     "Store",
     "StoreError",
+    "Unsent",
     "WriteBatch",
     "gcra",
     "is_server_url",
@@ -215,6 +217,12 @@ _UPSERT_ASSET = (
     "ON CONFLICT (platform, version, name) DO UPDATE SET ref=excluded.ref"
 )
 _DROP_ASSET = "DELETE FROM card_assets WHERE platform = ? AND version = ? AND name = ?"
+
+_MARK_UNSENT = (
+    "INSERT INTO unsent (chat, holder, since) VALUES (?, ?, ?) "
+    "ON CONFLICT (chat) DO UPDATE SET holder=excluded.holder, since=excluded.since"
+)
+_CLEAR_UNSENT = "DELETE FROM unsent WHERE chat = ? AND holder = ?"
 
 _MOVE_CHAT = """
 INSERT INTO chat_settings (scope, preset, overrides, lang)
@@ -508,6 +516,12 @@ class SqliteStore(_GroupCommit):
                     await w.executemany(_DROP_ASSET, drop)
                 if put:
                     await w.executemany(_UPSERT_ASSET, put)
+            if p.unsent:
+                put, drop = p.unsent_rows()
+                if drop:
+                    await w.executemany(_CLEAR_UNSENT, drop)
+                if put:
+                    await w.executemany(_MARK_UNSENT, put)
             await w.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(Exception):
@@ -705,6 +719,27 @@ class SqliteStore(_GroupCommit):
         ) as cur:
             rows = await cur.fetchall()
         return [CardAsset(platform, int(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+    async def unsent(self, prefix: str, before: float) -> list[Unsent]:
+        """The chats of platform ``prefix`` owed replies, marked before ``before``."""
+        async with self._reader.execute(
+            "SELECT chat, holder, since FROM unsent WHERE substr(chat, 1, ?) = ? "
+            "AND since < ? ORDER BY chat",
+            (len(prefix) + 1, prefix + ":", before),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [Unsent(str(r[0]), str(r[1]), float(r[2])) for r in rows]
+
+    async def take_unsent(
+        self, prefix: str, holder: str, before: float, now: float
+    ) -> list[Unsent]:
+        """The chats of platform ``prefix`` owed replies by another process, marked before
+        ``before``: now ``holder``'s (marked ``now``), as they were (one process: nobody
+        takes them meanwhile)."""
+        found = [u for u in await self.unsent(prefix, before) if u.holder != holder]
+        if found:
+            await self.write(WriteBatch(unsent=[Unsent(u.chat, holder, now) for u in found]))
+        return found
 
     async def schema_version(self) -> int:
         async with self._reader.execute("PRAGMA user_version") as cur:

@@ -329,6 +329,11 @@ class Adapter:
     async def announce(self, table: TableInfo, notice: Notice) -> None:
         self.board.announce(table, notice)
 
+    def reports_shown(self, key: str) -> bool:
+        """Every table message drawn is reported (``Board``): a window's clock starts when
+        its buttons are on screen, however long the edit waited."""
+        return True
+
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
         sessions = self.hands.sessions
         if notice.code == "info.revealed" and sessions.get(table_key, user) is not None:

@@ -1,6 +1,8 @@
 """The public side of a table: its one message (drawn, posted again where it is gone,
 closed without buttons) and its news (a message of its own for a round or game won and an
-AFK removal). Work is queued in the outbox's lane ``t:<table>``; the newest state wins."""
+AFK removal). Work is queued in the outbox's lane ``t:<table>``; the newest state wins.
+Each message drawn is reported to the service (``Service.shown``): a window counts from
+the moment its buttons are on screen (``bot.port``)."""
 
 from __future__ import annotations
 
@@ -140,6 +142,7 @@ class Board:
                     await channel.get_partial_message(mid).edit(content=content, view=view)
                     self._msg[key] = mid
                     self._forbidden.discard(key)
+                    await self._shown(key, info)
                     await self._converge(key, info)
                     return
                 except discord.HTTPException as e:
@@ -174,7 +177,16 @@ class Board:
         if archived is not None:  # the thread is awake again: one table message, not two
             with contextlib.suppress(discord.HTTPException):
                 await self._channel(key, info).get_partial_message(archived).edit(view=None)
+        await self._shown(key, info)
         await self._converge(key, info)
+
+    async def _shown(self, key: str, info: TableInfo) -> None:
+        """The table message shows ``info`` now: the service is told (``Service.shown``),
+        so that the windows it opens (a turn, a +4 challenge, a catch) count from now."""
+        try:
+            await self.ctx.service.shown(key, info.version)
+        except Exception as err:  # a courtesy to the timers: never the reason a draw fails
+            log.warning("table %s: could not note version %d shown: %s", key, info.version, err)
 
     async def _converge(self, key: str, drawn: TableInfo) -> None:
         """On a shared database, after the table message was drawn for ``drawn``: another

@@ -251,7 +251,8 @@ class Adapter:
             Application.builder()
             .token(s.telegram_token.get_secret_value())
             .base_url(s.telegram_api_url)
-            .concurrent_updates(PerUser(64))  # one user's updates in order
+            # one user's updates in order; those past the backlog answered at once
+            .concurrent_updates(PerUser(64, overflow=self.handlers.overflow))
             # aiohttp, not httpx: a tenth of the CPU a request (adapters/telegram/http.py)
             .request(AiohttpRequest())
             .get_updates_request(AiohttpRequest(connection_pool_size=1))
@@ -349,6 +350,7 @@ class Adapter:
         if self.outbox is not None:
             await self.outbox.flush(flush)
             await self.outbox.close()
+        await self.messages.owed.settle()  # what is owed still, noted before the store closes
         await app.shutdown()
         self.wire.app = None
         self.wire.stopping = False
@@ -381,7 +383,8 @@ class Adapter:
         now (``Service.shown``). Replies to commands that change nothing (``/rules``...)
         are not kept: the table message says a command may be sent again (when this
         process was ``restarted``; the sweep of a shared store, which may find a table a
-        live process is slow to show, shows it without that line)."""
+        live process is slow to show, shows it without that line); a chat that was owed
+        replies and has no such table message is told so once (``unsent``)."""
         if self.shared:
             # other processes are alive: only what has waited long enough is a dead one's
             found = await self.service.behind(self.prefix, idle=SWEEP_IDLE / self.limits.scale)
@@ -390,11 +393,13 @@ class Adapter:
                 self._swept[info.key] = info.version
         else:
             behind = await self.service.behind(self.prefix)
+        told: set[str] = set()  # chats whose table message says a command may be resent
         for info in behind:
             if policy.is_open(info):
                 slot = self.tables.slot(info)
                 if restarted:
                     slot.resumed = info.version
+                    told.add(info.key)
                 await self.show_table(info, [])
             else:
                 await self.closed(info)  # its last edit, without buttons
@@ -403,6 +408,15 @@ class Adapter:
         if behind:
             why = "after a restart" if restarted else "left unshown"
             log.info("telegram: %d tables shown again %s", len(behind), why)
+        owed = self.messages.owed
+        chats = await owed.take(self.prefix, scale=self.limits.scale)
+        for chat in chats:
+            if chat in told:
+                owed.release(chat)
+            else:
+                await self.messages.tell_restarted(chat)
+        if chats:
+            log.info("telegram: %d chats were owed replies by a process gone", len(chats))
 
     async def _set_commands(self) -> None:
         for lang, code in (("en", None), ("zh_Hans", "zh")):
@@ -443,6 +457,11 @@ class Adapter:
     def on_table(self, key: str, status: str, notice: Notice) -> bool:
         """A notice the table message shows among its recent lines (kept with the table)."""
         return self.tables.on_table(key, status, notice)
+
+    def reports_shown(self, key: str) -> bool:
+        """Every table edit that lands is reported (``Service.shown``): a window's clock
+        starts when its buttons are on screen, however long the pacing held them."""
+        return True
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
         """Privately: an alert on the button just pressed, else the private chat."""

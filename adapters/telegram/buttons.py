@@ -36,7 +36,7 @@ from adapters.telegram.front import (
     Run,
     display_name,
 )
-from adapters.telegram.menus import Menus
+from adapters.telegram.menus import Menus, on_its_menu
 from bot import intents, policy
 from bot.i18n import N_, translator
 from bot.intents import (
@@ -154,6 +154,8 @@ class Buttons(Base):
                 if run is None or pressed is None:
                     outdated = read(q.data) == intents.OUTDATED
                     origin.alerts.append(tr.gettext(OUTDATED if outdated else INVALID))
+                elif not on_its_menu(pressed):  # slipped onto the table, or a hand
+                    origin.alerts.append(tr.gettext(INVALID))
                 else:
                     await run(pressed)
             except Forbidden as err:  # a private message the press asked for: refused

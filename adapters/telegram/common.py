@@ -34,6 +34,7 @@ from bot.service import Service
 __all__ = [
     "INTERACTIVE",
     "MEMORY",
+    "Choice",
     "Lru",
     "Origin",
     "Posted",
@@ -111,11 +112,27 @@ class Posted:
 
 
 @dataclass(eq=False)
+class Choice:
+    """One chosen inline result of user ``uid`` at table ``key`` (its name ``name``), and
+    the 🎴 message it posted in the group once the bot has seen it (``posted``): Telegram
+    sends the two as separate updates, in no promised order. ``refusal``: a refusal of
+    the choice waiting for that message (``timer``: until it answers without it)."""
+
+    key: str
+    uid: int
+    name: str
+    at: float
+    posted: Posted | None = None
+    refusal: Callable[[Translator], str] | None = None
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass(eq=False)
 class Origin:
     """Where a service call came from, so that what the service tells the user goes back
     the same way: an alert on the pressed button, else the private chat, else (closed) a
     short-lived reply to ``posted``, or to the message the inline choice at table
-    ``chosen`` posted."""
+    ``chosen`` posted (``choice``)."""
 
     user: int
     lang: str
@@ -124,6 +141,7 @@ class Origin:
     url: str | None = None
     posted: Posted | None = None
     chosen: str | None = None
+    choice: Choice | None = None
 
 
 def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str] | None = None) -> str:

@@ -51,6 +51,8 @@ INVALID = N_("This button is not valid.")
 NOT_SAVED = N_("Could not save that — please try again.")
 FAILED = N_("Something went wrong — please try again.")
 OPEN_PRIVATE = N_("Open a private chat with me to see this.")
+# an update past what one user may have waiting (``ordering.BACKLOG``): not handled
+TOO_FAST = N_("Too fast: wait a moment, then try again.")
 NO_TABLES = N_("You are not playing at any table.")
 
 
@@ -182,7 +184,8 @@ class Base:
         posted = None
         if here is not None and not here.private:
             posted = Posted(here.chat, here.thread, here.message.message_id)
-        return Origin(uid, lang, query=query, posted=posted, chosen=chosen)
+        choice = self.messages.choice(chosen, uid) if chosen is not None else None
+        return Origin(uid, lang, query=query, posted=posted, chosen=chosen, choice=choice)
 
     async def _admin(self, key: str, uid: int, info: TableInfo | None = None) -> bool:
         """Whether to pass ``admin=True``: Telegram is asked only when the host check alone

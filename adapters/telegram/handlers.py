@@ -25,7 +25,16 @@ from adapters.telegram.buttons import Buttons
 from adapters.telegram.codec import key_of_tid
 from adapters.telegram.commands import READ_ONLY, Commands
 from adapters.telegram.common import answer_quietly
-from adapters.telegram.front import FAILED, NOT_SAVED, Base, Context, Front, Handler, display_name
+from adapters.telegram.front import (
+    FAILED,
+    NOT_SAVED,
+    TOO_FAST,
+    Base,
+    Context,
+    Front,
+    Handler,
+    display_name,
+)
 from adapters.telegram.inline import Inline
 from adapters.telegram.menus import Menus
 
@@ -101,6 +110,39 @@ class Handlers(Base):
                 return
             origin = await self._origin(here.uid, here=here)
         await self._tell_text(user.id, failed, origin)
+
+    async def overflow(self, update: Update) -> None:
+        """An update of a user with ``ordering.BACKLOG`` updates waiting already: not
+        handled, and answered at once, never queued. A pressed button is told "too fast"
+        (its query must be answered, or its spinner turns); an inline query gets no
+        results and "too fast" as its button; a chosen inline result, whose card is not
+        played, is told so (privately, else as a reply in the group: one such reply waits
+        per user at most); the 🎴 such a choice posted is still noted (it belongs to its
+        chosen result). Other messages (typed commands, talk) are left unanswered: 33 of
+        them typed faster than one is handled are a flood, and answering each would be
+        one too (a command typed again later is answered)."""
+        user = update.effective_user
+        if user is None or user.is_bot:
+            return
+        q = update.callback_query
+        iq = update.inline_query
+        if q is not None or iq is not None:
+            text = (await self.chats.user_tr(user.id)).gettext(TOO_FAST)
+            if q is not None:
+                await answer_quietly("answerCallbackQuery", lambda: q.answer(text))
+            elif iq is not None:
+                button = InlineQueryResultsButton(text[:64], start_parameter="help")
+                await answer_quietly(
+                    "answerInlineQuery",
+                    lambda: iq.answer([], button=button, cache_time=0, is_personal=True),
+                )
+            return
+        if update.chosen_inline_result is not None:
+            key = self.inline.chose(update)
+            origin = await self._origin(user.id, chosen=key)
+            await self._tell_text(user.id, TOO_FAST, origin)
+            return
+        self.inline.saw_post(update)
 
     async def migrated(self, update: Update, context: Context) -> None:
         """A group upgraded to a supergroup: the service message in the old chat

@@ -31,7 +31,7 @@ from telegram.error import BadRequest
 from adapters.telegram import pictures, views
 from adapters.telegram.codec import decode_action, key_of, key_of_tid, player_id, version_of
 from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Posted, answer_quietly
-from adapters.telegram.front import INVALID, NO_TABLES, Base, Context, Front
+from adapters.telegram.front import INVALID, NO_TABLES, Base, Context, Front, display_name
 from bot.model import LOBBY, PLAYING
 from bot.port import Notice
 from engine import Card, Play
@@ -122,7 +122,7 @@ class Inline(Base):
 
     async def chosen(self, update: Update, context: Context) -> None:
         """A chosen inline result: play it (a stale one is refused privately, else as a
-        reply to the message the choice posted)."""
+        reply to the message the choice posted, else to the table message)."""
         r = update.chosen_inline_result
         if r is None:
             return
@@ -130,9 +130,7 @@ class Inline(Base):
         uid = r.from_user.id
         self.chats.seen_user(r.from_user)
         parts = r.result_id.split("|")
-        key = key_of_tid(parts[0]) if len(parts) == 3 else None
-        if key is not None:
-            key = self.a.current_key(key)
+        key = self.chose(update)
         refused: bool | None = None
         try:
             refused = await self._play(uid, key, parts)
@@ -169,19 +167,40 @@ class Inline(Base):
         res = await self.svc.act(key, player_id(uid), action, seen_version=version, origin=origin)
         return not res.ok
 
+    def chose(self, update: Update) -> str | None:
+        """The table a chosen inline result was chosen at (``None``: not one of ours), its
+        choice noted: the 🎴 it posted is what a refusal of it replies to."""
+        r = update.chosen_inline_result
+        if r is None:
+            return None
+        parts = r.result_id.split("|")
+        key = key_of_tid(parts[0]) if len(parts) == 3 else None
+        if key is None:
+            return None
+        key = self.a.current_key(key)
+        self.messages.chose(key, r.from_user.id, display_name(r.from_user))
+        return key
+
     async def posted(self, update: Update, context: Context) -> None:
         """A group message posted through this bot (an inline choice): remembered, so that
         a refusal of that choice can reply to it, and paired with its choice (withdrawn if
         that was refused)."""
+        self.saw_post(update)
+
+    def saw_post(self, update: Update) -> bool:
+        """Remember the message ``update`` brings if an inline choice posted it through this
+        bot (also when the update is not handled otherwise: ``Handlers.overflow``, so that
+        each chosen result keeps its own 🎴); whether it was one."""
         msg = update.effective_message
         user = update.effective_user
-        if msg is None or user is None or msg.via_bot is None or msg.via_bot.id != context.bot.id:
-            return
+        if msg is None or user is None or msg.via_bot is None or msg.via_bot.id != self.a.bot.id:
+            return False
         thread = msg.message_thread_id if msg.is_topic_message else None
         posted = Posted(msg.chat.id, thread, msg.message_id)
         key = key_of(msg.chat.id, thread)
         self.messages.saw_choice(key, user.id, posted)
         self._saw(user.id, key, posted, sticker=msg.sticker is not None)
+        return True
 
     # -- a refused choice's message, withdrawn ----------------------------------------------
 

@@ -4,24 +4,99 @@ languages (the chat's, for an admin; a user's own) and how a user's cards are sh
 
 The settings are the schema's (``bot.settings_schema``, through ``bot.controls``): a flag
 added there shows here with its values, and its buttons name it by its key. Who may open
-or change them is ``bot.policy``'s to say; the service refuses a change as it must."""
+or change them is ``bot.policy``'s to say; the service refuses a change as it must.
+
+A menu's button acts on its own menu message only (:func:`menu_of` judges a message by
+the buttons it holds): a ``callback_data`` slipped onto the public table message, or onto a
+private hand, would draw the menu over it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from telegram import Message
+from telegram.constants import ChatType
 from telegram.error import Forbidden
 
 from adapters.telegram import legacy, views
 from adapters.telegram.codec import Link, chat_of, key_of, player_id, scope_of, tid_of
 from adapters.telegram.common import notice_text
 from adapters.telegram.front import INVALID, Base, Pressed
+from bot import intents
 from bot import settings_schema as schema
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
-from bot.intents import CardLook, Language, Look, OpenFlag, Press, SetFlag, SetPreset
+from bot.intents import (
+    TELEGRAM_LIMIT,
+    CardLook,
+    CloseSettings,
+    Kick,
+    Language,
+    Look,
+    OpenFlag,
+    OpenSettings,
+    Press,
+    SetFlag,
+    SetPreset,
+)
 from bot.port import Notice, TableInfo
 
-__all__ = ["Menus", "lang_done"]
+__all__ = ["MENUS", "Menus", "lang_done", "menu_of", "on_its_menu"]
+
+# the intents that act on the menu message they are pressed on, and which menu that is
+MENUS: dict[type, str] = {
+    OpenFlag: "settings",
+    SetFlag: "settings",
+    SetPreset: "settings",
+    CloseSettings: "settings",
+    Kick: "kick",
+    Language: "language",
+}
+# what a settings menu holds (its main page: presets, flag openers, Done; a flag's page: its
+# values and Back), and what makes one (a menu of nothing but Back and Done is none)
+_SETTINGS = frozenset({SetPreset, OpenFlag, SetFlag, OpenSettings, CloseSettings})
+_SETTING = frozenset({SetPreset, OpenFlag, SetFlag})
+
+
+def _kind(data: object) -> type | None:
+    """The kind of intent a button's ``callback_data`` carries (an old button's too)."""
+    if not isinstance(data, str):
+        return None  # a link, an inline-mode switch: no menu's
+    found = legacy.read(data) or intents.decode(data, limit=TELEGRAM_LIMIT)
+    if isinstance(found, legacy.OldChoice):
+        return SetFlag
+    return type(found.raw) if isinstance(found, Press) else None
+
+
+def menu_of(msg: Any) -> str | None:
+    """Which menu ``msg`` is (``settings``, ``kick``, ``language``), judged by the buttons
+    this bot draws on each; ``None`` for anything else (the table message, a hand, a
+    message whose buttons Telegram no longer gives)."""
+    markup = msg.reply_markup if isinstance(msg, Message) else None
+    if markup is None:
+        return None
+    kinds = {_kind(b.callback_data) for row in markup.inline_keyboard for b in row}
+    if kinds <= _SETTINGS and kinds & _SETTING:
+        return "settings"
+    if kinds == {Kick}:
+        return "kick"
+    if kinds == {Language}:
+        return "language"
+    return None
+
+
+def on_its_menu(p: Pressed) -> bool:
+    """Whether a press acts where it may: a menu's intent on that menu's message only (an
+    old message Telegram gives without its buttons: in the presser's own private chat
+    only, where it can overwrite nothing public); every other intent anywhere."""
+    menu = MENUS.get(SetFlag if isinstance(p.read, legacy.OldChoice) else type(p.read.raw))
+    if menu is None:
+        return True
+    msg = p.q.message
+    if msg is None:
+        return False
+    if not isinstance(msg, Message):  # inaccessible: its keyboard is not given
+        return msg.chat.type == ChatType.PRIVATE and msg.chat.id == p.uid
+    return menu_of(msg) == menu
 
 
 class Menus(Base):
@@ -68,12 +143,13 @@ class Menus(Base):
         return info, admin
 
     async def open_settings(self, p: Pressed) -> None:
-        """From the table message: the menu, privately. In the menu: back to it."""
+        """From the table message: the menu, privately. In the menu: back to it (drawn
+        again there; from any other message, a new menu, never drawn over it)."""
         allowed = await self._allowed(p)
         if allowed is None:
             return
         msg = p.q.message
-        if msg is not None and msg.chat.id == p.uid:  # the menu itself: drawn again
+        if msg is not None and msg.chat.id == p.uid and menu_of(msg) == "settings":
             info, _admin = allowed
             text, markup = views.settings_main(info, translator(p.origin.lang))
             self.messages.edit(p.q, text, markup)

@@ -5,7 +5,10 @@ unsent.
 
 Refusals go to the user alone: an alert on the button they pressed, else a private
 message; when the private chat is closed to the bot, a refusal of a typed command (or of a
-chosen inline result) is a reply in the group that deletes itself after a few seconds.
+chosen inline result) is a reply in the group that deletes itself after a few seconds. A
+chosen result and the 🎴 it posted reach the bot as two updates in no promised order: its
+refusal waits for the 🎴 a moment (``CHOICE_WAIT``), then replies to the table message
+naming the user: every refusal reaches its presser.
 Callback queries are always answered (network errors retried briefly, then logged). A
 private chat Telegram refuses (never opened, bot blocked) is not tried again for a while
 (:class:`~.chats.Chats`), and at most one refusal per user waits in the outbox (the
@@ -17,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from typing import Any
 
@@ -31,9 +35,10 @@ from telegram.error import BadRequest, Forbidden
 
 from adapters.telegram import views
 from adapters.telegram.chats import Chats
-from adapters.telegram.codec import user_of
+from adapters.telegram.codec import chat_of, key_of, user_of
 from adapters.telegram.common import (
     MEMORY,
+    Choice,
     Lru,
     Origin,
     Posted,
@@ -42,6 +47,7 @@ from adapters.telegram.common import (
     content,
     notice_text,
 )
+from adapters.telegram.unsent import NOTICE, Owed
 from bot import render
 from bot.i18n import N_, Translator, translator
 from bot.port import Notice
@@ -53,8 +59,13 @@ log = logging.getLogger(__name__)
 
 REFUSAL_TTL = 15.0  # seconds a refusal shown in a group stays there
 CHOICE_TTL = 60.0  # seconds a posted inline choice may still be answered
+# seconds a refusal of an inline choice waits for the 🎴 message the choice posted (sent as
+# an update of its own, maybe after the chosen result) before it replies to the table
+CHOICE_WAIT = 3.0
 REFUSAL = "refusal"  # the outbox key of a user's refusal (one waits at most)
 OPEN_CHAT = N_("Open a private chat with me")
+# a refusal in the group that replies to nothing of the user's: it names them
+NAMED = N_("{name}: {text}")
 # refusals that would tell the group something about a hand: private chat only
 _HAND_REFUSALS = frozenset({"wild_draw_four_illegal", "must_play"})
 _SECRET = _HAND_REFUSALS | {"info.revealed"}  # notices never shown in the group
@@ -79,7 +90,14 @@ class Messages:
         self._names = names
         self._moved = moved
         self.refusal_ttl = refusal_ttl
-        self._choices: Lru[tuple[str, int], tuple[Posted, float]] = Lru(MEMORY)
+        self.owed = Owed(wire)  # chats owed replies (what a kill would leave unanswered)
+        self.choice_wait = CHOICE_WAIT
+        # per (table, user): the 🎴 messages seen that no chosen result has taken yet, the
+        # chosen results whose 🎴 is not seen yet, and the latest chosen result (oldest
+        # first: each 🎴 belongs to the oldest chosen result still without one)
+        self._posts: Lru[tuple[str, int], deque[tuple[Posted, float]]] = Lru(MEMORY)
+        self._owed: Lru[tuple[str, int], deque[Choice]] = Lru(MEMORY)
+        self._latest: Lru[tuple[str, int], Choice] = Lru(MEMORY)
         # (chat, message) -> what it was last sent with: an edit that changes nothing is
         # not sent (Telegram refuses it, and it costs a token of the chat's budget)
         self._contents: Lru[tuple[int, int], tuple[str, str | None]] = Lru(2 * MEMORY)
@@ -141,7 +159,7 @@ class Messages:
 
         # one refusal waiting per user at most, the latest: a flood of refused presses
         # or choices costs one message, not one each
-        if origin is None or origin.user != uid or not (origin.posted or origin.chosen):
+        if origin is None or origin.user != uid or not (origin.posted or origin.choice):
             self.dm(uid, job, key=REFUSAL)
             return
         came_from = origin
@@ -153,14 +171,37 @@ class Messages:
 
     def _reply_in_group(self, uid: int, text: Callable[[Translator], str], origin: Origin) -> None:
         where = origin.posted
-        if where is None and origin.chosen is not None:
-            found = self._choices.get((origin.chosen, uid))
-            loop = asyncio.get_running_loop()
-            if found is not None and found[1] > loop.time() - CHOICE_TTL:
-                where = found[0]
-        if where is None or self.wire.outbox is None:
-            return  # an inline choice whose message the bot did not see: nothing to answer
-        posted = where
+        choice = origin.choice
+        if where is None and choice is not None:
+            if choice.posted is None:  # its 🎴 not seen yet: the refusal waits for it
+                self._wait_for_post(choice, text)
+                return
+            where = choice.posted
+        if where is not None:
+            self._reply(uid, text, where)
+
+    def _reply(self, uid: int, text: Callable[[Translator], str], where: Posted) -> None:
+        """A refusal as a short-lived reply in the group to ``where``, what ``uid`` posted."""
+
+        async def reply_to() -> int:
+            return where.message_id
+
+        self._say_in_group(uid, text, where.chat, where.thread, reply_to)
+
+    def _say_in_group(
+        self,
+        uid: int,
+        text: Callable[[Translator], str],
+        chat: int,
+        thread: int | None,
+        reply_to: Callable[[], Awaitable[int | None]],
+        name: str | None = None,
+    ) -> None:
+        """A refusal as a short-lived message in the group, with a button opening the
+        private chat: a reply to the message ``reply_to`` gives when it goes; ``name``: the
+        user named at its start (it replies to nothing of theirs)."""
+        if self.wire.outbox is None:
+            return
 
         async def job() -> None:
             tr = await self.chats.user_tr(uid)
@@ -169,22 +210,95 @@ class Messages:
             if link is not None:
                 button = InlineKeyboardButton("💬 " + tr.gettext(OPEN_CHAT), url=link)
                 markup = InlineKeyboardMarkup([[button]])
+            said = text(tr)
+            if name is not None:
+                said = tr.gettext(NAMED, name=name, text=said)
+            mid = await reply_to()
             msg = await self.wire.bot.send_message(
-                posted.chat,
-                text(tr),
+                chat,
+                said,
                 reply_markup=markup,
-                message_thread_id=posted.thread,
-                reply_parameters=ReplyParameters(
-                    posted.message_id, allow_sending_without_reply=True
+                message_thread_id=thread,
+                reply_parameters=(
+                    None if mid is None else ReplyParameters(mid, allow_sending_without_reply=True)
                 ),
             )
-            self._expire(posted.chat, msg.message_id)
+            self._expire(chat, msg.message_id)
 
-        self.wire.outbox.put(posted.chat, (REFUSAL, uid), job)
+        self.wire.outbox.put(chat, (REFUSAL, uid), job)
+
+    async def _table_message(self, key: str) -> int | None:
+        """The message of the table at ``key`` (as its data names it), if any."""
+        info = await self.wire.service.table(key)
+        mid = info.meta.get("tg_msg") if info is not None else None
+        return mid if isinstance(mid, int) and not isinstance(mid, bool) else None
+
+    def _wait_for_post(self, choice: Choice, text: Callable[[Translator], str]) -> None:
+        """A refusal of ``choice`` whose 🎴 the bot has not seen: it replies to the 🎴 when
+        it comes (:meth:`saw_choice`), else after ``choice_wait`` seconds to the table
+        message, naming the user (the latest refusal, if several)."""
+        choice.refusal = text
+        if choice.timer is None:
+            loop = asyncio.get_running_loop()
+            choice.timer = loop.call_later(self.choice_wait, self._post_missing, choice)
+
+    def _post_missing(self, choice: Choice) -> None:
+        text, choice.refusal, choice.timer = choice.refusal, None, None
+        if text is None:
+            return
+        chat, thread = chat_of(choice.key)
+        key = choice.key
+        self._say_in_group(
+            choice.uid, text, chat, thread, lambda: self._table_message(key), choice.name
+        )
+
+    def chose(self, key: str, uid: int, name: str) -> Choice:
+        """User ``uid`` (named ``name``) chose an inline result at table ``key``: the 🎴 it
+        posted is the oldest one seen and not taken, else the next one to come."""
+        now = asyncio.get_running_loop().time()
+        choice = Choice(key, uid, name, now)
+        posts = self._posts.get((key, uid))
+        while posts and posts[0][1] <= now - CHOICE_TTL:
+            posts.popleft()  # (its chosen result never came: inline feedback off)
+        if posts:
+            choice.posted = posts.popleft()[0]
+        else:
+            owed = self._owed.get((key, uid))
+            if owed is None:
+                owed = self._owed[(key, uid)] = deque()
+            owed.append(choice)
+        self._latest[(key, uid)] = choice
+        return choice
+
+    def choice(self, key: str, uid: int) -> Choice | None:
+        """The latest inline result ``uid`` chose at table ``key``, if lately."""
+        choice = self._latest.get((key, uid))
+        if choice is None or choice.at <= asyncio.get_running_loop().time() - CHOICE_TTL:
+            return None
+        return choice
 
     def saw_choice(self, key: str, uid: int, posted: Posted) -> None:
-        """The message a user's inline choice posted at table ``key`` (for a refusal)."""
-        self._choices[(key, uid)] = (posted, asyncio.get_running_loop().time())
+        """The 🎴 message a user's inline choice posted at table ``key``: it belongs to the
+        oldest chosen result still without one (a refusal waiting for it replies now),
+        else to the next one to come."""
+        now = asyncio.get_running_loop().time()
+        owed = self._owed.get((key, uid))
+        while owed and owed[0].at <= now - CHOICE_TTL:
+            owed.popleft()  # (its 🎴 never came)
+        if not owed:
+            posts = self._posts.get((key, uid))
+            if posts is None:
+                posts = self._posts[(key, uid)] = deque()
+            posts.append((posted, now))
+            return
+        choice = owed.popleft()
+        choice.posted = posted
+        text, choice.refusal = choice.refusal, None
+        if choice.timer is not None:
+            choice.timer.cancel()
+            choice.timer = None
+        if text is not None:
+            self._reply(uid, text, posted)
 
     def _expire(self, chat: int, message_id: int) -> None:
         """Delete a message of the bot's after ``refusal_ttl`` seconds (at once when
@@ -289,16 +403,39 @@ class Messages:
         self._contents[(chat, message_id)] = content(text, markup)
 
     def say(self, chat: int, thread: int | None, text: str, markup: Any = None) -> None:
-        """A reply in a chat (commands that ask for one: /rules, /stats, /help...)."""
-        if self.wire.outbox is None:
+        """A reply in a chat (commands that ask for one: /rules, /stats, /help...): owed
+        until it has gone (``unsent``: a kill meanwhile is owned up to after the restart)."""
+        box = self.wire.outbox
+        if box is None:
             return
+        sent = False
 
         async def job() -> None:
+            nonlocal sent
+            await self.owed.noted()
             where = self._moved.get(chat) or chat  # a group that became a supergroup
             bot = self.wire.bot
             await bot.send_message(where, text, reply_markup=markup, message_thread_id=thread)
+            sent = True
 
-        self.wire.outbox.put(chat, None, job)
+        owed = key_of(chat, thread)
+        self.owed.owe(owed)
+
+        def paid(fut: asyncio.Future[None]) -> None:
+            # done: sent, or failed for good (nothing owed then); not when the outbox
+            # closed with it waiting or in flight (a stop that could not send it)
+            if sent or not (fut.cancelled() or box.closed):
+                self.owed.paid(owed)
+
+        box.put(chat, None, job).add_done_callback(paid)
+
+    async def tell_restarted(self, key: str) -> None:
+        """After a restart: the chat ``key`` was owed replies the process that died never
+        sent; it is told once (in its language) that a command may need sending again."""
+        chat, thread = chat_of(key)
+        # (a private chat's id is its user's: their language)
+        tr = await (self.chats.user_tr(chat) if chat > 0 else self.chats.chat_tr(chat))
+        self.say(chat, thread, tr.gettext(NOTICE))  # (the mark stays until it has gone)
 
     async def answer(self, query: CallbackQuery, origin: Origin) -> None:
         """Answer a callback query exactly once: alerts for what the service said. Never

@@ -7,8 +7,10 @@ out of date. :class:`PerUser` keeps each user's updates in the order Telegram se
 an update of a user whose previous one is still being handled waits for it (queued here,
 without taking one of the ``max_concurrent_updates`` slots, so one user's flood never
 holds the others up); updates of other users, and those with no user, go on concurrently.
-At most ``backlog`` updates of one user wait; past that the newest are dropped (a flood of
-presses: what they asked for is answered when the buttons are pressed again).
+At most ``backlog`` updates of one user wait; past that the newest are not handled (a
+flood of presses), but ``overflow`` is called with each at once: it answers what a person
+waits on (a pressed button's spinner, an inline query) without waiting in the queue
+(``Handlers.overflow`` says what each kind of update gets).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import inspect
 import logging
 from collections import deque
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import Update
@@ -27,14 +29,21 @@ __all__ = ["PerUser"]
 log = logging.getLogger(__name__)
 
 BACKLOG = 32
+Overflow = Callable[[Update], Awaitable[None]]
 
 
 class PerUser(BaseUpdateProcessor):
     """An update processor that serialises each user's updates (see the module)."""
 
-    def __init__(self, max_concurrent_updates: int, backlog: int = BACKLOG) -> None:
+    def __init__(
+        self,
+        max_concurrent_updates: int,
+        backlog: int = BACKLOG,
+        overflow: Overflow | None = None,
+    ) -> None:
         super().__init__(max_concurrent_updates)
         self.backlog = backlog
+        self.overflow = overflow
         self._waiting: dict[int, deque[Awaitable[Any]]] = {}
         self.dropped = 0
 
@@ -48,7 +57,8 @@ class PerUser(BaseUpdateProcessor):
             if len(waiting) > self.backlog:  # (the first is the one being handled)
                 self.dropped += 1
                 _discard(coroutine)
-                log.info("user %s: %d updates waiting, one dropped", user.id, self.backlog)
+                log.info("user %s: %d updates waiting, one not handled", user.id, self.backlog)
+                await self._overflow(update)
                 return
             waiting.append(coroutine)
             return
@@ -64,6 +74,14 @@ class PerUser(BaseUpdateProcessor):
             del self._waiting[user.id]
             for left in waiting:  # cancelled while handling: the rest is not run
                 _discard(left)
+
+    async def _overflow(self, update: object) -> None:
+        if self.overflow is None or not isinstance(update, Update):
+            return
+        try:
+            await self.overflow(update)
+        except Exception:  # a courtesy: never the reason the processor fails
+            log.exception("answering an update past the backlog failed")
 
     async def initialize(self) -> None:
         return None

@@ -69,6 +69,69 @@ async def test_windows_run_from_the_moment_they_are_shown(db: Path | str) -> Non
         await close_service(svc, store)
 
 
+async def test_a_window_waits_to_be_shown_before_its_clock_starts(db: Path | str) -> None:
+    """Issue 19, item 7: on a port that reports what it shows, a window opened by a version
+    not shown yet cannot run out before it is: a slow edit (paced, coalesced) that comes
+    after the window's length still shows the window open, and then it runs its length."""
+    clock = Clock()
+    svc, store, _ = await open_service(db, clock, port=RecordingPort(reports=True))
+    try:
+        version = await _exposing(svc, store, clock)
+        t0 = clock()
+        wait = svc.settings.show_wait_seconds
+        assert wait == 30
+        armed = svc.timers.armed(KEY)
+        assert armed["uno:u1"].due == t0 + 5 + wait and armed["turn"].due == t0 + 60 + wait
+        info = await svc.table(KEY)
+        assert info is not None and info.deadline == t0 + 60  # as it ends if shown at once
+        clock.advance(8)  # past the window's length: the edit has not gone yet
+        assert await svc.timers.run_due(clock()) == 0
+        await svc.shown(KEY, version)
+        armed = svc.timers.armed(KEY)
+        assert armed["uno:u1"].due == t0 + 8 + 5 and armed["turn"].due == t0 + 8 + 60
+        stored = await store.get_table(KEY)
+        assert stored is not None
+        assert {d.kind: d.due for d in stored.deadlines} == {"uno:u1": t0 + 13, "turn": t0 + 68}
+        info = await svc.table(KEY)
+        assert info is not None and info.deadline == t0 + 68
+        clock.advance(4.9)
+        assert await svc.timers.run_due(clock()) == 0
+        clock.advance(0.1)  # the window's length after it was shown
+        assert await svc.timers.run_due(clock()) == 1
+        info = await svc.table(KEY)
+        assert info is not None and info.view is not None and info.view.exposed == ()
+    finally:
+        await close_service(svc, store)
+
+
+async def test_a_window_never_shown_runs_out_the_wait_later(db: Path | str) -> None:
+    """A platform that never reports (down, or its message refused) holds no table for
+    ever: the window runs out ``show_wait_seconds`` past its length. A restart meanwhile
+    keeps it as it was (no clock gone back)."""
+    clock = Clock()
+    svc, store, _ = await open_service(
+        db, clock, port=RecordingPort(reports=True), show_wait_seconds=10
+    )
+    try:
+        await _exposing(svc, store, clock)
+        t0 = clock()
+        assert svc.timers.armed(KEY)["uno:u1"].due == t0 + 15
+        await close_service(svc, store)
+        clock.advance(1)
+        svc, store, _ = await open_service(
+            db, clock, port=RecordingPort(reports=True), show_wait_seconds=10
+        )
+        assert svc.timers.armed(KEY)["uno:u1"].due == t0 + 15
+        clock.t = t0 + 14.9
+        assert await svc.timers.run_due(clock()) == 0
+        clock.t = t0 + 15
+        assert await svc.timers.run_due(clock()) == 1
+        info = await svc.table(KEY)
+        assert info is not None and info.view is not None and info.view.exposed == ()
+    finally:
+        await close_service(svc, store)
+
+
 async def test_a_window_shown_before_is_not_stretched_again(db: Path | str) -> None:
     clock = Clock()
     svc, store, _ = await open_service(db, clock)

@@ -21,6 +21,7 @@ from bot.store import (
     StatUpdate,
     Store,
     StoreError,
+    Unsent,
     WriteBatch,
     _statements,
     migrations,
@@ -168,6 +169,52 @@ async def test_a_users_card_look_is_kept_beside_their_language(store: Store) -> 
     await store.write(WriteBatch(user_cards=[("u", None)]))
     assert (await store.user_lang("u"), await store.user_cards("u")) == ("zh_Hans", None)
     assert await store.user_cards("nobody") is None
+
+
+async def test_chats_owed_replies_are_marked_until_their_holder_clears_them(
+    store: Store,
+) -> None:
+    """Issue 19 item 11: a chat owed replies keeps its mark until the process that holds it
+    clears it (another's clear leaves it), with the time of its last progress."""
+    await store.write(
+        WriteBatch(
+            unsent=[
+                Unsent("tg:-1", "a", 10.0),
+                Unsent("tg:-2:7", "a", 11.0),
+                Unsent("tg:-3", "b", 12.0),
+                Unsent("dc:4", "a", 10.0),
+            ]
+        )
+    )
+    assert await store.unsent("tg", 100.0) == [
+        Unsent("tg:-1", "a", 10.0),
+        Unsent("tg:-2:7", "a", 11.0),
+        Unsent("tg:-3", "b", 12.0),
+    ]
+    assert await store.unsent("tg", 11.0) == [Unsent("tg:-1", "a", 10.0)]
+    # cleared by its holder only; in one batch the latest word of a holder counts
+    await store.write(
+        WriteBatch(
+            unsent=[
+                Unsent("tg:-1", "b", None),
+                Unsent("tg:-2:7", "a", None),
+                Unsent("tg:-3", "b", None),
+                Unsent("tg:-3", "b", 20.0),
+            ]
+        )
+    )
+    assert await store.unsent("tg", 100.0) == [
+        Unsent("tg:-1", "a", 10.0),
+        Unsent("tg:-3", "b", 20.0),
+    ]
+    assert await store.unsent("dc", 100.0) == [Unsent("dc:4", "a", 10.0)]
+    # a process takes another's old marks (once: they are its own then)
+    assert await store.take_unsent("tg", "b", 15.0, 30.0) == [Unsent("tg:-1", "a", 10.0)]
+    assert await store.take_unsent("tg", "c", 15.0, 31.0) == []
+    assert await store.unsent("tg", 100.0) == [
+        Unsent("tg:-1", "b", 30.0),
+        Unsent("tg:-3", "b", 20.0),
+    ]
 
 
 async def test_group_commit_answers_each_caller_after_its_commit(db: Path | str) -> None:

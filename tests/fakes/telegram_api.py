@@ -44,7 +44,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import ClientError, ClientSession, ClientTimeout, web
 
@@ -400,30 +400,32 @@ class FakeUser:
         chat: FakeChat,
         *,
         thread: int | None = None,
-        feedback_first: bool = False,
+        message: Literal["before", "after", "never"] = "before",
     ) -> FakeMessage:
         """Choose an inline result: it is posted to ``chat`` as this user's message (via
         the bot; the bot gets that message, as Telegram sends bots the messages posted
         through them even in privacy mode) and the bot gets a ``chosen_inline_result``.
-        Telegram does not say which of the two updates comes first: the message, unless
-        ``feedback_first``."""
+        Telegram promises no order between the two updates: ``message`` says whether the
+        bot gets the posted message before the chosen result, after it, or (lost: a
+        webhook that failed) never."""
         assert result in answer.results, "only a shown result can be chosen"
         msg = self.api.post(chat, self.to_json(), result.text, thread=thread, via_bot=True)
         msg.chat_bot = self.api.bot_user()
         if result.sticker is not None and not result.text:
             msg.sticker = self.api.sticker_json(result.sticker)
-        chosen = {
-            "chosen_inline_result": {
-                "result_id": result.id,
-                "from": self.to_json(),
-                "query": answer.query,
+        if message == "before":
+            self.api.push({"message": msg.to_json()})
+        self.api.push(
+            {
+                "chosen_inline_result": {
+                    "result_id": result.id,
+                    "from": self.to_json(),
+                    "query": answer.query,
+                }
             }
-        }
-        if feedback_first:
-            self.api.push(chosen)
-        self.api.push({"message": msg.to_json()})
-        if not feedback_first:
-            self.api.push(chosen)
+        )
+        if message == "after":
+            self.api.push({"message": msg.to_json()})
         return msg
 
 

@@ -3,6 +3,8 @@ calls and catches, +4 challenges both ways."""
 
 from __future__ import annotations
 
+import time
+
 from tests.adapters.discord.harness import World, name_of
 from tests.fakes.discord_api import Message
 
@@ -122,6 +124,24 @@ async def test_uno_catch_then_call(world: World) -> None:
     assert info.view is not None and info.view.counts[f"dc:{alice.id}"] == 3
     assert world.button(table, "catch") is None
     assert "3" in hand.content.splitlines()[0]  # her hand shows the two new cards
+
+
+async def test_a_catch_window_runs_from_the_table_message_drawn(world: World) -> None:
+    """Issue 19 item 7 on Discord: each table message drawn is reported shown, so the catch
+    window a play opens runs its length from then (not the 30 s it waits for that)."""
+    alice, bob, _ = world.users
+    await world.load_scenario({alice: ["R1", "R2"], bob: ["G6", "G7", "G8"]}, ["R9"], DECK_FILLER)
+    rec = await world.slash(alice, "hand")
+    hand = world.fake.messages[rec.original]  # type: ignore[index]
+    before = time.time()
+    await world.press(alice, hand, world.button(hand, "play", "R1"))
+    table = await world.table_message()
+    assert world.button(table, "catch") is not None
+    info = await world.info()
+    assert info.shown == info.version  # the message drawn for it was reported
+    window = world.svc.timers.armed(info.key)[f"uno:dc:{alice.id}"]
+    assert before + 5 <= window.due <= time.time() + 5
+    assert world.svc.settings.show_wait_seconds == 30
 
 
 async def test_uno_called_in_time_cannot_be_caught(world: World) -> None:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from adapters.telegram import views
+from adapters.telegram.codec import tid_of
+from adapters.telegram.front import INVALID
+from bot import intents as it
 from bot import render
 from bot.i18n import translator
 from tests.adapters.telegram.conftest import (
@@ -195,6 +198,59 @@ async def test_the_host_sets_the_rules_from_the_settings_menu(tg: Harness) -> No
     await carol.start_bot(f"s{g2.id}")
     menu2 = await tg.until(lambda: api.bot_messages(carol.chat))
     assert menu2[0].has_button("Official rules")
+
+
+async def test_a_menu_press_acts_on_its_own_menu_only(tg: Harness) -> None:
+    """Issue 19, item 9: the host (a group admin too) forges the menus' buttons onto the
+    public table message mid-game: a flag's menu (``f:<token>:tg``), a value, a preset,
+    Done, the chat's language, a kick. Each is refused on the button; the table message
+    stays the table, and nothing changes. Settings itself still opens the menu privately,
+    where the same buttons work."""
+    api = tg.api
+    g = api.group()
+    alice, bob = api.user("Alice", started=True), api.user("Bob", started=True)
+    api.set_admin(g, alice)
+    table = await open_table(tg, g, alice, [bob], target=500)
+    await tg.settle()
+    info = await tg.info(g)
+    text, markup = table.text, table.markup
+    edits = len(api.of("editMessageText"))
+    tid = tid_of(key(g))
+    forged = (
+        it.OpenFlag("target"),
+        it.SetFlag("hand_size", 5),
+        it.SetPreset("party"),
+        it.CloseSettings(),
+        it.Language("chat", "zh_Hans"),
+        it.Kick(bob.pid),
+    )
+    for intent in forged:
+        data = views.callback_data(intent, tid)
+        assert data is not None, intent
+        ans = await alice.click(table, data=data)
+        assert ans.show_alert and ans.text == EN.gettext(INVALID), (intent, ans.text)
+    await tg.settle()
+    assert (table.text, table.markup) == (text, markup)
+    assert len(api.of("editMessageText")) == edits
+    after = await tg.info(g)
+    assert (after.version, after.seats, after.lang, after.rules) == (
+        info.version,
+        info.seats,
+        info.lang,
+        info.rules,
+    )
+    assert api.bot_messages(alice.chat) == []
+    # the menu opens privately, and there its own buttons work
+    data = views.callback_data(it.OpenSettings(), tid)
+    assert data is not None
+    ans = await alice.click(table, data=data)
+    assert not ans.show_alert
+    menu = await tg.until(lambda: api.bot_messages(alice.chat))
+    ans = await alice.click(menu[0], data=views.callback_data(it.OpenFlag("target"), tid))
+    assert not ans.show_alert, ans.text
+    await tg.settle()
+    assert menu[0].text.startswith("⚙️") and menu[0].has_button("✓ 500 points")
+    assert (table.text, table.markup) == (text, markup)
 
 
 async def test_languages_in_the_private_chat(tg: Harness) -> None:

@@ -164,3 +164,48 @@ async def test_joining_mid_game_is_always_answered(tg: Harness) -> None:
     await tg.settle()
     assert "Joining next round: Eve" in tg.table_message(longer).text
     assert_no_hand_in_group(api, longer)
+
+
+async def test_a_refused_choice_of_a_user_known_unreachable_is_answered(tg: Harness) -> None:
+    """Issue 19, item 8: Bob's private chat refused the bot before (a 403, remembered), so
+    a refusal goes to the group at once; Telegram may send the chosen result before the 🎴
+    message it posted, or that message may never reach the bot. Every refusal still
+    reaches him: a reply to his 🎴 once it is seen, else (a moment later) a reply to the
+    table message naming him."""
+    api = tg.api
+    tg.adapter.refusal_ttl = 30.0
+    g = api.group("Friends")
+    alice, bob = api.user("Alice"), api.user("Bob")
+    table = await open_table(tg, g, alice, [bob])
+    info = await tg.info(g)
+    assert info.view is not None
+    waiting = bob if info.view.current == alice.pid else alice
+    not_your_turn = EN.gettext("It is not your turn.")
+
+    async def refused_choice(message: str) -> object:
+        ans = await waiting.inline(play_query(table))
+        dimmed = next(r for r in ans.results if r.code.startswith("-"))
+        return await waiting.choose(ans, dimmed, g, message=message)  # type: ignore[arg-type]
+
+    # the first refusal finds the private chat closed (403): remembered, it goes to the group
+    first = await refused_choice("before")
+    await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is first])
+    dms = [c for c in api.of("sendMessage") if c.params.get("chat_id") == waiting.id]
+    assert [c.error.code for c in dms if c.error is not None] == [403]
+
+    # the chosen result comes first, its 🎴 after it: the reply waits for it
+    second = await refused_choice("after")
+    replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is second])
+    assert replies[0].text == not_your_turn
+
+    # the 🎴 never comes: a reply to the table message, naming him
+    await refused_choice("never")
+    replies = await tg.until(
+        lambda: [m for m in api.bot_messages(g) if m.reply_to is tg.table_message(g)]
+    )
+    assert replies[0].text == f"{waiting.first_name}: {not_your_turn}"
+    # no second try of the closed private chat, and nothing changed at the table
+    dms = [c for c in api.of("sendMessage") if c.params.get("chat_id") == waiting.id]
+    assert len(dms) == 1
+    assert (await tg.info(g)).version == info.version
+    assert_no_hand_in_group(api, g)

@@ -4,9 +4,11 @@ and inline results work while their version is current."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 from adapters.telegram.adapter import RESUMED
 from adapters.telegram.buttons import read
+from adapters.telegram.unsent import NOTICE
 from bot import render
 from bot.i18n import translator
 from bot.service import RECENT
@@ -152,9 +154,11 @@ async def test_a_crash_before_the_edit_went_out_is_made_good(tg: Harness) -> Non
             round=1,
         )
     ]
-    # the turn nobody saw counts from the moment it was shown
+    # the turn nobody saw counts from the moment it was shown (armed at the commit to
+    # wait for that: ``show_wait_seconds`` longer than its length)
     again = tg.service.timers.armed(k)["turn"]
-    assert again.version == turn.version and again.due >= turn.due + 0.5
+    wait = tg.settings.show_wait_seconds
+    assert again.version == turn.version and again.due >= turn.due - wait + 0.5
     stored = await tg.store.get_table(k)
     assert stored is not None and stored.shown == info.version
     assert all(p.version <= stored.shown for p in stored.pending)  # none left to make
@@ -203,6 +207,45 @@ async def test_a_game_that_ended_unseen_is_shown_after_a_crash(tg: Harness) -> N
     texts = [c.params["text"] for c in after if c.method == "sendMessage"]
     assert len(texts) == 1 and "wins round 1" in texts[0] and "wins the game" in texts[0]
     assert await tg.service.behind("tg") == []
+
+
+async def test_lost_replies_are_owned_up_to_once_by_the_table_or_a_notice(tg: Harness) -> None:
+    """Issue 19 item 11, in-process: replies held back (flood control) when the process
+    dies. A chat whose table message is shown again with the restart line is told by that
+    line alone; a chat with no table gets the notice; the notice itself is owed until it
+    has gone, and nothing is owed after it."""
+    api = tg.api
+    g, other = api.group("Table"), api.group("No table")
+    alice, bob = api.user("Alice"), api.user("Bob")
+    await scenario_table(tg, g, {alice: ["R5", "R7"], bob: ["R2", "G2", "Y3"]}, "R1")
+    k = key(g)
+    assert (await tg.service.act(k, alice.pid, Play("R7"))).ok
+    await tg.settle()
+    for chat in (g, other):
+        api.fail("sendMessage", code=429, retry_after=3600, chat_id=chat.id)
+        await alice.send(chat, "/rules")
+    assert (await tg.service.act(k, bob.pid, Play("R2"))).ok  # its edit waits behind
+    for chat in (g, other):
+        await tg.until(
+            lambda c=chat: any(  # type: ignore[misc]
+                e.error is not None and e.params.get("chat_id") == c.id
+                for e in api.of("sendMessage")
+            )
+        )
+    marked = await tg.store.unsent("tg", time.time() + 1)
+    assert {u.chat for u in marked} == {k, key(other)}
+    await _crash(tg)
+    await tg.start()
+    await tg.settle()
+    notice = EN.gettext(NOTICE)
+    assert EN.gettext(RESUMED) in tg.table_message(g).text
+    assert notice not in api.group_texts(g)
+    assert api.group_texts(other).count(notice) == 1
+    for _ in range(100):  # the notice gone, nothing is owed
+        if not await tg.store.unsent("tg", time.time() + 1):
+            break
+        await asyncio.sleep(0.02)
+    assert await tg.store.unsent("tg", time.time() + 1) == []
 
 
 def _version(data: str) -> int | None:

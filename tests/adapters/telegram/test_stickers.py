@@ -14,7 +14,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -363,9 +363,9 @@ async def test_a_dimmed_card_posts_nothing_of_the_hand_and_changes_nothing(
         assert info.view is not None and info.view.top == "W" and info.view.color == "G"
 
 
-@pytest.mark.parametrize("feedback_first", [False, True], ids=["message_first", "chosen_first"])
+@pytest.mark.parametrize("message", ["before", "after"], ids=["message_first", "chosen_first"])
 async def test_a_refused_choice_leaves_nothing_in_the_group(
-    api: FakeBotAPI, tmp_path: Path, feedback_first: bool
+    api: FakeBotAPI, tmp_path: Path, message: Literal["before", "after"]
 ) -> None:
     """Issue 19 item 6: the 🎴 a dimmed card posted is deleted where the bot may delete
     messages (an admin with "Delete messages"), as is the sticker of a stale pick; a card
@@ -381,7 +381,7 @@ async def test_a_refused_choice_leaves_nothing_in_the_group(
         before = (await tg.info(g)).version
         ans = await alice.inline(str(g.id))
         dim = next(r for r in ans.results if r.code == "-G7")
-        posted = await alice.choose(ans, dim, g, feedback_first=feedback_first)
+        posted = await alice.choose(ans, dim, g, message=message)
         await tg.until(lambda: posted.deleted)
         calls = [(c.params["chat_id"], c.params["message_id"]) for c in api.of("deleteMessage")]
         assert calls == [(g.id, posted.message_id)]
@@ -390,10 +390,10 @@ async def test_a_refused_choice_leaves_nothing_in_the_group(
         # a card played stays; a second pick from the same (now stale) menu goes
         by_file = names_of(tg)
         red = next(r for r in ans.results if r.sticker and by_file[r.sticker] == "r5")
-        played = await alice.choose(ans, red, g, feedback_first=feedback_first)
+        played = await alice.choose(ans, red, g, message=message)
         await tg.until(moved(tg, g, before))
         green = next(r for r in ans.results if r.sticker and by_file[r.sticker] == "wg")
-        stale = await alice.choose(ans, green, g, feedback_first=feedback_first)
+        stale = await alice.choose(ans, green, g, message=message)
         await tg.until(lambda: stale.deleted)
         await tg.settle()
         assert not played.deleted and played.sticker is not None

@@ -10,7 +10,7 @@ from typing import Any
 from adapters.telegram import Limits, views
 from adapters.telegram.outbox import Window
 from bot.i18n import translator
-from engine import Phase
+from engine import Phase, Rules
 from tests.adapters.telegram.conftest import (
     Harness,
     assert_no_hand_in_group,
@@ -240,5 +240,99 @@ async def test_a_catch_window_counts_from_when_its_button_shows(
         assert not caught.show_alert, caught.text
         view = (await tg.info(g)).view
         assert view is not None and view.counts[alice.pid] == 3  # one card and two drawn
+    finally:
+        await tg.stop()
+
+
+def _first_shown(api: FakeBotAPI, chat: FakeChat, label: str) -> Any:
+    """The first send or edit of the group that carries a button labelled ``label``."""
+    return next(
+        (
+            c
+            for c in api.calls
+            if c.method in ("sendMessage", "editMessageText")
+            and c.params.get("chat_id") == chat.id
+            and label in json.dumps(c.params.get("reply_markup"), ensure_ascii=False)
+        ),
+        None,
+    )
+
+
+def _minute_spent(tg: Harness, chat: FakeChat, wait: float) -> None:
+    """The group's minute is used up (bot seats, replies): its next send may go ``wait``
+    seconds from now, when the oldest one leaves the window."""
+    outbox = tg.adapter.outbox
+    assert outbox is not None
+    window = outbox._bucket(chat.id)
+    assert isinstance(window, Window)
+    now = asyncio.get_running_loop().time()
+    window.sent.extend([now - 60 + wait + 3 * i for i in range(19)] + [now])
+
+
+async def test_a_catch_window_waits_for_its_button_however_late_it_shows(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """Issue 19, item 7: the table edit that shows Alice exposed waits longer than the
+    catch window itself (1 s here, 2.5 s of pacing). The window's clock starts when its
+    🎯 button is on screen: its timeout never comes first and is never what the one edit
+    shows instead; it fires the window's length after the button was shown."""
+    tg = Harness(api, tmp_path / "uno.sqlite3", limits=Limits())
+    await tg.start()
+    try:
+        g = api.group()
+        alice, bob = api.user("Alice"), api.user("Bob")
+        rules = Rules(uno_window_seconds=1)
+        hands = {alice: ["R5", "R6"], bob: ["B1", "G2", "Y3"]}
+        await scenario_table(tg, g, hands, "R1", rules=rules)
+        ans = await alice.inline(str(g.id))
+        plain = ans.find(lambda r: r.code == "pR5")  # no UNO called with it
+        assert plain is not None
+        _minute_spent(tg, g, 2.5)
+        loop = asyncio.get_running_loop()
+        played = loop.time()
+        await alice.choose(ans, plain, g)
+        shown = await tg.until(lambda: _first_shown(api, g, "Catch Alice"), timeout=10)
+        assert shown.t - played > 2.0  # paced past the window's length
+        assert await _exposed(tg, g, alice)  # still open when its button appeared
+        await tg.until(lambda: not tg.service._tables[key(g)].game.exposed, timeout=10)
+        assert loop.time() - shown.t >= 1.0 - 0.01  # the window ran from the button
+        last = (await tg.store.actions(key(g)))[-1].action
+        assert last == {"type": "Timeout", "window": "uno"}, last
+    finally:
+        await tg.stop()
+
+
+async def test_a_challenge_window_waits_for_its_buttons_however_late_they_show(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """The same for a +4's challenge window (1 s, 2.5 s of pacing): Bob is shown Challenge
+    and Take +4 before his time to decide starts running."""
+    tg = Harness(api, tmp_path / "uno.sqlite3", limits=Limits())
+    await tg.start()
+    try:
+        g = api.group()
+        alice, bob = api.user("Alice"), api.user("Bob")
+        rules = Rules(challenge_seconds=1)
+        hands = {alice: ["W4", "B7", "G2"], bob: ["Y5", "Y6"]}
+        await scenario_table(tg, g, hands, "R5", rules=rules)
+        ans = await alice.inline(str(g.id))
+        w4 = ans.find(lambda r: r.code == "pW4/B")
+        assert w4 is not None, [r.id for r in ans.results]
+        _minute_spent(tg, g, 2.5)
+        loop = asyncio.get_running_loop()
+        played = loop.time()
+        await alice.choose(ans, w4, g)
+        shown = await tg.until(lambda: _first_shown(api, g, "Challenge"), timeout=10)
+        assert shown.t - played > 2.0
+        assert "Take +4" in json.dumps(shown.params["reply_markup"])
+
+        def decided() -> bool:
+            game = tg.service._tables[key(g)].game
+            return game is not None and game.phase is not Phase.CHALLENGE
+
+        await tg.until(decided, timeout=10)
+        assert loop.time() - shown.t >= 1.0 - 0.01
+        last = (await tg.store.actions(key(g)))[-1].action
+        assert last["type"] == "Timeout", last
     finally:
         await tg.stop()
