@@ -528,7 +528,8 @@ def settings_screen(
                 if isinstance(intent, intents.CloseSettings):
                     keys["d"] = intent
                 elif isinstance(intent, intents.OpenSettings) and not c.enabled:
-                    lines.append(f"       {c.label}")  # "Page 1/11"
+                    if c.label not in ("◀", "▶"):  # (an arrow that goes nowhere: none)
+                        lines.append(f"       {c.label}")  # "Page 1/11"
                 elif isinstance(intent, intents.OpenSettings) and c.enabled:
                     keys["n" if intent.page > page else "p"] = intent
             continue
