@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -69,8 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", type=Path, default=None, help="SQLite database file (default: UNO_DB)")
     p.add_argument("--delay", type=float, default=None, help="seconds before a bot moves")
     p.add_argument("--lang", default=None, help="en, zh_Hans or zh_Hant")
-    p.add_argument("--json", action="store_true", help="end with one JSON summary line")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="each line of the game starts with the table version it shows (#12 ...); "
+        "end with one JSON summary line",
+    )
     p.add_argument("--settings", action="store_true", help="set the rules in a menu first")
+    p.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new game even if one was left unfinished (that one is stopped)",
+    )
 
     sub.add_parser(
         "stickers",
@@ -171,8 +182,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, settings: Any) -> int:
-    from adapters.terminal.table import TerminalOptions, play, print_summary
-    from bot.i18n import resolve_lang
+    from adapters.terminal.table import TerminalOptions, play, print_summary, saved_line
+    from bot.i18n import resolve_lang, translator
 
     rules = _rules(args.rules, args.set)
     bots = args.bots if args.bots is not None else max(0, args.players - 1)
@@ -196,19 +207,28 @@ def _play(args: argparse.Namespace, settings: Any) -> int:
         seed=args.seed,
         db=db,
         delay=delay,
-        lang=resolve_lang(args.lang, settings.language),
+        # the person's language: --lang, else the game's own (a resumed one), else UNO_LANG
+        lang=resolve_lang(args.lang) if args.lang is not None else None,
+        fallback_lang=resolve_lang(settings.language),
         json=args.json,
         interactive=interactive,
         settings=args.settings,
+        new=args.new,
+        command="uno-bot play" + (f" --db {shlex.quote(str(args.db))}" if args.db else ""),
     )
     # log lines would print into the game: they go to a file beside the database, and
     # only warnings and errors to the terminal as well
     from bot.logs import log_file
 
     _logging(settings, log_file(opts.db))
-    summary = asyncio.run(play(opts))
+    try:
+        summary = asyncio.run(play(opts, handle_signals=True))
+    except KeyboardInterrupt:  # Ctrl-C before the table could catch it (still starting)
+        tr = translator(opts.lang or opts.fallback_lang)
+        print("\n" + saved_line(tr, opts.command), flush=True)
+        return 130
     print_summary(summary, sys.stdout, args.json)
-    return 0
+    return 130 if summary.get("interrupted") else 0
 
 
 def _terminal_db(db: str) -> Path:

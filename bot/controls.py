@@ -393,7 +393,12 @@ def settings_menu(info: TableInfo, page: int, tr: Translator) -> list[Row]:
     page = max(0, min(page, len(all_pages) - 1))
     presets = Row(
         tuple(
-            Control(SetPreset(name), schema.preset_name(name, tr), selected=name == info.preset)
+            Control(
+                SetPreset(name),
+                schema.preset_name(name, tr),
+                # ticked while the rules are that preset's: changed, they are custom
+                selected=name == info.preset and not schema.changes(info.rules, name),
+            )
             for name in Rules.PRESET_NAMES
         ),
         choice=True,

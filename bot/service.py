@@ -245,6 +245,35 @@ class Service:
         t.deadlines = tuple(ds)
         return changed
 
+    async def restart_clocks(self, key: str) -> None:
+        """Arm table ``key``'s deadlines afresh, each for its full length from now, and store
+        them. For a table whose clocks stop while the program is closed: the terminal's,
+        whose one person was away with it (a turn that ran out meanwhile would be a strike
+        for nobody's fault). Call it after ``start(run_timers=False)``, before the timers
+        run; chats' tables keep theirs (one that passed while the bot was down fires)."""
+        async with self._lock(key):
+            t = self._tables.get(key)
+            if t is None:
+                return
+            now = self.clock()
+            fresh = []
+            for d in t.deadlines:
+                length = self._longest(t, d.kind)
+                fresh.append(d if length is None else Deadline(d.kind, now + length, d.version))
+            if tuple(fresh) == t.deadlines:
+                return
+            nt = t.evolve(deadlines=tuple(fresh))
+            try:
+                await asyncio.shield(
+                    self.store.write(WriteBatch(tables=[nt], expect={key: t.rev}))
+                )
+            except Stale:  # another process has the table: its clocks are that one's
+                await self._load(key)
+                return
+            nt.rev = t.rev + 1
+            self._tables[key] = nt
+            self.timers.set(key, nt.deadlines)
+
     async def _store_clamped(self, t: Table) -> None:
         async with self._lock(t.key):
             try:

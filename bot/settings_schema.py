@@ -40,6 +40,7 @@ __all__ = [
     "Requirement",
     "annotation_values",
     "changed",
+    "changes",
     "decode_value",
     "encode_value",
     "fixed_values",
@@ -56,6 +57,7 @@ __all__ = [
     "pages",
     "preset_name",
     "rules_summary",
+    "rules_title",
     "spec",
     "value_text",
 ]
@@ -657,6 +659,31 @@ def preset_name(name: str | None, tr: Translator) -> str:
     return tr.gettext(msg)
 
 
+def rules_title(rules: Rules, tr: Translator, preset: str | None = None) -> str:
+    """What a table's rules are called wherever they are named (the /rules header, the
+    table's rules line, the terminal): the preset's name while they are that preset's,
+    ``Custom: Official rules + 2 changes`` once flags were changed from it; without a
+    preset, the one they equal (else custom rules)."""
+    if preset is None or preset not in PRESET_NAMES:
+        return preset_name(rules.matching_preset(), tr)
+    n = len(changes(rules, preset))
+    if not n:
+        return preset_name(preset, tr)
+    return tr.ngettext(
+        "Custom: {preset} + {n} change",
+        "Custom: {preset} + {n} changes",
+        n,
+        preset=preset_name(preset, tr),
+    )
+
+
+def changes(rules: Rules, preset: str) -> list[str]:
+    """The flags (schema order) whose value differs from preset ``preset``'s: none while
+    the rules are that preset's (its tick in the settings)."""
+    base = type(rules).preset(preset)
+    return [flag for flag in SCHEMA if getattr(rules, flag) != getattr(base, flag)]
+
+
 def changed(rules: Rules) -> Iterator[str]:
     """The flags (schema order) whose value differs from the official rules."""
     official = type(rules)()
@@ -668,8 +695,7 @@ def changed(rules: Rules) -> Iterator[str]:
 def rules_summary(rules: Rules, tr: Translator, preset: str | None = None) -> str:
     """The preset's name, then every flag that differs from the official rules (a flag
     with nothing to act on marked inactive, naming the flag it needs)."""
-    name = preset_name(preset if preset is not None else rules.matching_preset(), tr)
-    lines = [tr.gettext("📜 {preset}", preset=name)]
+    lines = [tr.gettext("📜 {preset}", preset=rules_title(rules, tr, preset))]
     diff = list(changed(rules))
     if not diff:
         lines.append(tr.gettext("The official rules, no house rules."))

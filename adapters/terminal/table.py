@@ -1,10 +1,19 @@
 """``uno-bot play``: a table in the terminal, against bot seats, through the table service.
 
-Human seats play from a prompt showing the seats with their card counts, their hand and
-their legal moves; with several humans at one keyboard (hot seat) the screen is cleared and
-the next player presses Enter before their hand is shown. Bot seats move after ``delay``.
-Everything goes through the service and SQLite, so running again with the same database
-resumes the table.
+The screen follows the game, not the keyboard: whenever the game changes (a bot's move, a
+timeout, a catch, a +4 to answer) the person's moves are drawn again and the prompt comes
+back below them, while the console (``adapters.terminal.console``) goes on reading. Their
+moves are ``bot.controls.hand_menu``'s, in hand order, numbered: on their turn (with a
+countdown of the turn's time), and out of it when there is something to do then (jump in
+with the card on top, call the UNO they forgot, catch a bot that forgot its own). ``r``
+shows the rules and the scores, which also print after each round; ``q``, Ctrl-D and
+Ctrl-C leave with the game saved, and the next run resumes it (``--new`` starts another).
+
+A terminal table has one person, who is away whenever the program is: its clocks stop
+with the program and every deadline starts again in full when it is run again
+(``Service.restart_clocks``). With several people at one keyboard (hot seat) the screen is
+cleared and the next player presses Enter before their hand is shown. Bot seats move
+after ``delay``. Everything goes through the service and SQLite.
 
 Calling UNO is the player's, as in the chats: a play that leaves one card is offered with
 and without the call, and a player who forgets may still call while nobody has caught them
@@ -13,20 +22,31 @@ and without the call, and a player who forgets may still call while nobody has c
 
 With ``settings`` the host sets the table's rules before the deal: the settings menu of
 ``bot.controls`` as numbered lines, each number an intent dispatched to the service
-(``Service.press``). This adapter is the worked example of docs/adding-a-platform.md.
+(``Service.press``), the pages on fixed keys. This adapter is the worked example of
+docs/adding-a-platform.md.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from adapters.terminal.console import (
+    CHANGED,
+    INTERRUPT,
+    Console,
+    Prompt,
+    Signal,
+    console_for,
+)
+from adapters.terminal.port import TerminalPort
 from bot import controls, intents, render
 from bot import settings_schema as schema
 from bot.config import Settings
@@ -35,12 +55,22 @@ from bot.model import LOBBY, PLAYING
 from bot.port import Notice, TableInfo
 from bot.service import Service
 from bot.store import SqliteStore
-from engine import Action, CallUno, CardsDrawn, Event, Leave, Play, View, leaves_one_card
+from engine import CallUno, CatchUno, NextRound, Phase, Play
 
-__all__ = ["KEY", "TerminalOptions", "TerminalPort", "play", "settings_screen"]
+__all__ = [
+    "KEY",
+    "TerminalOptions",
+    "TerminalPort",
+    "TerminalTable",
+    "play",
+    "saved_line",
+    "settings_screen",
+]
 
 KEY = "term:table"
 SCOPE = "term"
+QUIT = Signal("QUIT")
+DONE = Signal("DONE")
 
 
 @dataclass
@@ -53,148 +83,400 @@ class TerminalOptions:
     seed: int | None = None
     db: Path = Path("data/terminal.sqlite3")
     delay: float = 0.8
-    lang: str = "en"
+    lang: str | None = None  # the person's language; None: the table's, else ``fallback_lang``
+    fallback_lang: str = "en"
     json: bool = False
     interactive: bool | None = None  # default: humans seated and stdin is a terminal
     round_pause: float | None = None
     settings: bool = False  # the host sets the rules before the deal (interactive only)
+    new: bool = False  # a new game even if one was left unfinished (which is stopped)
+    command: str = "uno-bot play"  # how the person runs this again (the lines saying so)
 
 
-class TerminalPort:
-    """Prints the public table as it changes; keeps each human's latest private view.
+def saved_line(tr: Translator, command: str) -> str:
+    """What the person is told on leaving an unfinished game."""
+    return tr.gettext("The game is saved. To go on with it, run: {command}", command=command)
 
-    ``you``: the one person at the table (named "You"), whom the lines address in the
-    second person. ``keyboard``: the person at the keyboard now, shown the cards they draw
-    (the public line says only how many); ``None`` with nobody there (``quiet_private``)."""
+
+@dataclass(frozen=True)
+class _Menu:
+    """What the person may do now: ``moves`` numbered from 1, drawn as ``block`` above
+    ``prompt``; ``key`` tells one menu from another (drawn again only when it changes)."""
+
+    key: Any
+    prompt: Prompt | None
+    block: str = ""
+    moves: tuple[controls.Control, ...] = ()
+    player: str | None = None
+    handover: str | None = None  # hot seat: the player the keyboard goes to
+
+
+class TerminalTable:
+    """One run of the terminal table: opens (or resumes) the game and plays it to its end,
+    or until the person leaves. ``clock``: the service's (a test's fake one); ``timers``:
+    whether the service's timers run by themselves (a test fires them itself)."""
 
     def __init__(
-        self, out: TextIO, tr: Translator, *, quiet_private: bool, you: str | None = None
+        self,
+        opts: TerminalOptions,
+        *,
+        console: Console | None = None,
+        out: TextIO | None = None,
+        clock: Callable[[], float] = time.time,
+        timers: bool = True,
     ) -> None:
+        self.opts = opts
         self.out = out
-        self.tr = tr
-        self.quiet_private = quiet_private
-        self.you = you
-        self.keyboard: str | None = you
-        self.changed = asyncio.Event()
-        self.views: dict[str, View] = {}
-        self.lines = 0
-        self.bots: set[str] = set()
-        self.names: dict[str, str] = {}
-        # a change in which the person at the keyboard drew: printed with their own view
-        # of its events (show_hand, right after), else as it is at the next output
-        self._held: tuple[int, list[Event]] | None = None
+        self.clock = clock
+        self.run_timers = timers
+        self.humans = max(0, opts.players - opts.bots)
+        interactive = opts.interactive
+        if interactive is None:
+            interactive = self.humans > 0 and sys.stdin.isatty()
+        self.interactive = interactive
+        self.console = console or console_for(interactive, clock, out)
+        self.tr = translator(opts.lang or opts.fallback_lang)
+        pause = opts.round_pause if opts.round_pause is not None else (3.0 if interactive else 0.0)
+        settings = Settings(db=opts.db, bot_delay=opts.delay, round_pause_seconds=pause)
+        self.store = SqliteStore(opts.db)
+        you = "term:p1" if self.humans == 1 else None  # the one person, named "You"
+        self.port = TerminalPort(
+            self.console, self.tr, quiet_private=not interactive, you=you, numbered=opts.json
+        )
+        mono = None if clock is time.time else clock
+        self.service = Service(
+            self.store, self.port, settings, clock=clock, mono=mono, seed=opts.seed,
+            bot_delay=opts.delay,
+        )  # fmt: skip
+        self.resumed = False
+        self.keyboard = you  # who is at the keyboard (hot seat: the last to have it)
 
-    def _print(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
-        self.lines += 1
+    def _say(self, text: str) -> None:
+        self.console.write(text)
 
-    def _lines(self, version: int, events: Sequence[Event]) -> None:
-        for e in events:
-            line = render.event_line(e, self.tr, self.names, self.you)
-            if line:
-                self._print(f"#{version} {line}")
+    async def run(self) -> dict[str, Any]:
+        """Play until the game ends or the person leaves; the summary (``interrupted``:
+        left with Ctrl-C)."""
+        svc, opts = self.service, self.opts
+        await self.store.open()
+        outcome: Signal = DONE
+        try:
+            await svc.start(run_timers=False)
+            info = await svc.table(KEY)
+            if info is not None and info.status == LOBBY:
+                # a run stopped while it was seating players: nothing was played, start afresh
+                await svc.stop_game(KEY, info.host)
+                info = await svc.table(KEY)
+            self.resumed = info is not None and info.status == PLAYING
+            if self.resumed and opts.new and info is not None:
+                await svc.stop_game(KEY, info.host)  # counts for nobody's statistics
+                self.resumed = False
+            if self.resumed and info is not None and opts.lang is None:
+                self._language(info.lang or opts.fallback_lang)
+            await self.console.start()
+            if self.resumed:
+                await svc.restart_clocks(KEY)  # the person was away with the program
+                self._resumed_lines()
+            else:
+                outcome = await self._deal()
+            if outcome is DONE:
+                info = await svc.table(KEY)
+                if self.interactive and info is not None:
+                    self._say(schema.rules_summary(info.rules, self.tr, info.preset))
+                if self.run_timers:
+                    svc.timers.start()
+                outcome = await self._loop()
+        finally:
+            await self.console.close()
+            await svc.stop()
+        try:
+            summary = await _summary(self.store, self.resumed)
+        finally:
+            await self.store.close()
+        summary["interrupted"] = outcome is INTERRUPT
+        if outcome is not DONE and summary["status"] == PLAYING:
+            self._final(saved_line(self.tr, opts.command))
+        return summary
 
-    def _flush(self) -> None:
-        if self._held is not None:
-            version, public = self._held
-            self._held = None
-            self._lines(version, public)
+    def _final(self, text: str) -> None:
+        """A line after the console is closed (its prompt gone, its line ended)."""
+        self.console.write(text)
 
-    async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
-        self._flush()
-        self.bots = {s.id for s in table.seats if s.bot is not None}
-        self.names = table.names
-        me = None if self.quiet_private else self.keyboard
-        if me is not None and any(
-            isinstance(e, CardsDrawn) and e.player == me and e.count for e in events
-        ):
-            self._held = (table.version, list(events))
-        else:
-            self._lines(table.version, events)
-        self.changed.set()
+    def _language(self, lang: str) -> None:
+        self.tr = self.port.tr = translator(lang)
 
-    async def show_hand(
-        self, table: TableInfo, player: str, view: View, events: Sequence[Event]
-    ) -> None:
-        self.views[player] = view  # shown at that player's next prompt
-        held = self._held
-        if held is not None and player == self.keyboard and len(held[1]) == len(events):
-            # the same change as the player sees it: their own draws with the cards
-            self._held = None
-            merged = [
-                mine if isinstance(mine, CardsDrawn) and mine.player == player else public
-                for public, mine in zip(held[1], events, strict=True)
+    def _resumed_lines(self) -> None:
+        tr, command = self.tr, self.opts.command
+        self._say(render.notice_text(Notice("info.resumed"), tr, {}))
+        if self.interactive:
+            self._say(
+                tr.gettext(
+                    "This is the game left unfinished here. To start a new one instead, "
+                    "run: {command}",
+                    command=f"{command} --new",
+                )
+            )
+            if self.opts.settings:
+                self._say(
+                    tr.gettext(
+                        "--settings sets the rules of a new game: {command}",
+                        command=f"{command} --new --settings",
+                    )
+                )
+
+    async def _deal(self) -> Signal:
+        """Open the table, let the host set the rules, deal; ``DONE``, or how they left."""
+        svc = self.service
+        human_ids = [f"term:p{i + 1}" for i in range(self.humans)]
+        host = await _open_table(svc, self.opts, human_ids, self.tr)
+        if self.opts.settings and self.interactive:
+            left = await self._settings(host)
+            if left is not DONE:
+                info = await svc.table(KEY)
+                if info is not None and info.status == LOBBY:
+                    await svc.stop_game(KEY, host)
+                self._final(self.tr.gettext("No game was started."))
+                return left
+        res = await svc.start_game(KEY, host)
+        if not res.ok:
+            raise SystemExit(f"cannot start: {res.code} {res.params}")
+        return DONE
+
+    # -- the game -----------------------------------------------------------------------------
+
+    async def _loop(self) -> Signal:
+        """Draw what the person may do whenever it changes, read what they type meanwhile;
+        until the game ends (``DONE``) or they leave (``QUIT``, ``EOF``, ``INTERRUPT``)."""
+        drawn: Any = None
+        console, port = self.console, self.port
+        while True:
+            port.changed.clear()  # before reading the table: a change after it wakes us
+            info = await self.service.table(KEY)
+            if info is None or info.status not in (LOBBY, PLAYING):
+                return DONE
+            info = port.local(info)
+            menu = await self._menu(info)
+            fresh = menu.key != drawn
+            if fresh:
+                drawn = menu.key
+                if menu.block:
+                    console.write(menu.block)
+            console.ask(menu.prompt, fresh=fresh)
+            got = await console.read(port.changed)
+            if got is CHANGED:
+                continue
+            if isinstance(got, Signal):
+                return got
+            answer = await self._answer(info, menu, got.strip().lower())
+            if answer is QUIT:
+                return QUIT
+            if answer is None:  # Enter alone: draw it all again
+                drawn = None
+
+    async def _menu(self, info: TableInfo) -> _Menu:
+        tr = self.tr
+        v = info.view
+        if not self.interactive or v is None:
+            return _Menu(None, None)
+        current = v.current
+        humans = [s.id for s in info.seats if s.bot is None and s.id in v.players]
+        active = v.phase in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE)
+        me = self.keyboard
+        if active and current in humans:
+            if me is None:
+                me = self.keyboard = current  # the first turn of a hot seat
+            elif current != me:
+                name = info.name(current)
+                text = tr.gettext("Pass the keyboard to {name} and press Enter.", name=name)
+                # hot seat: the previous hand off the screen before the next one is shown,
+                # and nobody's cards printed until the next player has the keyboard
+                self.port.keyboard = None
+                return _Menu(("pass", current), Prompt(text), "\n" * 60, handover=current)
+        self.port.keyboard = me
+        if me is None:
+            return _Menu(("wait", current), self._waiting(info, current))
+        view = await self.service.hand(KEY, me)
+        legal = await self.service.legal(KEY, me)
+        mine = active and current == me
+        if not mine:
+            # out of turn: a jump-in, the UNO call forgotten, a catch of someone who forgot
+            # theirs (not every false catch that ``false_uno_penalty`` makes legal)
+            exposed = set(v.exposed)
+            legal = [
+                a
+                for a in legal
+                if isinstance(a, Play | NextRound)
+                or (isinstance(a, CallUno) and me in exposed)
+                or (isinstance(a, CatchUno) and a.target in exposed)
             ]
-            self._lines(held[0], merged)
-        self.changed.set()
+        rows = controls.hand_menu(info, view, legal, tr)
+        moves = tuple(c for row in rows for c in row if isinstance(c.intent, intents.Act))
+        if mine and view is not None:
+            return _Menu(
+                ("turn", me, info.turn_version, tuple(c.intent for c in moves), view.hand),
+                Prompt(
+                    tr.gettext("Your move: "),
+                    tr.gettext("Your move ({seconds} s left): "),
+                    info.deadline,
+                ),
+                self._turn_block(info, view, moves),
+                moves,
+                me,
+            )
+        if moves:
+            return _Menu(
+                ("now", me, tuple(c.intent for c in moves)),
+                Prompt(tr.gettext("Your move: ")),
+                self._now_block(moves),
+                moves,
+                me,
+            )
+        return _Menu(("wait", current), self._waiting(info, current), player=me)
 
-    async def announce(self, table: TableInfo, notice: Notice) -> None:
-        self._flush()
-        if notice.code in ("info.round_won", "info.game_won"):
-            return  # the event lines said it already
-        text = render.notice_text(notice, self.tr, table.names, viewer=self.you)
-        self._print("*** " + text)
-        self.changed.set()
+    def _waiting(self, info: TableInfo, current: str | None) -> Prompt:
+        tr = self.tr
+        if current is None:
+            return Prompt(tr.gettext("r: rules and scores, q: quit: "), waiting=True)
+        return Prompt(
+            tr.gettext(
+                "{player} to play (r: rules and scores, q: quit): ", player=info.name(current)
+            ),
+            waiting=True,
+        )
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
-        self._flush()
-        # private to ``user``: on the shared screen only for the people at the keyboard,
-        # never what a bot seat is told (a hand revealed to a bot by a challenge)
-        if not self.quiet_private and user not in self.bots:
-            text = render.notice_text(notice, self.tr, self.names, viewer=self.you)
-            self._print("  ! " + text)
-        self.changed.set()
+    def _move_lines(self, moves: tuple[controls.Control, ...], turn: bool) -> list[str]:
+        tr, names = self.tr, self.port.names
+        lines = []
+        for i, c in enumerate(moves, 1):
+            assert isinstance(c.intent, intents.Act)
+            action = c.intent.action
+            label = controls.long_label(action, tr, names)
+            if not turn and isinstance(action, Play):
+                label = tr.gettext("Jump in: {move}", move=label)
+            lines.append(f"  {i:>2}. {label}")
+        return lines
 
-    async def closed(self, table: TableInfo) -> None:
-        self._flush()
-        self.changed.set()
+    def _turn_block(self, info: TableInfo, view: Any, moves: tuple[controls.Control, ...]) -> str:
+        tr = self.tr
+        lines = [""]
+        seats = render.seat_lines(info, tr)
+        if seats:
+            lines += [*seats, ""]
+        lines.append(render.hand_text(view, tr, info.names))
+        lines += self._move_lines(moves, turn=True)
+        lines.append("   r. " + tr.gettext("Rules and scores"))
+        lines.append("   q. " + tr.gettext("Quit (the game is saved)"))
+        return "\n".join(lines)
+
+    def _now_block(self, moves: tuple[controls.Control, ...]) -> str:
+        tr = self.tr
+        lines = ["", tr.gettext("⚡ Not your turn, but you may:")]
+        lines += self._move_lines(moves, turn=False)
+        return "\n".join(lines)
+
+    async def _answer(self, info: TableInfo, menu: _Menu, text: str) -> Signal | bool | None:
+        """Do what the person typed: ``QUIT``; ``None`` for Enter alone; else whether it
+        was understood (a refusal is told through the port)."""
+        tr = self.tr
+        if text in ("q", "quit", "exit"):
+            return QUIT
+        if menu.handover is not None:
+            self.keyboard = self.port.keyboard = menu.handover
+            return True
+        if not text:
+            return None
+        if text in ("r", "rules", "s", "scores"):
+            lines = [schema.rules_summary(info.rules, tr, info.preset)]
+            if info.view is not None:
+                lines += ["", *render.scores_lines(info.view, tr, info.names)]
+            self.console.write("\n".join(lines))
+            return True
+        control = _pick(text, menu.moves)
+        if control is None or menu.player is None:
+            self.console.write(_bad_input(tr, len(menu.moves)))
+            return False
+        act = control.intent
+        assert isinstance(act, intents.Act)
+        seen = None if isinstance(act.action, CallUno) else act.version  # a call is never late
+        await self.service.act(KEY, menu.player, act.action, seen_version=seen)
+        return True
+
+    async def _settings(self, host: str) -> Signal:
+        """The host's settings menu until Done (``DONE``), or until they leave."""
+        svc, tr, console = self.service, self.tr, self.console
+        page = 0
+        changed = asyncio.Event()  # nothing else changes a table in its lobby
+        while True:
+            info = await svc.table(KEY)
+            if info is None:
+                return DONE
+            text, keys = settings_screen(info, page, tr)
+            console.write(text)
+            console.ask(Prompt(tr.gettext("Your choice: ")), fresh=True)
+            got = await console.read(changed)
+            if isinstance(got, Signal):
+                return got
+            answer = got.strip().lower()
+            if answer in ("q", "quit", "exit"):
+                return QUIT
+            if not answer:
+                continue
+            intent = keys.get(answer)
+            if intent is None:
+                numbers = sum(1 for k in keys if k.isdigit())
+                console.write(
+                    tr.gettext("Type a number from 1 to {n}, or n, p, d or q.", n=numbers)
+                )
+                continue
+            if isinstance(intent, intents.CloseSettings):
+                return DONE
+            if isinstance(intent, intents.OpenSettings):
+                page = intent.page
+                continue
+            await svc.press(KEY, host, intent)  # a refusal is told through the port
 
 
 async def play(
     opts: TerminalOptions,
     *,
-    out: TextIO = sys.stdout,
-    ask: Callable[[str], str] = input,
+    out: TextIO | None = None,
+    console: Console | None = None,
+    clock: Callable[[], float] = time.time,
+    handle_signals: bool = False,
 ) -> dict[str, Any]:
-    """Run (or resume) the terminal table until the game ends; returns the summary."""
-    humans = max(0, opts.players - opts.bots)
-    interactive = opts.interactive
-    if interactive is None:
-        interactive = humans > 0 and sys.stdin.isatty()
-    tr = translator(opts.lang)
-    pause = opts.round_pause if opts.round_pause is not None else (3.0 if interactive else 0.0)
-    settings = Settings(db=opts.db, bot_delay=opts.delay, round_pause_seconds=pause)
-    store = SqliteStore(opts.db)
-    await store.open()
-    you = "term:p1" if humans == 1 else None  # the one person, named "You"
-    port = TerminalPort(out, tr, quiet_private=not interactive, you=you)
-    svc = Service(store, port, settings, seed=opts.seed, bot_delay=opts.delay)
+    """Run (or resume) the terminal table until the game ends or the person leaves;
+    returns the summary. ``handle_signals``: Ctrl-C (SIGINT) leaves it saved, at once."""
+    table = TerminalTable(opts, console=console, out=out, clock=clock)
+    if not handle_signals:
+        return await table.run()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGINT, table.console.interrupt)
     try:
-        await svc.start()
-        info = await svc.table(KEY)
-        if info is not None and info.status == LOBBY:
-            # a run stopped while it was seating players: nothing was played, start afresh
-            await svc.stop_game(KEY, info.host)
-            info = await svc.table(KEY)
-        resumed = info is not None and info.status == PLAYING
-        human_ids = [f"term:p{i + 1}" for i in range(humans)]
-        if not resumed:
-            host = await _open_table(svc, opts, human_ids, tr)
-            if opts.settings and interactive:
-                await _settings(svc, host, ask, out, tr)
-            res = await svc.start_game(KEY, host)
-            if not res.ok:
-                raise SystemExit(f"cannot start: {res.code} {res.params}")
-        else:
-            print(render.notice_text(Notice("info.resumed"), tr, {}), file=out, flush=True)
-        info = await svc.table(KEY)
-        if interactive and info is not None:
-            print(schema.rules_summary(info.rules, tr, info.preset), file=out, flush=True)
-        await _loop(svc, port, interactive, ask, out, tr)
-        return await _summary(svc, store, resumed)
+        return await table.run()
     finally:
-        await svc.stop()
-        await store.close()
+        loop.remove_signal_handler(signal.SIGINT)
+
+
+def _pick(text: str, moves: tuple[controls.Control, ...]) -> controls.Control | None:
+    if text.isdigit():
+        n = int(text)
+        return moves[n - 1] if 1 <= n <= len(moves) else None
+    if text in ("u", "uno"):
+        for c in moves:
+            if isinstance(c.intent, intents.Act) and isinstance(c.intent.action, CallUno):
+                return c
+    return None
+
+
+def _bad_input(tr: Translator, n: int) -> str:
+    """What may be typed now, when what was typed is none of it."""
+    if n == 0:
+        return tr.gettext("Nothing to play now: type r for the rules and scores, q to quit.")
+    return tr.ngettext(
+        "Type 1 for the move, r for the rules and scores, q to quit.",
+        "Type a number from 1 to {n} for a move, r for the rules and scores, q to quit.",
+        n,
+    )
 
 
 async def _open_table(
@@ -207,8 +489,8 @@ async def _open_table(
         KEY,
         SCOPE,
         host,
-        tr.gettext("You") if single else tr.gettext("Player 1"),
-        lang=opts.lang,
+        tr.gettext("You") if single else tr.gettext("Player {n}", n=1),
+        lang=tr.lang,
         preset=opts.preset,
         overrides=opts.overrides,
         seat_host=bool(human_ids),
@@ -216,229 +498,66 @@ async def _open_table(
     if not res.ok:
         raise SystemExit(f"cannot open the table: {res.code} {res.params}")
     for i, pid in enumerate(human_ids[1:], 2):
-        await svc.join(KEY, pid, tr.gettext("Player {n}").format(n=i))
+        await svc.join(KEY, pid, tr.gettext("Player {n}", n=i))
     for _ in range(opts.bots):
         await svc.add_bot(KEY, host, opts.strategy)
     return host
 
 
-# -- settings: bot.controls as numbered lines -------------------------------------------------
+# -- settings: bot.controls as numbered lines, the pages on fixed keys ------------------------
 
 
 def settings_screen(
     info: TableInfo, page: int, tr: Translator
-) -> tuple[str, list[controls.Control]]:
-    """The settings menu at ``page`` as text with numbered lines, and the control each
-    number presses (the enabled ones, in order)."""
+) -> tuple[str, dict[str, intents.Intent]]:
+    """The settings menu at ``page`` as text, and what each key presses: a number for each
+    preset and value (the enabled ones, in order), ``n``/``p`` the next and previous page,
+    ``d`` Done (the deal). A flag's "needs" note is said once, on its line, not on each
+    of its values."""
     lines = [
         "⚙️ " + tr.gettext(controls.SETTINGS),
         schema.rules_summary(info.rules, tr, info.preset),
         "",
     ]
-    pressable: list[controls.Control] = []
+    keys: dict[str, intents.Intent] = {}
+    pages = {"n": tr.gettext("▶ Next page"), "p": tr.gettext("◀ Previous page")}
     for row in controls.settings_menu(info, page, tr):
+        if any(isinstance(c.intent, intents.OpenSettings | intents.CloseSettings) for c in row):
+            for c in row:
+                intent = c.intent
+                if isinstance(intent, intents.CloseSettings):
+                    keys["d"] = intent
+                elif isinstance(intent, intents.OpenSettings) and not c.enabled:
+                    if c.label not in ("◀", "▶"):  # (an arrow that goes nowhere: none)
+                        lines.append(f"       {c.label}")  # "Page 1/11"
+                elif isinstance(intent, intents.OpenSettings) and c.enabled:
+                    keys["n" if intent.page > page else "p"] = intent
+            continue
         if row.title:
             lines.append(row.title)
         for c in row:
+            intent = c.intent
+            label = c.label
+            if isinstance(intent, intents.SetFlag):
+                label = schema.value_text(intent.flag, intent.value, tr)
             if not c.enabled:
-                lines.append(f"       {c.label}")
+                lines.append(f"       {label}")
                 continue
-            pressable.append(c)
+            n = str(sum(1 for k in keys if k.isdigit()) + 1)
+            keys[n] = intent
             mark = "✓" if c.selected else " "
-            lines.append(f"  {len(pressable):>2}. {mark} {c.label}")
-    return "\n".join(lines), pressable
+            lines.append(f"  {n:>2}. {mark} {label}")
+    lines += [f"   {key}. {words}" for key, words in pages.items() if key in keys]
+    lines.append("   d. " + tr.gettext("✅ Done: deal the cards"))
+    lines.append("   q. " + tr.gettext("Quit (no game is started)"))
+    return "\n".join(lines), keys
 
 
-async def _settings(
-    svc: Service, host: str, ask: Callable[[str], str], out: TextIO, tr: Translator
-) -> None:
-    """The host's settings menu until Done (or an empty line, or EOF)."""
-    page = 0
-    while True:
-        info = await svc.table(KEY)
-        if info is None:
-            return
-        text, pressable = settings_screen(info, page, tr)
-        print(text, file=out, flush=True)
-        try:
-            answer = (await asyncio.to_thread(ask, tr.gettext("Your choice: "))).strip()
-        except EOFError:
-            return
-        if not answer.isdigit() or not 1 <= int(answer) <= len(pressable):
-            return
-        intent = pressable[int(answer) - 1].intent
-        if isinstance(intent, intents.CloseSettings):
-            return
-        if isinstance(intent, intents.OpenSettings):
-            page = intent.page
-            continue
-        await svc.press(KEY, host, intent)  # a refusal is told through the port
-
-
-async def _loop(
-    svc: Service,
-    port: TerminalPort,
-    interactive: bool,
-    ask: Callable[[str], str],
-    out: TextIO,
-    tr: Translator,
-) -> None:
-    last_human: str | None = None
-    declined: set[str] = set()  # left the late UNO call out: not offered again meanwhile
-    while True:
-        info = await svc.table(KEY)
-        if info is None or info.status not in (LOBBY, PLAYING):
-            return
-        view = info.view
-        current = view.current if view is not None else None
-        late = _forgot_uno(info, port.keyboard) if interactive else None
-        declined.intersection_update({late} if late is not None else ())
-        if late is not None and late != current and late not in declined:
-            # played down to one card without calling, and not caught yet: the bots
-            # will catch them after their delay, as in the chats
-            called = await _late_uno(svc, late, ask, tr)
-            if called is None:
-                return
-            if not called:
-                declined.add(late)
-            continue
-        if interactive and current is not None and not info.is_bot(current):
-            if last_human is not None and last_human != current:
-                humans = [s for s in info.seats if s.bot is None]
-                if len(humans) > 1:  # hot seat: hide the previous hand
-                    print("\n" * 60, file=out, flush=True)
-                    await asyncio.to_thread(
-                        ask,
-                        tr.gettext("Pass the keyboard to {name} and press Enter.").format(
-                            name=info.name(current)
-                        ),
-                    )
-            last_human = current
-            port.keyboard = current
-            if not await _prompt(svc, info, current, ask, out, tr):
-                return
-            continue
-        port.changed.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(port.changed.wait(), timeout=0.5)
-
-
-async def _prompt(
-    svc: Service,
-    info: TableInfo,
-    player: str,
-    ask: Callable[[str], str],
-    out: TextIO,
-    tr: Translator,
-) -> bool:
-    """Ask ``player`` for a move. False when the player quits (the table stays saved)."""
-    view = await svc.hand(KEY, player)
-    if view is None:
-        return True
-    acts = _moves(view, [a for a in await svc.legal(KEY, player) if not isinstance(a, Leave)])
-    names = info.names
-    print("", file=out)
-    seats = render.seat_lines(info, tr)
-    if seats:
-        print("\n".join(seats), file=out)
-        print("", file=out)
-    print(render.hand_text(view, tr, names), file=out)
-    for i, a in enumerate(acts, 1):
-        print(f"  {i:>2}. {_label(a, tr, names)}", file=out)
-    print("   r. " + tr.gettext("Rules of this table"), file=out)
-    print("   q. " + tr.gettext("Quit (the game is saved)"), file=out, flush=True)
-    try:
-        text = await asyncio.to_thread(ask, tr.gettext("Your move: "))
-    except EOFError:
-        return False
-    text = text.strip().lower()
-    if text in ("q", "quit", "exit"):
-        return False
-    if text in ("r", "rules"):
-        print(schema.rules_summary(info.rules, tr, info.preset), file=out, flush=True)
-        return True
-    action = _parse(text, acts)
-    if action is None:
-        print(tr.gettext("Type the number of a move."), file=out, flush=True)
-        return True
-    await svc.act(KEY, player, action, seen_version=info.version)
-    return True
-
-
-def _leaves_one(view: View, play: Play) -> bool:
-    target = view.counts.get(play.target) if play.target is not None else None
-    return leaves_one_card(view.rules, len(view.hand or ()), play, target)
-
-
-def _moves(view: View, acts: Sequence[Action]) -> list[Action]:
-    """The listed moves, each play that leaves one card offered twice: as it is (UNO not
-    called: whoever catches you before the next move makes you draw), then with the call."""
-    out: list[Action] = []
-    for a in acts:
-        out.append(a)
-        if isinstance(a, Play) and not a.uno and _leaves_one(view, a):
-            out.append(Play(a.card, a.color, a.target, a.together, uno=True))
-    return out
-
-
-def _label(action: Action, tr: Translator, names: dict[str, str]) -> str:
-    if isinstance(action, Play) and action.uno:
-        plain = Play(action.card, action.color, action.target, action.together)
-        return tr.gettext("{move} and call UNO!", move=render.action_label(plain, tr, names))
-    return render.action_label(action, tr, names)
-
-
-def _forgot_uno(info: TableInfo, player: str | None) -> str | None:
-    """``player`` (at the keyboard), if they hold one card without having called UNO and
-    can still call it (nobody has caught them yet)."""
-    v = info.view
-    if player is None or v is None or player not in v.exposed:
-        return None
-    if player in v.silent:  # uno_call=with_play: the call had to come with the play
-        return None
-    return player
-
-
-async def _late_uno(
-    svc: Service,
-    player: str,
-    ask: Callable[[str], str],
-    tr: Translator,
-) -> bool | None:
-    """Offer ``player`` the UNO call they left out: whether they called it (``None``: they
-    quit)."""
-    try:
-        text = await asyncio.to_thread(
-            ask, tr.gettext("❗ One card left and no UNO called! Type u to call it now: ")
-        )
-    except EOFError:
-        return None
-    text = text.strip().lower()
-    if text in ("q", "quit", "exit"):
-        return None
-    if text not in ("u", "uno"):
-        return False
-    # no version check: calling is right as long as they hold one card, whatever moved
-    await svc.act(KEY, player, CallUno())
-    return True
-
-
-def _parse(text: str, acts: Sequence[Action]) -> Action | None:
-    if text.isdigit():
-        n = int(text)
-        if 1 <= n <= len(acts):
-            return acts[n - 1]
-    if text in ("uno", "u"):
-        for a in acts:
-            if isinstance(a, CallUno):
-                return a
-    return None
-
-
-async def _summary(svc: Service, store: SqliteStore, resumed: bool) -> dict[str, Any]:
+async def _summary(store: SqliteStore, resumed: bool) -> dict[str, Any]:
     t = await store.get_table(KEY)
     if t is None:
-        return {"winner": None, "scores": {}, "rounds": 0, "actions": 0, "resumed": resumed}
+        return {"winner": None, "scores": {}, "rounds": 0, "actions": 0, "resumed": resumed,
+                "status": None}  # fmt: skip
     g = t.game
     names = t.names
     log = [a for a in await store.actions(KEY) if a.game_no == t.game_no]

@@ -52,6 +52,7 @@ from bot.render.flags import (
     inactive_note,
     preset_name,
     rules_summary,
+    rules_title,
 )
 from bot.render.hands import (
     hand_text,
@@ -76,6 +77,7 @@ from bot.render.stats import (
 )
 from bot.render.table import (
     recent_lines,
+    scores_lines,
     seat_lines,
     table_text,
 )
@@ -119,6 +121,8 @@ __all__ = [
     "preset_name",
     "recent_lines",
     "rules_summary",
+    "rules_title",
+    "scores_lines",
     "scores_text",
     "seat_lines",
     "stats_text",

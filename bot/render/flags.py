@@ -16,6 +16,7 @@ from bot.settings_schema import (
     inactive_note,
     preset_name,
     rules_summary,
+    rules_title,
 )
 from engine import Rules
 
@@ -31,6 +32,7 @@ __all__ = [
     "inactive_note",
     "preset_name",
     "rules_summary",
+    "rules_title",
 ]
 
 flag_needs = schema.needs

@@ -9,7 +9,7 @@ from bot.i18n import Translator
 from bot.port import Notice, TableInfo
 from bot.render.cards import _name, _sep, button_label, card_text, color_text, direction_text
 from bot.render.events import _SAID_ELSEWHERE, event_line
-from bot.render.flags import PRESET_NAMES, preset_name
+from bot.render.flags import rules_title
 from bot.render.notices import notice_text
 from bot.render.stats import _scores
 from engine import Card, Color, Phase, Rules, View
@@ -92,15 +92,9 @@ def seat_lines(info: TableInfo, tr: Translator) -> list[str]:
 
 
 def _rules_line(info: TableInfo, tr: Translator) -> str:
-    """``Rules: House rules + 2 changes``: the preset, and how many flags differ from it."""
-    rules_line = preset_name(info.preset, tr)
-    base = info.preset if info.preset in PRESET_NAMES else "official"
-    changed = len(info.rules.overrides(base))
-    if changed:
-        rules_line = tr.ngettext(
-            "{preset} + {n} change", "{preset} + {n} changes", changed, preset=rules_line
-        )
-    return tr.gettext("Rules: {rules}", rules=rules_line)
+    """``Rules: Custom: House rules + 2 changes``: the preset, and how many flags differ
+    from it (``rules_title``, as /rules names them)."""
+    return tr.gettext("Rules: {rules}", rules=rules_title(info.rules, tr, info.preset))
 
 
 def _lobby_seat_lines(info: TableInfo, tr: Translator, halves: int) -> list[str]:
@@ -157,6 +151,22 @@ def _table_scores(v: View, tr: Translator, names: Mapping[str, str]) -> str:
     (partners=rotate) keep their own."""
     teams = v.teams if v.rules.partners is True else None
     return _scores(v.scores, tr, names, low_wins=v.rules.scoring == "penalty", teams=teams)
+
+
+def scores_lines(v: View, tr: Translator, names: Mapping[str, str]) -> list[str]:
+    """The scores under their heading: the final ones once the game is won, those after
+    the round between rounds, else the scores so far with what ends the game (the
+    terminal shows them at each round's end and on request)."""
+    if v.phase is Phase.GAME_OVER:
+        penalty = v.rules.scoring == "penalty"
+        heading = (
+            tr.gettext("Final scores (lowest wins):") if penalty else tr.gettext("Final scores:")
+        )
+    elif v.phase is Phase.ROUND_OVER:
+        heading = tr.gettext("🏁 Scores after round {round}:", round=v.round)
+    else:
+        heading = _scores_heading(v.rules, tr)
+    return [heading, _table_scores(v, tr, names)]
 
 
 def _round_over_lines(v: View, tr: Translator, names: Mapping[str, str]) -> list[str]:

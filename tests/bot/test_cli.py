@@ -12,17 +12,18 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import adapters.terminal.table as terminal
 from adapters.terminal.table import KEY, TerminalOptions, play
-from bot import render
 from bot.cli import build_parser, main, parse_sets
 from bot.i18n import translator
 from bot.store import SqliteStore, migrations
+from tests.adapters.terminal.script import EOF, Answer, Script, Wait
+from tests.adapters.terminal.script import run as run_table
 
 ROOT = Path(__file__).resolve().parents[2]
 UNO_BOT = Path(sys.executable).with_name("uno-bot")
@@ -245,26 +246,12 @@ def test_a_token_under_the_old_compose_name_is_named_not_ignored(
 def test_run_on_a_terminal_seats_a_person_at_the_table(tmp_path: Path) -> None:
     """On a TTY, the demo without a token opens an interactive table: the person sees their
     cards and is asked for a move (here they quit; the table stays saved)."""
-    import pty
-
-    master, slave = pty.openpty()
-    try:
-        os.write(master, b"q\n")  # typed ahead: read at the first prompt
-        proc = subprocess.run(
-            [str(UNO_BOT), "run", "--demo"],
-            cwd=tmp_path,
-            env=clean_env(tmp_path),
-            stdin=slave,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-    finally:
-        os.close(master)
-        os.close(slave)
-    assert proc.returncode == 0, proc.stderr
-    assert "No platform configured" in proc.stdout and "Your cards" in proc.stdout
+    # (not typed ahead: q quits at once, also while the bots play before the person)
+    term = Terminal(tmp_path, "run", "--demo")
+    term.until(r"Your cards.*Your move", timeout=30)
+    term.type(b"q\r")
+    assert term.end() == 0
+    assert "No platform configured" in term.text
     with sqlite3.connect(tmp_path / "default.sqlite3") as c:
         status = c.execute("SELECT status FROM tables WHERE key = ?", (KEY,)).fetchone()[0]
     assert status == "playing"
@@ -288,7 +275,8 @@ def test_play_logs_to_a_file_beside_the_database_not_into_the_game(tmp_path: Pat
         )  # fmt: skip
         assert res.returncode == 0, res.stderr
         assert res.stderr == ""
-        assert all(line.startswith("#") for line in res.stdout.splitlines()), res.stdout
+        assert "wins the game" in res.stdout
+        assert not re.search(r"\b(DEBUG|INFO|WARNING|ERROR) [\w.]+: ", res.stdout), res.stdout
     text = (tmp_path / "t.sqlite3.log").read_text(encoding="utf-8")
     assert "INFO bot.store: database migrated to schema version" in text
     assert text.count("INFO bot.service: restored") == 2
@@ -304,23 +292,13 @@ def test_bad_configuration_is_refused_without_secrets(tmp_path: Path) -> None:
 # -- the terminal table from a prompt --------------------------------------------------------
 
 
-class Script:
-    """Stands in for ``input``: plays the first listed move, presses Enter when asked to
-    pass the keyboard, and records where in the output each question came."""
-
-    def __init__(self, out: io.StringIO, quit_after: int | None = None) -> None:
-        self.out = out
-        self.asked: list[tuple[str, int]] = []
-        self.quit_after = quit_after
-
-    def __call__(self, prompt: str) -> str:
-        self.asked.append((prompt, len(self.out.getvalue())))
-        if prompt.startswith("Pass the keyboard"):
-            return ""
-        moves = sum(1 for p, _ in self.asked if p.startswith("Your move"))
-        if self.quit_after is not None and moves > self.quit_after:
-            raise EOFError
-        return "1"
+def hot_seat(script: Script) -> Answer:
+    """Plays the first listed move, presses Enter when asked to pass the keyboard."""
+    if script.prompt is None or script.prompt.waiting:
+        return Wait(1)
+    if script.question.startswith("Pass the keyboard"):
+        return ""
+    return "1"
 
 
 def options(db: Path, **kw: Any) -> TerminalOptions:
@@ -338,67 +316,61 @@ def options(db: Path, **kw: Any) -> TerminalOptions:
     return TerminalOptions(**base)
 
 
-async def test_hot_seat_hides_each_hand_until_the_keyboard_is_passed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    out = io.StringIO()
-    script = Script(out)
-    prompts: list[tuple[str, int, str]] = []  # (player, where, their hand as shown)
-    original = terminal._prompt
-    tr = translator("en")
+async def test_hot_seat_hides_each_hand_until_the_keyboard_is_passed(tmp_path: Path) -> None:
+    seen: list[tuple[str, str, int]] = []  # (turn or pass, player, where on the screen)
 
-    async def watched(svc: Any, info: Any, player: str, *rest: Any) -> bool:
-        view = await svc.hand(KEY, player)
-        prompts.append((player, len(out.getvalue()), render.hand_text(view, tr, info.names)))
-        return await original(svc, info, player, *rest)
+    def choose(s: Script) -> Answer:
+        if s.prompt is not None and s.question.startswith("Pass the keyboard"):
+            seen.append(("pass", s.question.split(" to ")[1].split(" and")[0], len(s.screen)))
+        elif s.prompt is not None and not s.prompt.waiting:
+            current = re.findall(r"^▶ (Player \d):", s.screen, re.M)[-1]
+            seen.append(("turn", current, len(s.screen)))
+        return hot_seat(s)
 
-    monkeypatch.setattr(terminal, "_prompt", watched)
-    summary = await asyncio.wait_for(play(options(tmp_path / "hs.db"), out=out, ask=script), 60)
+    script = Script(choose)
+    summary = await run_table(options(tmp_path / "hs.db"), script)
     assert summary["status"] == "finished" and summary["resumed"] is False
-    text = out.getvalue()
-    names = {"term:p1": "Player 1", "term:p2": "Player 2"}
-    passes = [(p, at) for p, at in script.asked if p.startswith("Pass the keyboard")]
+    text = script.screen
+    turns = [(p, at) for kind, p, at in seen if kind == "turn"]
+    passes = [(p, at) for kind, p, at in seen if kind == "pass"]
     switches = 0
-    for (a, a_at, _), (b, b_at, b_hand) in itertools.pairwise(prompts):
+    for (a, a_at), (b, b_at) in itertools.pairwise(turns):
         if a == b:
             continue
         switches += 1
         # between a's turn and b's, the keyboard was handed over, after a cleared screen
-        handover = [at for p, at in passes if names[b] in p and a_at < at <= b_at]
+        handover = [at for p, at in passes if p == b and a_at < at <= b_at]
         assert len(handover) == 1, f"{b}'s hand was shown without passing the keyboard"
         at = handover[0]
-        assert text[:at].endswith("\n" * 60)
+        cleared = text.rfind("\n" * 60, a_at, at)
+        assert cleared > a_at
+        # and nothing private printed since (a hand, or cards drawn, even a's own)
+        since = text[cleared:at]
+        assert "🃏" not in since and not re.search(r"drew \d+ cards?: ", since), since
         # what a could still see holds a's hand only; b's comes after the hand-over
-        seen_by_a = text[a_at:at]
-        assert seen_by_a.count("🃏 Your cards") == 1 and b_hand not in seen_by_a
-        assert text.find(b_hand, at) >= at
+        assert text[a_at:at].count("🃏 Your cards") == 0
+        assert text[at:b_at].count("🃏 Your cards") == 1
     assert switches >= 2
 
 
 async def test_one_person_is_never_asked_to_pass_the_keyboard(tmp_path: Path) -> None:
-    out = io.StringIO()
-    script = Script(out)
-    opts = options(tmp_path / "one.db", players=2, bots=1)
-    summary = await asyncio.wait_for(play(opts, out=out, ask=script), 60)
+    script = Script(hot_seat)
+    summary = await run_table(options(tmp_path / "one.db", players=2, bots=1), script)
     assert summary["status"] == "finished"
-    assert script.asked and not any(p.startswith("Pass the keyboard") for p, _ in script.asked)
+    assert script.typed and "Pass the keyboard" not in script.screen
 
 
 async def test_quitting_keeps_the_table_and_the_next_run_resumes_it(tmp_path: Path) -> None:
     db = tmp_path / "q.db"
-    out = io.StringIO()
-    summary = await asyncio.wait_for(
-        play(options(db, players=2, bots=1), out=out, ask=Script(out, quit_after=2)), 60
-    )
+    first = Script(lambda s: EOF if len(s.typed) >= 2 else hot_seat(s))
+    summary = await run_table(options(db, players=2, bots=1), first)
     assert summary["status"] == "playing" and summary["resumed"] is False
     version = summary["version"]
-    out2 = io.StringIO()
-    summary = await asyncio.wait_for(
-        play(options(db, players=2, bots=1), out=out2, ask=Script(out2)), 60
-    )
+    second = Script(hot_seat, first.clock)
+    summary = await run_table(options(db, players=2, bots=1), second)
     assert summary["resumed"] is True and summary["status"] == "finished"
     assert summary["version"] > version
-    assert "back where it was left" in out2.getvalue()
+    assert "back where it was left" in second.screen
     store = SqliteStore(db)
     await store.open()
     try:
@@ -413,7 +385,7 @@ async def test_the_terminal_never_prints_what_a_bot_seat_is_told() -> None:
     from bot.port import Notice, TableInfo
     from engine import Rules
 
-    out = io.StringIO()
+    out = Script(lambda s: EOF)
     port = TerminalPort(out, translator("en"), quiet_private=False)
     seats = (Seat("term:p1", "Ann"), Seat("bot:t:1", "Bot 1", "smart"))
     info = TableInfo(KEY, "term", 3, "playing", "term:p1", seats, (), Rules(), "official",
@@ -421,13 +393,13 @@ async def test_the_terminal_never_prints_what_a_bot_seat_is_told() -> None:
     await port.show_table(info, [])
     revealed = Notice("info.revealed", {"player": "term:p1", "cards": ["R5", "G7"]})
     await port.tell(KEY, "bot:t:1", revealed, None)  # a bot challenged Ann's +4
-    assert out.getvalue() == ""
+    assert out.screen == ""
     await port.tell(KEY, "term:p1", Notice("stale"), None)
-    assert "out of date" in out.getvalue()
-    quiet = io.StringIO()
+    assert "out of date" in out.screen
+    quiet = Script(lambda s: EOF)
     port = TerminalPort(quiet, translator("en"), quiet_private=True)
     await port.tell(KEY, "term:p1", Notice("stale"), None)
-    assert quiet.getvalue() == ""
+    assert quiet.screen == ""
 
 
 async def test_a_run_stopped_while_seating_starts_afresh(tmp_path: Path) -> None:
@@ -448,6 +420,7 @@ async def test_a_run_stopped_while_seating_starts_afresh(tmp_path: Path) -> None
     out = io.StringIO()
     opts = TerminalOptions(players=2, bots=2, db=db, delay=0, interactive=False)
     summary = await asyncio.wait_for(play(opts, out=out), 60)
+    assert "wins the game" in out.getvalue()
     assert summary["status"] == "finished" and summary["winner"] is not None
     assert summary["resumed"] is False
 
@@ -468,3 +441,144 @@ def test_run_help_lists_every_environment_variable(capsys: pytest.CaptureFixture
         assert listed[f"UNO_{name.upper()}"].startswith(field.description.split()[0])
     assert "default data/uno.sqlite3" in text  # a default is shown...
     assert "**" not in text  # ... a secret's never (there is none to show)
+
+
+# -- uno-bot play at a terminal, as a person plays it (issue 19 items 12, 14, 18, 19) ----------
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
+
+
+class Terminal:
+    """``uno-bot`` on a pseudo-terminal of its own (its controlling terminal, so Ctrl-C is
+    the terminal's), read as the screen fills and typed at as a person types."""
+
+    def __init__(self, tmp_path: Path, *args: str) -> None:
+        import fcntl
+        import pty
+        import struct
+        import termios
+
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
+
+        def controlling() -> None:
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        env = clean_env(tmp_path, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
+        self.proc = subprocess.Popen(
+            [str(UNO_BOT), *args], cwd=tmp_path, env=env, stdin=slave, stdout=slave,
+            stderr=slave, preexec_fn=controlling,  # noqa: PLW1509 (a test's child, no threads)
+        )  # fmt: skip
+        os.close(slave)
+        self.master = master
+        self.raw = b""
+
+    @property
+    def text(self) -> str:
+        return ANSI.sub("", self.raw.decode("utf-8", "replace"))
+
+    def _read(self, timeout: float) -> str:
+        """Read what is there within ``timeout``: ``data``, ``quiet`` (nothing came) or
+        ``closed`` (the program ended: its side of the terminal is gone)."""
+        import select
+
+        ready, _, _ = select.select([self.master], [], [], max(0.0, timeout))
+        if not ready:
+            return "quiet"
+        try:
+            chunk = os.read(self.master, 65536)
+        except OSError:
+            return "closed"
+        self.raw += chunk
+        return "data" if chunk else "closed"
+
+    def until(self, pattern: str, *, after: int = 0, timeout: float = 10) -> int:
+        """Read until ``pattern`` (a regex) shows at or after ``after``; where it ends."""
+        end = time.monotonic() + timeout
+        wanted = re.compile(pattern, re.S)
+        state = "data"
+        while state != "closed" and time.monotonic() < end:
+            found = wanted.search(self.text, after)
+            if found:
+                return found.end()
+            state = self._read(min(end - time.monotonic(), 0.2))
+        found = wanted.search(self.text, after)
+        assert found, f"no {pattern!r} on the screen:\n{self.text[after:][-3000:]}"
+        return found.end()
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def end(self, timeout: float = 10) -> int:
+        """Wait for the program to exit, reading the rest of the screen; its exit code."""
+        end = time.monotonic() + timeout
+        while self.proc.poll() is None and time.monotonic() < end:
+            self._read(0.1)
+        while self._read(0.05) == "data":  # what it printed last
+            pass
+        os.close(self.master)
+        try:
+            return self.proc.wait(max(0.1, end - time.monotonic()))
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+
+
+def play_args(tmp_path: Path, *more: str) -> list[str]:
+    more = more or ("--delay", "0.05")
+    return ["play", "--players", "3", "--db", str(tmp_path / "t.db"), "--seed", "4", *more]
+
+
+def test_the_prompt_comes_back_after_a_timeout_with_nothing_typed(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, *play_args(tmp_path, "--set", "turn_seconds=1", "--delay", "0.1"))
+    try:
+        at = term.until(r"You ran out of time\.")
+        at = term.until(r"▶ Your turn!.*?Your move \(\d+ s left\)", after=at)
+        term.type(b"q\r")
+        assert term.end() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+
+
+def test_ctrl_c_exits_at_once_saying_the_game_is_saved(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, *play_args(tmp_path))
+    term.until(r"Your move")
+    started = time.monotonic()
+    term.type(b"\x03")
+    assert term.end() == 130
+    assert time.monotonic() - started < 3
+    text = term.text
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert f"The game is saved. To go on with it, run: uno-bot play --db {tmp_path}/t.db" in text
+
+
+@pytest.mark.parametrize("key", [b"q\r", b"\x04"], ids=["q", "ctrl-d"])
+def test_q_and_ctrl_d_end_on_a_line_of_their_own_saying_saved(tmp_path: Path, key: bytes) -> None:
+    term = Terminal(tmp_path, *play_args(tmp_path))
+    term.until(r"Your move")
+    term.type(key)
+    assert term.end() == 0
+    last = term.text.rstrip("\n").splitlines()[-1]
+    assert last == f"The game is saved. To go on with it, run: uno-bot play --db {tmp_path}/t.db"
+    assert term.text.endswith("\n")
+
+
+def test_a_game_resumed_with_settings_and_lang_says_so_and_speaks_the_language(
+    tmp_path: Path,
+) -> None:
+    term = Terminal(tmp_path, *play_args(tmp_path))
+    term.until(r"Your move")
+    term.type(b"q\r")
+    assert term.end() == 0
+    again = ("--lang", "zh_Hans", "--settings", "--delay", "0.05")
+    term = Terminal(tmp_path, *play_args(tmp_path, *again))
+    term.until(r"你的选择")
+    term.type(b"q\r")
+    assert term.end() == 0
+    text = term.text
+    assert "牌局已恢复到中断时的样子" in text
+    assert f"要改开新局，请运行：uno-bot play --db {tmp_path}/t.db --new" in text
+    assert "--settings 用于设置新牌局的规则" in text
+    assert "机器人 1" in text and "Bot 1" not in text

@@ -117,8 +117,11 @@ def test_other_moves_are_ordered_and_styled() -> None:
 def test_the_settings_menu_pages_the_schema() -> None:
     rules = Rules.preset("house", stacking="off")
     pages = schema.pages()
+    house = controls.settings_menu(info(rules=Rules.preset("house"), preset="house"), 0, EN)
+    assert house[0].menu == "preset" and [c.selected for c in house[0]] == [False, True, False]
     rows = controls.settings_menu(info(rules=rules, preset="house"), 0, EN)
-    assert rows[0].menu == "preset" and [c.selected for c in rows[0]] == [False, True, False]
+    # changed from the house rules: custom, no preset ticked (issue 19 item 17)
+    assert rows[0].menu == "preset" and [c.selected for c in rows[0]] == [False, False, False]
     flags = [r for r in rows if r.menu.startswith("f")]
     assert [schema.flag_of_key(r.menu[1:]) for r in flags] == list(pages[0])
     deflect = flags[1]
@@ -202,9 +205,9 @@ def test_a_made_up_numeric_flag_shows_everywhere(bonus: str) -> None:
     # /rules
     assert "• Bonus cards: 2 cards" in schema.rules_summary(rules, EN).splitlines()
     # the terminal's settings
-    text, pressable = settings_screen(i, last, EN)
+    text, keys = settings_screen(i, last, EN)
     assert "Bonus cards: 2 cards" in text and "✓ 2 cards" in text
-    assert it.SetFlag(bonus, 3) in [c.intent for c in pressable]
+    assert it.SetFlag(bonus, 3) in keys.values()
 
 
 # -- every control of real games fits both platforms --------------------------------------------

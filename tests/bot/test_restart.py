@@ -232,3 +232,40 @@ async def test_deadlines_stored_before_the_clock_went_back_are_brought_in(
         assert timed_out == ["u1", "u1"]
     finally:
         await close_service(svc, store)
+
+
+async def test_a_table_whose_clocks_stop_is_given_full_windows_at_start(
+    db: Path | str,
+) -> None:
+    """The terminal's table (issue 19 item 13): its person was away with the program, so
+    every deadline starts again for its full length; a chat's table, down as long, keeps
+    its own (overdue: it fires at once)."""
+    clock = Clock()
+    store = store_for(db)
+    await store.open()
+    hands = {"u1": ["R5", "G7"], "u2": ["B2", "Y3", "Y4"]}
+    game = scenario(hands, ["R9"], draw_pile=["G1", "G2", "G3", "G4"], current="u1")
+    uno = Deadline("uno:u2", clock() + 5, 1)
+    await put_game(store, "term:table", game, clock=clock, deadlines=(
+        Deadline("turn", clock() + 60, 1), uno))  # fmt: skip
+    await put_game(store, "t:chat", game, clock=clock)
+    await store.close()
+
+    clock.advance(3600)  # the program was closed for an hour
+    svc, store, port = await open_service(db, clock)
+    try:
+        await svc.restart_clocks("term:table")
+        armed = svc.timers.armed("term:table")
+        assert armed["turn"] == Deadline("turn", clock() + 60, 1)
+        assert armed["uno:u2"] == Deadline("uno:u2", clock() + 5, 1)
+        assert svc.timers.armed("t:chat")["turn"].due < clock()  # as stored: overdue
+        assert await svc.timers.run_due(clock()) == 1  # the chat's alone
+        assert {info.key for info, _ in port.of("table")} == {"t:chat"}
+        rows = await peek(db, "SELECT kind, due FROM deadlines WHERE table_key = ?",
+                          "term:table")  # fmt: skip
+        assert sorted(rows) == [("turn", clock() + 60), ("uno:u2", clock() + 5)]
+        assert await svc.timers.run_due(clock.advance(59)) == 1  # the UNO window only
+        info = await svc.table("term:table")
+        assert info is not None and info.view is not None and info.view.current == "u1"
+    finally:
+        await close_service(svc, store)

@@ -133,3 +133,29 @@ def test_seating_refusals_are_data() -> None:
     assert why(4, Rules(partners=True), before=Rules()) == ("partners", "partners")
     assert why(10, Rules(hand_size=15)) == ("deal", "hand_size")
     check_seating(4, Rules(partners=True))
+
+
+@pytest.mark.parametrize(
+    ("lang", "custom"),
+    [
+        ("en", "Custom: Official rules + 2 changes"),
+        ("zh_Hans", "自定义：官方规则 + 2 项改动"),
+        ("zh_Hant", "自訂：官方規則 + 2 項改動"),
+    ],
+)
+def test_rules_changed_from_their_preset_are_named_custom_wherever_named(
+    lang: str, custom: str
+) -> None:
+    """Issue 19 item 17: /rules, the table's rules line and the terminal say so."""
+    from bot.model import Seat
+    from bot.port import TableInfo
+
+    tr = translator(lang)
+    rules = Rules.preset("official", stacking="draw_two", jump_in=True)
+    assert schema.rules_title(rules, tr, "official") == custom
+    assert schema.rules_summary(rules, tr, "official").splitlines()[0] == f"📜 {custom}"
+    lobby = TableInfo("tg:1", "tg:1", 2, "lobby", "u1", (Seat("u1", "Ann"),), (), rules,
+                      "official", lang, None, {}, 0)  # fmt: skip
+    assert custom in render.table_text(lobby, tr)
+    plain = Rules.preset("house")
+    assert schema.rules_title(plain, tr, "house") == tr.gettext("House rules")
