@@ -24,13 +24,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# pytest-xdist: the suite on JOBS workers (each its own PostgreSQL database and free ports);
+# worksteal balances the long engine playouts against the many short tests
+JOBS ?= 2
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(JOBS) --dist worksteal
 
 test: lint typecheck pytest
 
 soak: $(STAMP)
-	HYPOTHESIS_PROFILE=explore $(BIN)/pytest -m soak -q
+	HYPOTHESIS_PROFILE=explore $(BIN)/pytest -n $(JOBS) --dist worksteal -m soak -q
 
 $(VENV)/.bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
