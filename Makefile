@@ -52,7 +52,7 @@ clean:
 catalogues: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot --add-location=file --sort-output -o locales/messages.pot bot/ adapters/terminal/
 	$(BIN)/pybabel update -i locales/messages.pot -d locales -D messages --ignore-obsolete
-	for d in telegram discord; do \
+	for d in telegram discord web; do \
 	  if [ -d adapters/$$d ]; then \
 	    $(BIN)/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot --add-location=file --sort-output -o locales/$$d.pot adapters/$$d/ && \
 	    for l in en zh_Hans zh_Hant; do \
