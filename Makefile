@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest soak bench clean catalogues cards
+.PHONY: run test lint typecheck pytest soak bench clean catalogues cards web-screens
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -70,3 +70,8 @@ catalogues: $(STAMP)
 # Redraw docs/cards.png, the contact sheet of the card set (bot/images.py), for review.
 cards: $(STAMP)
 	$(BIN)/python -c "from bot import images; open('docs/cards.png', 'wb').write(images.contact_sheet())"
+
+# Redraw docs/web-*.png, the web table on a phone in each language, light and dark (needs
+# Chromium: apt-get install -y chromium fonts-noto-color-emoji fonts-noto-cjk).
+web-screens: $(STAMP)
+	$(BIN)/python -m tests.adapters.web.screens

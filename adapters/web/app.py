@@ -259,7 +259,6 @@ class WebApp:
             return None
         key, player, name, lang = who
         conn = Conn(ws, key, player, lang, name)
-        self.hub.add(conn)
         welcome: dict[str, Any] = {
             "type": "welcome",
             "me": player,
@@ -271,7 +270,8 @@ class WebApp:
         token = await self._player_token(conn)
         if token is not None:
             welcome["token"] = token
-        conn.send_json(welcome)
+        await ws.send_str(json.dumps(welcome, ensure_ascii=False))  # before anything else
+        self.hub.add(conn)
         await self.hub.show(key, only=conn)
         log.info("web: a page of %s opened at %s", player or "a spectator", key)
         return conn

@@ -72,6 +72,7 @@ function receive(msg) {
       if (msg.token) keep(msg.token);
       document.body.dataset.connected = "true";
       gone(null);
+      draw(state);
       break;
     case "token":
       keep(msg.token);
