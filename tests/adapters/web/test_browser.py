@@ -44,7 +44,8 @@ async def _move(page: Any) -> None:
         chooser = page.locator("#chooser[open]")
         if await chooser.count():
             uno = page.locator("#choices button[data-intent$='!']")
-            await (uno.first if await uno.count() else page.locator("#choices button").first).click()
+            choice = uno.first if await uno.count() else page.locator("#choices button").first
+            await choice.click()
         return
     await page.locator("#moves button:not([disabled])").first.click()
 
@@ -95,7 +96,7 @@ async def test_four_mini_app_pages_play_a_whole_game(world: WebWorld, browser: A
 
 async def test_a_discord_link_opens_the_players_page(world: WebWorld, browser: Any) -> None:
     key = "dc:100"
-    p1, p2 = await game(world.service, key=key, players=2)
+    p1, _p2 = await game(world.service, key=key, players=2)
     info = await world.service.table(key)
     assert info is not None and info.view is not None
     me = info.view.current or p1
