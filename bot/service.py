@@ -22,7 +22,7 @@ fires those. Nothing lives only in one process's memory: what it keeps is a cach
 The action log (``actions``) alone rebuilds every game: ``Start`` records the players, the
 rules and the seed (``engine.new_game``), ``Join`` a player dealt in between rounds
 (``engine.join``), ``Rules`` a change of rules between rounds (``engine.set_rules``);
-every other record is an engine action (``bot.codec``) applied by its ``player``, timeouts
+every other record is an engine action (``bot.json_codec``) applied by its ``player``, timeouts
 and bot moves included. Each record carries the table version it produced.
 """
 
@@ -42,10 +42,8 @@ from functools import partial
 from typing import Any
 
 import engine
-from bot import ai, intents, policy
-from bot.codec import action_to_dict
-from bot.config import Settings
-from bot.metrics import Metrics
+from bot import policy
+from bot.json_codec import action_to_dict
 from bot.model import (
     FINISHED,
     LOBBY,
@@ -59,8 +57,10 @@ from bot.model import (
     Table,
 )
 from bot.names import clean_name, fallback_name
+from bot.ops.config import Settings
+from bot.ops.metrics import Metrics
 from bot.port import Notice, Port, TableInfo, on_table, reports_shown
-from bot.render import table_line
+from bot.seats import strategies as ai
 from bot.store import (
     ActionRecord,
     ScopeMove,
@@ -72,6 +72,8 @@ from bot.store import (
     WriteBatch,
 )
 from bot.timers import Timers
+from bot.ui import intents
+from bot.ui.render import table_line
 from engine import (
     Action,
     CallUno,
@@ -1097,7 +1099,7 @@ class Service:
         admin: bool = False,
         origin: Any = None,
     ) -> Result | None:
-        """Do what a pressed control asks (``bot.intents``), as ``player`` (named ``name``
+        """Do what a pressed control asks (``bot.ui.intents``), as ``player`` (named ``name``
         when they sit down; ``admin``: the platform says they manage the chat). ``None``
         for an intent that only changes what the presser sees (a page, a menu, the hand):
         the adapter's to show."""

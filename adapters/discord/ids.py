@@ -1,4 +1,4 @@
-"""Component ``custom_id``s: ``bot.intents``' one codec, under Discord's 100 characters,
+"""Component ``custom_id``s: ``bot.ui.intents``' one codec, under Discord's 100 characters,
 with the table's channel (or thread) id as its token; and a reader of the ids posted
 before it, ``uno:<action>:<table>:<version>[:<arg>]``, so that old buttons keep working.
 
@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot import settings_schema as schema
-from bot.intents import (
+from bot.ui import settings_schema as schema
+from bot.ui.intents import (
     DISCORD_LIMIT,
     Act,
     AddBot,

@@ -1,5 +1,5 @@
-"""Discord's widgets for ``bot.controls``: one :class:`discord.ui.DynamicItem` per kind of
-control (an intent type of ``bot.intents``), as in discord.py's
+"""Discord's widgets for ``bot.ui.controls``: one :class:`discord.ui.DynamicItem` per kind of
+control (an intent type of ``bot.ui.intents``), as in discord.py's
 ``examples/views/dynamic_counter.py``: its ``template`` matches the custom ids of that kind,
 so any of them still works after a restart (``UnoClient.setup_hook`` registers them all),
 and its callback hands the press to the client's ``components`` (the adapter's). The ids
@@ -20,8 +20,8 @@ import discord
 
 from adapters.discord import ids
 from adapters.discord.protocols import ComponentsClient
-from bot.controls import Control, Row, Style
-from bot.intents import (
+from bot.ui.controls import Control, Row, Style
+from bot.ui.intents import (
     Act,
     AddBot,
     Back,

@@ -18,8 +18,11 @@ from adapters.discord.hands import Hands
 from adapters.discord.markup import admin, display_name, table_key
 from adapters.discord.menus import Menus
 from adapters.discord.replies import Origin, Replies
-from bot import policy, render
-from bot.intents import (
+from bot import policy
+from bot.model import PLAYING
+from bot.port import Notice
+from bot.ui import render
+from bot.ui.intents import (
     Act,
     AddBot,
     Back,
@@ -39,8 +42,6 @@ from bot.intents import (
     SetPreset,
     Start,
 )
-from bot.model import PLAYING
-from bot.port import Notice
 from engine import Action, Draw, Pass, Play
 
 __all__ = ["Presses"]

@@ -1,4 +1,4 @@
-"""The inline buttons: a press -> an intent (``bot.intents``) -> a table-service call, always
+"""The inline buttons: a press -> an intent (``bot.ui.intents``) -> a table-service call, always
 answered (refusals as an alert on the button).
 
 One ``CallbackQueryHandler`` per kind of intent, registered with a pattern that matches the
@@ -37,9 +37,10 @@ from adapters.telegram.front import (
     display_name,
 )
 from adapters.telegram.menus import Menus, on_its_menu
-from bot import intents, policy
-from bot.i18n import N_, translator
-from bot.intents import (
+from bot import policy
+from bot.ui import intents
+from bot.ui.i18n import N_, translator
+from bot.ui.intents import (
     TELEGRAM_LIMIT,
     Act,
     AddBot,

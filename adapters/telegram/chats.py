@@ -13,7 +13,7 @@ from telegram.error import TelegramError
 
 from adapters.telegram.codec import player_id, scope_of
 from adapters.telegram.common import MEMORY, Lru, Wire
-from bot.i18n import Translator, resolve_lang, translator
+from bot.ui.i18n import Translator, resolve_lang, translator
 
 __all__ = ["ADMIN_TTL", "UNREACHABLE_TTL", "Chats"]
 

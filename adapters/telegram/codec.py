@@ -7,7 +7,7 @@ version, never state: a button works after a restart for as long as its version 
 
 - table id (``tid``): the chat id, and ``_<topic>`` in a forum topic: ``-1001234567890_45``.
   Key ``tg:-1001234567890:45``, scope ``tg:-1001234567890``.
-- a button's ``callback_data``: an intent in the one codec of ``bot.intents``
+- a button's ``callback_data``: an intent in the one codec of ``bot.ui.intents``
   (``<kind>:<tid>[:<field>...]``, 64 bytes at most; ``views.callback_data``). Actions and
   players are coded there (a player by a stable id, never a seat index: a person's
   Telegram user id, a bot seat's number).
@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot import intents
-from bot.intents import Act
+from bot.ui import intents
+from bot.ui.intents import Act
 from engine import Action, CatchUno, Play
 
 __all__ = [
@@ -103,7 +103,7 @@ def user_of(player: str) -> int | None:
 
 # -- actions ------------------------------------------------------------------------------
 
-# an action's code is the one codec's (``bot.intents``): its last field in an ``Act``
+# an action's code is the one codec's (``bot.ui.intents``): its last field in an ``Act``
 _ANY_TOKEN = "0"
 _NO_LIMIT = 1 << 16
 
@@ -139,7 +139,7 @@ def _named(action: Action) -> str | None:
 
 def encode_action(action: Action, seats: Sequence[str]) -> str | None:
     """The compact code of ``action`` (``None`` if it cannot be encoded: it names a player
-    not seated, or not unambiguously): the code ``bot.intents`` gives it."""
+    not seated, or not unambiguously): the code ``bot.ui.intents`` gives it."""
     named = _named(action)
     if named is not None and who_of(named, seats) is None:
         return None

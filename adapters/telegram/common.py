@@ -26,10 +26,11 @@ from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, 
 from telegram.ext import Application
 
 from adapters.telegram.outbox import Limits, Outbox, retry_seconds
-from bot import metrics, render
-from bot.i18n import Translator
+from bot.ops import metrics
 from bot.port import Notice
 from bot.service import Service
+from bot.ui import render
+from bot.ui.i18n import Translator
 
 __all__ = [
     "INTERACTIVE",

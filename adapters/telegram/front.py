@@ -33,11 +33,11 @@ from adapters.telegram.common import INTERACTIVE, Origin, Posted, notice_text
 from adapters.telegram.hands import Hands
 from adapters.telegram.messages import Messages
 from bot import policy
-from bot.cards import Pictures
-from bot.i18n import N_, translator
-from bot.intents import Press
 from bot.port import Notice, TableInfo
 from bot.service import Service
+from bot.ui.card_set import Pictures
+from bot.ui.i18n import N_, translator
+from bot.ui.intents import Press
 
 __all__ = ["Base", "Context", "Front", "Handler", "Here", "Pressed", "Run", "display_name"]
 

@@ -48,9 +48,9 @@ from adapters.telegram.common import (
     notice_text,
 )
 from adapters.telegram.unsent import NOTICE, Owed
-from bot import render
-from bot.i18n import N_, Translator, translator
 from bot.port import Notice
+from bot.ui import render
+from bot.ui.i18n import N_, Translator, translator
 from engine import Card
 
 __all__ = ["CHOICE_TTL", "REFUSAL_TTL", "Messages"]

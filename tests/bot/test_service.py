@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 import engine
-from bot.i18n import translator
 from bot.model import FINISHED, LOBBY, PLAYING, STOPPED
 from bot.port import Notice, RecordingPort
-from bot.render import notice_text
 from bot.service import GLOBAL, Service
 from bot.store import SqliteStore, WriteBatch
+from bot.ui.i18n import translator
+from bot.ui.render import notice_text
 from engine import (
     CallUno,
     CardsDrawn,

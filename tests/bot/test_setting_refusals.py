@@ -53,7 +53,7 @@ async def test_seating_refusals_at_the_deal(env: Env) -> None:
 
 
 async def test_press_calls_what_an_intent_means(env: Env) -> None:
-    from bot import intents as it
+    from bot.ui import intents as it
 
     svc, _, _ = env
     assert (await svc.create(KEY, "chat", "u1", "Ann")).ok
