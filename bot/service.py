@@ -63,6 +63,8 @@ from bot.port import Notice, Port, TableInfo, on_table, reports_shown
 from bot.seats import strategies as ai
 from bot.store import (
     ActionRecord,
+    ChatSettings,
+    ChatUpdate,
     ScopeMove,
     ShownMark,
     Stale,
@@ -152,9 +154,7 @@ class _Step:
     stats: list[StatUpdate] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     tells: list[tuple[str, Notice]] = field(default_factory=list)
-    chat: list[tuple[str, str | None, dict[str, Any] | None, str | None]] = field(
-        default_factory=list
-    )
+    chat: list[ChatUpdate] = field(default_factory=list)
     closed: bool = False
     public: list[Event] = field(default_factory=list)  # the events as everyone sees them
 
@@ -416,7 +416,7 @@ class Service:
         return await self.store.user_lang(user)
 
     async def chat_lang(self, scope: str) -> str | None:
-        return (await self.store.chat_settings(scope))[2]
+        return (await self.store.chat_settings(scope)).lang
 
     # -- the one path ---------------------------------------------------------------------
 
@@ -604,10 +604,10 @@ class Service:
     ) -> Result:
         """Open a lobby at ``key`` hosted by ``host`` (refused if a table is open there).
         ``seat_host=False`` opens it without seating the host (an all-bot table)."""
-        c_preset, c_over, c_lang = await self.store.chat_settings(scope)
+        saved = await self.store.chat_settings(scope)
         explicit = preset is not None or overrides is not None
-        preset = preset or c_preset or self.settings.default_preset
-        over = dict(c_over or {}) if overrides is None else dict(overrides)
+        preset = preset or saved.preset or self.settings.default_preset
+        over = dict(saved.overrides or {}) if overrides is None else dict(overrides)
         bad: dict[str, Any] | None = None
         try:
             Rules.preset(preset, **over)
@@ -634,7 +634,7 @@ class Service:
                 seats=(_seat(host, host_name),) if seat_host else (),
                 preset=preset,
                 overrides=over,
-                lang=lang or c_lang,
+                lang=lang or saved.lang,
                 seed=self._rng.getrandbits(63),
                 meta={},
                 created=now,
@@ -815,7 +815,7 @@ class Service:
                 step.actions.append(
                     self._record(step.table, by, {"type": "Rules", "rules": rules.to_json_dict()})
                 )
-            step.chat.append((t.scope, new_preset, over, None))
+            step.chat.append(ChatUpdate(t.scope, preset=new_preset, overrides=over))
             return step
 
         return await self._run(key, by, origin, build)
@@ -843,13 +843,14 @@ class Service:
                 res = await self._run(k, None, None, build)
                 if k == key:
                     first = res
-            await self.store.write(WriteBatch(chat_settings=[(scope, None, None, lang or "")]))
+            await self.store.write(
+                WriteBatch(chat_settings=[ChatUpdate(scope, lang=lang or None)])
+            )
             return first
 
-    async def chat_settings(self, scope: str) -> tuple[str | None, dict[str, Any], str | None]:
-        """A chat's saved defaults: (preset, flag overrides, language)."""
-        preset, over, lang = await self.store.chat_settings(scope)
-        return preset, dict(over or {}), lang
+    async def chat_settings(self, scope: str) -> ChatSettings:
+        """A chat's saved defaults: its preset, flag overrides and language."""
+        return await self.store.chat_settings(scope)
 
     async def rules_of(self, key: str, scope: str) -> tuple[Rules, str | None]:
         """What ``/rules`` shows: the open table's rules and preset, else the chat's saved
@@ -857,10 +858,10 @@ class Service:
         info = await self.table(key)
         if info is not None and policy.is_open(info):
             return info.rules, info.preset
-        preset, over, _lang = await self.chat_settings(scope)
-        name = preset or self.settings.default_preset
+        saved = await self.chat_settings(scope)
+        name = saved.preset or self.settings.default_preset
         try:
-            return Rules.preset(name, **over), name
+            return Rules.preset(name, **(saved.overrides or {})), name
         except ValueError:
             return Rules(), "official"
 
@@ -1108,7 +1109,7 @@ class Service:
                 return await self.act(key, player, action, seen_version=version, origin=origin)
             case intents.Join():
                 return await self.join(key, player, name or player, origin=origin)
-            case intents.Leave():
+            case intents.LeaveTable():
                 return await self.leave(key, player, origin=origin)
             case intents.AddBot():
                 return await self.add_bot(key, player, admin=admin, origin=origin)

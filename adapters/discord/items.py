@@ -28,7 +28,7 @@ from bot.ui.intents import (
     Choose,
     CloseSettings,
     Join,
-    Leave,
+    LeaveTable,
     OpenHand,
     OpenSettings,
     Page,
@@ -160,7 +160,7 @@ class JoinButton(IntentButton, template=rf"j:{_T}"):
 
 
 class LeaveButton(IntentButton, template=rf"l:{_T}"):
-    intent = Leave
+    intent = LeaveTable
 
 
 class AddBotButton(IntentButton, template=rf"b:{_T}"):

@@ -27,7 +27,7 @@ class Menus:
         """The open table at ``key`` if ``o``'s user may run it (``bot.policy``); else
         ``None``, the refusal among ``o``'s notices."""
         info = await self.service.table(key)
-        refused = policy.refusal(info, o.player, admin=admin(o.interaction), manage=True)
+        refused = policy.refusal_code(info, o.player, admin=admin(o.interaction), manage=True)
         if refused is not None or info is None:
             o.notices.append(Notice(refused or "no_table"))
             return None

@@ -11,8 +11,8 @@ from typing import Any
 
 from telegram.error import TelegramError
 
-from adapters.telegram.codec import player_id, scope_of
 from adapters.telegram.common import MEMORY, Lru, Wire
+from adapters.telegram.ids import player_id, scope_of
 from bot.ui.i18n import Translator, resolve_lang, translator
 
 __all__ = ["ADMIN_TTL", "UNREACHABLE_TTL", "Chats"]

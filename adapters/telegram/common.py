@@ -7,7 +7,7 @@
 - :data:`INTERACTIVE`: set by the handlers for a person's own change;
 - :class:`Lru`, :func:`notice_text`, :func:`answer_quietly` and small helpers.
 
-The adapter's modules depend on this one (and on ``codec``, ``views``), never the other
+The adapter's modules depend on this one (and on ``ids``, ``views``), never the other
 way round: there is no import circle in ``adapters/telegram`` (a test says so).
 """
 

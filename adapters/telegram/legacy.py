@@ -36,10 +36,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from adapters.telegram.codec import Op, tid_of, unpack
+from adapters.telegram.ids import Op, tid_of, unpack
 from bot.ui import intents
 from bot.ui import settings_schema as schema
-from bot.ui.intents import FORGED, TELEGRAM_LIMIT, Press, Refusal
+from bot.ui.intents import FORGED, TELEGRAM_LIMIT, DecodeRefusal, Press
 
 __all__ = ["CHOICES_V1", "FLAGS_V1", "OldChoice", "old_choice", "read"]
 
@@ -118,8 +118,8 @@ class OldChoice:
     index: int
 
 
-def read(data: str) -> Press | OldChoice | Refusal | None:
-    """The press an old button's ``callback_data`` means (``Refusal("forged")`` for an old
+def read(data: str) -> Press | OldChoice | DecodeRefusal | None:
+    """The press an old button's ``callback_data`` means (``DecodeRefusal("forged")`` for an old
     form that is malformed), or ``None``: not an old form (see ``bot.ui.intents.decode``)."""
     if data.partition("|")[0] not in _OPS:
         return None
@@ -151,7 +151,7 @@ def _flag(index: str) -> str | None:
     return flag if flag in schema.SCHEMA else None
 
 
-def old_choice(choice: OldChoice, current: Any) -> intents.SetFlag | Refusal:
+def old_choice(choice: OldChoice, current: Any) -> intents.SetFlag | DecodeRefusal:
     """The value an old settings button set, its flag's value being ``current`` now: the
     old menu offered its values with ``current`` added (numbers in order)."""
     values = list(CHOICES_V1.get(choice.flag, ()))

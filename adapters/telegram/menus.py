@@ -19,9 +19,9 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden
 
 from adapters.telegram import legacy, views
-from adapters.telegram.codec import Link, chat_of, key_of, player_id, scope_of, tid_of
 from adapters.telegram.common import notice_text
 from adapters.telegram.front import INVALID, Base, Pressed
+from adapters.telegram.ids import Link, chat_of, key_of, player_id, scope_of, tid_of
 from bot.port import Notice, TableInfo
 from bot.ui import intents
 from bot.ui import settings_schema as schema

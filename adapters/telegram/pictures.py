@@ -26,7 +26,7 @@ from telegram import (
 )
 
 from adapters.telegram import views
-from adapters.telegram.codec import MAX_DATA, Link, encode_action, tid_of
+from adapters.telegram.ids import MAX_DATA, Link, encode_action, tid_of
 from bot.port import TableInfo
 from bot.ui import render
 from bot.ui.card_set import Pictures

@@ -30,9 +30,9 @@ from typing import Any
 from telegram.error import BadRequest
 
 from adapters.telegram import views
-from adapters.telegram.codec import chat_of
 from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Wire, gone, notice_text
 from adapters.telegram.hands import Hands
+from adapters.telegram.ids import chat_of
 from adapters.telegram.messages import Messages
 from bot.model import LOBBY, Pending
 from bot.port import NEWS as PORT_NEWS

@@ -32,7 +32,7 @@ from telegram import (
     InputTextMessageContent,
 )
 
-from adapters.telegram.codec import MAX_DATA, Link, encode_action, tid_of
+from adapters.telegram.ids import MAX_DATA, Link, encode_action, tid_of
 from bot.port import TableInfo
 from bot.ui import controls, render
 from bot.ui import settings_schema as schema

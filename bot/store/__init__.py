@@ -8,8 +8,11 @@ processes on one database), the numbered migrations of both (``sql/``).
 
 from bot.store.base import (
     DIALECTS,
+    KEEP,
     ActionRecord,
     CardAsset,
+    ChatSettings,
+    ChatUpdate,
     SchemaTooNew,
     ScopeMove,
     ShownMark,
@@ -27,8 +30,11 @@ from bot.store.sqlite import SqliteStore, is_server_url, sqlite_path, store_for
 
 __all__ = [
     "DIALECTS",
+    "KEEP",
     "ActionRecord",
     "CardAsset",
+    "ChatSettings",
+    "ChatUpdate",
     "SchemaTooNew",
     "ScopeMove",
     "ShownMark",

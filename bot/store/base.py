@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import json
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Protocol
@@ -107,6 +108,48 @@ class ShownMark:
     deadlines: tuple[Deadline, ...] | None = None
 
 
+class Keep(enum.Enum):
+    """A chat setting that a ``ChatUpdate`` leaves as it is stored (``KEEP``)."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """A chat's saved settings, as ``Store.chat_settings`` reads them. ``None``: not set
+    (never, or cleared), so what stands in applies: the bot's default preset, the preset's
+    own flags, each reader's own language."""
+
+    preset: str | None = None  # the rules' preset (``official``, ``house``, ...)
+    overrides: Mapping[str, Any] | None = None  # flag -> value, over the preset
+    lang: str | None = None  # the chat's language
+
+
+@dataclass(frozen=True, slots=True)
+class ChatUpdate:
+    """A change to one chat's settings (``WriteBatch.chat_settings``). Each field is
+    ``KEEP`` (left as stored: the default) or its new value; ``lang=None`` clears the
+    chat's language (its readers' own languages apply again)."""
+
+    scope: str
+    preset: str | Keep = KEEP
+    overrides: Mapping[str, Any] | Keep = KEEP
+    lang: str | Keep | None = KEEP
+
+    def row(self) -> tuple[str, str | None, str | None, str | None]:
+        """The row both stores upsert: ``NULL`` keeps a column; ``lang`` ``''`` clears it
+        (the upsert's ``CASE``), so ``None`` and ``''`` stay inside the stores."""
+        return (
+            self.scope,
+            None if self.preset is KEEP else self.preset,
+            None if self.overrides is KEEP else json.dumps(dict(self.overrides)),
+            None if self.lang is KEEP else (self.lang or ""),
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class CardAsset:
     """A picture of the card set as a platform has it (``bot.ui.card_set``): on ``platform``
@@ -144,9 +187,7 @@ class WriteBatch:
     tables: list[Table] = field(default_factory=list)
     actions: list[ActionRecord] = field(default_factory=list)
     stats: list[StatUpdate] = field(default_factory=list)
-    chat_settings: list[tuple[str, str | None, dict[str, Any] | None, str | None]] = field(
-        default_factory=list
-    )
+    chat_settings: list[ChatUpdate] = field(default_factory=list)
     user_settings: list[tuple[str, str | None]] = field(default_factory=list)
     # (user, how their cards are shown: ``CARD_LOOKS``, or None for the default)
     user_cards: list[tuple[str, str | None]] = field(default_factory=list)
@@ -200,10 +241,7 @@ class _Rows:
                 )
                 for s in b.stats
             ],
-            chats=[
-                (scope, preset, None if ov is None else json.dumps(ov), lang)
-                for scope, preset, ov, lang in b.chat_settings
-            ],
+            chats=[c.row() for c in b.chat_settings],
             users=list(b.user_settings),
             looks=list(b.user_cards),
             moves=[m for m in b.moves if m.old_scope != m.new_scope],
@@ -335,9 +373,7 @@ class Store(Protocol):
     async def load_open_tables(self) -> list[Table]: ...
     async def get_table(self, key: str) -> Table | None: ...
     async def table_rev(self, key: str) -> int | None: ...
-    async def chat_settings(
-        self, scope: str
-    ) -> tuple[str | None, dict[str, Any] | None, str | None]: ...
+    async def chat_settings(self, scope: str) -> ChatSettings: ...
     async def user_lang(self, user: str) -> str | None: ...
     async def user_cards(self, user: str) -> str | None: ...
     async def leaderboard(self, scope: str, limit: int = 10) -> list[StatLine]: ...

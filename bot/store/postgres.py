@@ -44,6 +44,7 @@ from bot.store.base import (
     SPENT,
     ActionRecord,
     CardAsset,
+    ChatSettings,
     SchemaTooNew,
     ScopeMove,
     Stale,
@@ -628,16 +629,14 @@ class PostgresStore(_GroupCommit):
         rows = await self._db.fetch("SELECT key FROM tables WHERE scope = $1 ORDER BY key", scope)
         return [str(r[0]) for r in rows]
 
-    async def chat_settings(
-        self, scope: str
-    ) -> tuple[str | None, dict[str, Any] | None, str | None]:
+    async def chat_settings(self, scope: str) -> ChatSettings:
         row = await self._db.fetchrow(
             "SELECT preset, overrides, lang FROM chat_settings WHERE scope = $1", scope
         )
         if row is None:
-            return None, None, None
+            return ChatSettings()
         ov = json.loads(row["overrides"]) if row["overrides"] else None
-        return row["preset"], ov, row["lang"]
+        return ChatSettings(row["preset"], ov, row["lang"] or None)  # '': cleared
 
     async def user_lang(self, user: str) -> str | None:
         lang = await self._db.fetchval('SELECT lang FROM user_settings WHERE "user" = $1', user)

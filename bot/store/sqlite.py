@@ -47,6 +47,7 @@ from bot.model import OPEN_STATUSES, Deadline, Table
 from bot.store.base import (
     ActionRecord,
     CardAsset,
+    ChatSettings,
     SchemaTooNew,
     ScopeMove,
     Stale,
@@ -629,17 +630,15 @@ class SqliteStore(_GroupCommit):
             rows = await cur.fetchall()
         return [str(r[0]) for r in rows]
 
-    async def chat_settings(
-        self, scope: str
-    ) -> tuple[str | None, dict[str, Any] | None, str | None]:
+    async def chat_settings(self, scope: str) -> ChatSettings:
         async with self._reader.execute(
             "SELECT preset, overrides, lang FROM chat_settings WHERE scope = ?", (scope,)
         ) as cur:
             row = await cur.fetchone()
         if row is None:
-            return None, None, None
+            return ChatSettings()
         ov = json.loads(row["overrides"]) if row["overrides"] else None
-        return row["preset"], ov, row["lang"]
+        return ChatSettings(row["preset"], ov, row["lang"] or None)  # '': cleared
 
     async def user_lang(self, user: str) -> str | None:
         async with self._reader.execute(

@@ -37,7 +37,7 @@ from bot.ui.intents import (
     Intent,
     Join,
     Kick,
-    Leave,
+    LeaveTable,
     OpenFlag,
     OpenHand,
     OpenSettings,
@@ -55,6 +55,7 @@ from engine import (
     Challenge,
     ChooseColor,
     Draw,
+    Leave,
     NextRound,
     Pass,
     Phase,
@@ -64,7 +65,6 @@ from engine import (
     View,
     leaves_one_card,
 )
-from engine import Leave as LeaveAction
 from engine.game import ACTIVE
 
 __all__ = [
@@ -189,7 +189,7 @@ def table_controls(
         return [
             _row(
                 Control(Join(), b("join", tr), "success", icon="✋"),
-                Control(Leave(), b("leave", tr)),
+                Control(LeaveTable(), b("leave", tr)),
             ),
             _row(
                 Control(AddBot(), b("add_bot", tr), icon="🤖"),
@@ -339,7 +339,7 @@ def hand_menu(
         for p in with_uno_twins(view, legal, uno_first=uno_first)
         for label, detail in (move_labels(p, tr, names),)
     ]
-    skip = Play | LeaveAction | Timeout if next_round else Play | LeaveAction | Timeout | NextRound
+    skip = Play | Leave | Timeout if next_round else Play | Leave | Timeout | NextRound
     rest = sorted(
         (a for a in legal if not isinstance(a, skip)),
         key=lambda a: _OTHER_ORDER.index(type(a)),

@@ -15,7 +15,7 @@ kind   intent                fields after the token
 =====  ====================  ===================================================
 ``a``  ``Act``               version, action code (below)
 ``j``  ``Join``              -
-``l``  ``Leave``             -
+``l``  ``LeaveTable``        -
 ``b``  ``AddBot``            -
 ``g``  ``Start``             -
 ``h``  ``OpenHand``          -
@@ -37,7 +37,7 @@ kind   intent                fields after the token
 =====  ====================  ===================================================
 
 An action code: ``d`` Draw, ``s`` Pass, ``a`` Accept, ``c`` Challenge, ``u`` CallUno,
-``n`` NextRound, ``l`` Leave, ``k<colour>`` ChooseColor, ``x<player>`` CatchUno,
+``n`` NextRound, ``l`` LeaveTable, ``k<colour>`` ChooseColor, ``x<player>`` CatchUno,
 ``p<card>[+<card>...][/<colour>][@<player>][!]`` Play (``!``: with the UNO call). Cards and
 colours are the engine's codes (``R5``, ``W4``, ``B``).
 
@@ -48,9 +48,9 @@ by ``<id>`` (``tg:1234567890`` -> ``1234567890``), a bot seat ``bot:<key>:<n>`` 
 form naming nobody at the table, or several, is a forgery). ``Press.needs_seats`` says
 whether the seats are needed at all.
 
-Refusals are typed: ``Refusal("forged")`` for anything this codec never makes (malformed,
+Refusals are typed: ``DecodeRefusal("forged")`` for anything this codec never makes (malformed,
 over the limit, an unknown kind, flag or preset, a player not seated), and
-``Refusal("outdated")`` for the forms of the buttons posted before this codec (Telegram's
+``DecodeRefusal("outdated")`` for the forms of the buttons posted before this codec (Telegram's
 ``<op>|<tid>|...``, Discord's ``uno:<action>:...``): the adapter answers "this button is
 outdated" and the next table message carries new buttons.
 """
@@ -73,12 +73,12 @@ from engine import (
     ChooseColor,
     Color,
     Draw,
+    Leave,
     NextRound,
     Pass,
     Play,
     Rules,
 )
-from engine import Leave as LeaveAction
 
 __all__ = [
     "CARD_LOOKS",
@@ -90,11 +90,12 @@ __all__ = [
     "CardLook",
     "Choose",
     "CloseSettings",
+    "DecodeRefusal",
     "Intent",
     "Join",
     "Kick",
     "Language",
-    "Leave",
+    "LeaveTable",
     "Look",
     "OpenFlag",
     "OpenHand",
@@ -104,7 +105,6 @@ __all__ = [
     "Pick",
     "Press",
     "Refresh",
-    "Refusal",
     "SetFlag",
     "SetPreset",
     "Start",
@@ -141,8 +141,8 @@ class Join:
 
 
 @dataclass(frozen=True, slots=True)
-class Leave:
-    """Leave the table."""
+class LeaveTable:
+    """LeaveTable the table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,22 +267,22 @@ class Unplayable:
 
 
 Intent = (
-    Act | Join | Leave | AddBot | Start | OpenHand | Refresh | OpenSettings | OpenFlag
+    Act | Join | LeaveTable | AddBot | Start | OpenHand | Refresh | OpenSettings | OpenFlag
     | SetFlag | SetPreset | CloseSettings | Kick | OpenKick | Page | Pick | Back | Language
     | Choose | Unplayable | CardLook
 )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
-class Refusal:
+class DecodeRefusal:
     """Why a press means nothing: ``forged`` (never made by this codec, or naming a player
     who is not at the table) or ``outdated`` (a button of an older form)."""
 
     reason: Literal["forged", "outdated"]
 
 
-FORGED = Refusal("forged")
-OUTDATED = Refusal("outdated")
+FORGED = DecodeRefusal("forged")
+OUTDATED = DecodeRefusal("outdated")
 
 
 class TooLong(ValueError):
@@ -322,7 +322,7 @@ _SIMPLE: dict[str, Action] = {
     "c": Challenge(),
     "u": CallUno(),
     "n": NextRound(),
-    "l": LeaveAction(),
+    "l": Leave(),
 }
 _SIMPLE_CODES: dict[type, str] = {type(a): code for code, a in _SIMPLE.items()}
 _CARD = r"[RYGBW][0-9SRDW]{0,2}"
@@ -387,7 +387,7 @@ _LANG = re.compile(r"[A-Za-z0-9_-]{1,16}")
 _CHOICE = re.compile(rf"{_CARD}(?:\+{_CARD}){{0,29}}!?")
 _NO_FIELDS: dict[type, str] = {
     Join: "j",
-    Leave: "l",
+    LeaveTable: "l",
     AddBot: "b",
     Start: "g",
     OpenHand: "h",
@@ -486,9 +486,9 @@ class Press:
     raw: Intent
     needs_seats: bool = False
 
-    def resolve(self, seats: Sequence[str] = ()) -> Intent | Refusal:
+    def resolve(self, seats: Sequence[str] = ()) -> Intent | DecodeRefusal:
         """The intent, with the players it names found among ``seats`` (the player ids at
-        the table); ``Refusal("forged")`` when one is not there."""
+        the table); ``DecodeRefusal("forged")`` when one is not there."""
         if not self.needs_seats:
             return self.raw
         find: Callable[[str], str | None] = lambda who: _seated(who, seats)  # noqa: E731
@@ -515,7 +515,7 @@ _OLD_DISCORD = re.compile(r"uno:[a-z]{1,12}:[0-9]{1,20}:[0-9]{1,12}(?::.*)?")
 _DIGITS = re.compile(r"[0-9]{1,11}")
 
 
-def decode(text: str | None, *, limit: int) -> Press | Refusal:
+def decode(text: str | None, *, limit: int) -> Press | DecodeRefusal:
     """The press a button's text means, or why it means nothing."""
     if not text or len(text.encode()) > limit:
         return FORGED

@@ -74,5 +74,5 @@ async def test_press_calls_what_an_intent_means(env: Env) -> None:
     assert await svc.press(KEY, "u1", it.OpenSettings(2)) is None  # the adapter's to draw
     res = await svc.press(KEY, "u1", it.Start())
     assert res is not None and res.ok
-    res = await svc.press(KEY, "u2", it.Leave())
+    res = await svc.press(KEY, "u2", it.LeaveTable())
     assert res is not None and res.ok

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from adapters.telegram import views
-from adapters.telegram.codec import tid_of
 from adapters.telegram.front import INVALID
+from adapters.telegram.ids import tid_of
 from bot.ui import intents as it
 from bot.ui import render
 from bot.ui.i18n import translator

@@ -23,7 +23,7 @@ TID = "-1001234567890_2147483647"
 # settings and language menus), and what each means now
 RECORDED: list[tuple[str, Any]] = [
     (f"j|{TID}", it.Join()),
-    (f"l|{TID}", it.Leave()),
+    (f"l|{TID}", it.LeaveTable()),
     (f"b|{TID}", it.AddBot()),
     (f"S|{TID}", it.OpenSettings(0)),
     (f"g|{TID}", it.Start()),

@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 
-from adapters.telegram.codec import tid_of
+from adapters.telegram.ids import tid_of
 from bot.model import PLAYING, Table
 from bot.store import ActionRecord, Store, WriteBatch, store_for
 from bot.ui import render

@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from adapters.telegram import views
-from adapters.telegram.codec import encode_action
+from adapters.telegram.ids import encode_action
 from adapters.telegram.legacy import FLAGS_V1
 from bot.model import Seat
 from bot.port import TableInfo

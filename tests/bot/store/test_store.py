@@ -14,6 +14,8 @@ import engine
 from bot.model import FINISHED, LOBBY, PLAYING, STOPPED, Deadline, Seat, Table
 from bot.store import (
     ActionRecord,
+    ChatSettings,
+    ChatUpdate,
     SchemaTooNew,
     ShownMark,
     SqliteStore,
@@ -136,12 +138,21 @@ async def test_statistics_add_up_per_scope(store: Store) -> None:
 
 
 async def test_chat_and_user_settings(store: Store) -> None:
-    assert await store.chat_settings("c") == (None, None, None)
-    await store.write(WriteBatch(chat_settings=[("c", "house", {"jump_in": False}, None)]))
-    await store.write(WriteBatch(chat_settings=[("c", None, None, "zh_Hans")]))  # keeps rules
-    assert await store.chat_settings("c") == ("house", {"jump_in": False}, "zh_Hans")
-    await store.write(WriteBatch(chat_settings=[("c", "party", {}, None)]))
-    assert await store.chat_settings("c") == ("party", {}, "zh_Hans")
+    assert await store.chat_settings("c") == ChatSettings()
+    await store.write(WriteBatch(chat_settings=[ChatUpdate("c", "house", {"jump_in": False})]))
+    await store.write(WriteBatch(chat_settings=[ChatUpdate("c", lang="zh_Hans")]))  # keeps rules
+    assert await store.chat_settings("c") == ChatSettings("house", {"jump_in": False}, "zh_Hans")
+    await store.write(WriteBatch(chat_settings=[ChatUpdate("c", "party", {})]))
+    assert await store.chat_settings("c") == ChatSettings("party", {}, "zh_Hans")
+    # a field left out is kept; a language of None is cleared, the rules kept
+    await store.write(WriteBatch(chat_settings=[ChatUpdate("c", overrides={"jump_in": True})]))
+    assert await store.chat_settings("c") == ChatSettings("party", {"jump_in": True}, "zh_Hans")
+    await store.write(WriteBatch(chat_settings=[ChatUpdate("c", lang=None)]))
+    assert await store.chat_settings("c") == ChatSettings("party", {"jump_in": True}, None)
+    await store.write(WriteBatch(chat_settings=[ChatUpdate("c")]))  # nothing to change
+    assert await store.chat_settings("c") == ChatSettings("party", {"jump_in": True}, None)
+    await store.write(WriteBatch(chat_settings=[ChatUpdate("new", lang=None)]))  # a new row
+    assert await store.chat_settings("new") == ChatSettings()
     await store.write(WriteBatch(user_settings=[("u", "zh_Hant")]))
     assert await store.user_lang("u") == "zh_Hant"
     await store.write(WriteBatch(user_settings=[("u", None)]))

@@ -54,7 +54,13 @@ def intents_of(rows: list[controls.Row]) -> list[it.Intent]:
 
 def test_the_lobby_offers_join_leave_bots_settings_and_start() -> None:
     rows = controls.table_controls(info(), EN)
-    assert intents_of(rows) == [it.Join(), it.Leave(), it.AddBot(), it.OpenSettings(0), it.Start()]
+    assert intents_of(rows) == [
+        it.Join(),
+        it.LeaveTable(),
+        it.AddBot(),
+        it.OpenSettings(0),
+        it.Start(),
+    ]
     assert [c.label for c in rows[0]] == ["Join", "Leave"]
     assert controls.table_controls(info("finished"), EN) == []
 
@@ -163,10 +169,12 @@ def test_policy() -> None:
     assert policy.may_manage(lobby, "tg:1") and not policy.may_manage(lobby, "tg:2")
     assert policy.may_manage(lobby, "tg:2", admin=True)
     assert policy.needs_admin(lobby, "tg:2") and not policy.needs_admin(lobby, "tg:1")
-    assert policy.refusal(lobby, "tg:2", rules=True) == "not_host"
-    assert policy.refusal(info("playing", game=_game()), "tg:1", rules=True) == "not_mid_round"
-    assert policy.refusal(lobby, "tg:1", rules=True) is None
-    assert policy.refusal(info("finished"), "tg:1") == "no_table"
+    assert policy.refusal_code(lobby, "tg:2", rules=True) == "not_host"
+    assert (
+        policy.refusal_code(info("playing", game=_game()), "tg:1", rules=True) == "not_mid_round"
+    )
+    assert policy.refusal_code(lobby, "tg:1", rules=True) is None
+    assert policy.refusal_code(info("finished"), "tg:1") == "no_table"
 
 
 # -- a numeric house rule added in the schema alone -----------------------------------------

@@ -75,7 +75,7 @@ intents = st.one_of(
     st.sampled_from(
         [
             it.Join(),
-            it.Leave(),
+            it.LeaveTable(),
             it.AddBot(),
             it.Start(),
             it.OpenHand(),
@@ -125,7 +125,7 @@ def test_garbage_decodes_to_a_refusal(text: str) -> None:
         got = it.decode(text, limit=limit)
         if isinstance(got, it.Press):  # it can happen: then it is exactly a text we make
             intent = got.resolve(SEATS)
-            if not isinstance(intent, it.Refusal):
+            if not isinstance(intent, it.DecodeRefusal):
                 assert it.encode(intent, got.token, limit=limit) == text
         else:
             assert got.reason in ("forged", "outdated")
@@ -155,7 +155,7 @@ def test_garbage_decodes_to_a_refusal(text: str) -> None:
     ],
 )
 def test_forged_inputs(text: str | None) -> None:
-    assert it.decode(text, limit=it.DISCORD_LIMIT) == it.Refusal("forged")
+    assert it.decode(text, limit=it.DISCORD_LIMIT) == it.DecodeRefusal("forged")
 
 
 @pytest.mark.parametrize(
@@ -170,7 +170,7 @@ def test_forged_inputs(text: str | None) -> None:
     ],
 )
 def test_buttons_of_the_old_forms_are_outdated(text: str) -> None:
-    assert it.decode(text, limit=it.DISCORD_LIMIT) == it.Refusal("outdated")
+    assert it.decode(text, limit=it.DISCORD_LIMIT) == it.DecodeRefusal("outdated")
 
 
 def test_a_player_not_seated_is_a_forgery() -> None:
@@ -178,12 +178,12 @@ def test_a_player_not_seated_is_a_forgery() -> None:
     press = it.decode(text, limit=64)
     assert isinstance(press, it.Press) and press.needs_seats
     assert press.resolve(["tg:42"]) == it.Kick("tg:42")
-    assert press.resolve(["tg:43"]) == it.Refusal("forged")
+    assert press.resolve(["tg:43"]) == it.DecodeRefusal("forged")
     catch = it.decode(it.encode(it.Act(CatchUno("bot:tg:7:3"), 9), "7", limit=64), limit=64)
     assert isinstance(catch, it.Press)
     # the table moved: its bot seats keep the ids of the key they were added under
     assert catch.resolve(["bot:tg:old:3"]) == it.Act(CatchUno("bot:tg:old:3"), 9)
-    assert catch.resolve(["bot:tg:a:3", "bot:tg:b:3"]) == it.Refusal("forged")  # ambiguous
+    assert catch.resolve(["bot:tg:a:3", "bot:tg:b:3"]) == it.DecodeRefusal("forged")  # ambiguous
     join = it.decode("j:7", limit=64)
     assert isinstance(join, it.Press) and not join.needs_seats and join.resolve() == it.Join()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.telegram.codec import (
+from adapters.telegram.ids import (
     MAX_DATA,
     chat_of,
     decode_action,
