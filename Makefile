@@ -20,6 +20,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -50,7 +51,7 @@ bench: $(VENV)/.bench
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
 
-# Re-extract the translatable strings (one catalogue per domain, see bot/i18n.py) and merge
+# Re-extract the translatable strings (one catalogue per domain, see bot/ui/i18n.py) and merge
 # them into every language; then translate the new entries of the Chinese catalogues.
 catalogues: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot --add-location=file --sort-output -o locales/messages.pot bot/ adapters/terminal/
@@ -70,9 +71,9 @@ catalogues: $(STAMP)
 	# no extraction date in the catalogues: it made every run a change of all of them
 	sed -i '/^"POT-Creation-Date: /d' locales/*.pot locales/*/LC_MESSAGES/*.po
 
-# Redraw docs/cards.png, the contact sheet of the card set (bot/images.py), for review.
+# Redraw docs/cards.png, the contact sheet of the card set (bot/ui/card_images.py), for review.
 cards: $(STAMP)
-	$(BIN)/python -c "from bot import images; open('docs/cards.png', 'wb').write(images.contact_sheet())"
+	$(BIN)/python -c "from bot.ui import card_images as images; open('docs/cards.png', 'wb').write(images.contact_sheet())"
 
 # Redraw docs/web-*.png, the web table on a phone in each language, light and dark (needs
 # Chromium: apt-get install -y chromium fonts-noto-color-emoji fonts-noto-cjk).

@@ -44,9 +44,9 @@ import aiosqlite
 
 import bot.store
 from bot.cli import settle_gc
-from bot.config import Settings
-from bot.metrics import Metrics
 from bot.model import Deadline, Table
+from bot.ops.config import Settings
+from bot.ops.metrics import Metrics
 from bot.port import RecordingPort
 from bot.service import Result, Service
 from bot.store import ActionRecord, Store, WriteBatch, store_for
@@ -128,7 +128,7 @@ async def raw_commits(be: Backend, name: str, seconds: float) -> float:
     if isinstance(target, str):
         return await raw_pg_commits(be, target, seconds)
     db = await aiosqlite.connect(target)
-    for pragma in bot.store._PRAGMAS:
+    for pragma in bot.store.sqlite._PRAGMAS:
         await db.execute(pragma)
     await db.execute("CREATE TABLE IF NOT EXISTS raw (id INTEGER PRIMARY KEY, body TEXT)")
     await db.commit()
@@ -400,9 +400,9 @@ async def restore(be: Backend, tables: int, players: int) -> dict[str, float]:
 async def main_async(args: argparse.Namespace) -> None:
     sync = args.synchronous.upper()
     if sync != "NORMAL":  # the same for the floor and for the store
-        bot.store._PRAGMAS = tuple(
+        bot.store.sqlite._PRAGMAS = tuple(
             f"PRAGMA synchronous={sync}" if p.startswith("PRAGMA synchronous") else p
-            for p in bot.store._PRAGMAS
+            for p in bot.store.sqlite._PRAGMAS
         )
     durable = (
         "survives a crash of the process; the OS syncs the WAL at checkpoints"

@@ -42,12 +42,12 @@ from pathlib import Path
 from typing import Any
 
 from adapters.telegram import Adapter, Limits
-from bot import intents
-from bot.config import Settings
-from bot.intents import Press
+from bot.ops.config import Settings
 from bot.port import RoutingPort
 from bot.service import Service
 from bot.store import ActionRecord, SqliteStore
+from bot.ui import intents
+from bot.ui.intents import Press
 from tests.fakes.telegram_api import Call, FakeBotAPI, FakeChat, FakeUser, InlineAnswer, Result
 
 MOVES = frozenset({"Play", "Draw", "Pass", "Accept", "Challenge", "ChooseColor", "Timeout"})

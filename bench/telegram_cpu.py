@@ -97,7 +97,7 @@ def serve(kind: str) -> None:
         asyncio.run(_floor(aiohttp=kind == "floor-aiohttp"))
         return
     from bot.cli import run_platforms
-    from bot.config import load_settings
+    from bot.ops.config import load_settings
 
     settings = load_settings()
     if kind == "ours":
@@ -335,7 +335,7 @@ async def profile(seconds: float) -> None:
     import pstats
 
     from bot.cli import settle_gc
-    from bot.config import Settings
+    from bot.ops.config import Settings
 
     api = FakeBotAPI()
     await api.start()

@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"uno-bot {__version__}")
     sub = ap.add_subparsers(dest="command")
 
-    from bot.config import env_help
+    from bot.ops.config import env_help
 
     r = sub.add_parser(
         "run",
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from pydantic import ValidationError
 
-    from bot.config import load_settings
+    from bot.ops.config import load_settings
     from bot.store import StoreError
 
     try:
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _logging(settings: Any, file: Path | None = None) -> None:
-    from bot.logs import setup_logging
+    from bot.ops.logs import setup_logging
 
     secrets = (
         settings.telegram_token,
@@ -158,8 +158,8 @@ def _logging(settings: Any, file: Path | None = None) -> None:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from bot.ai import STRATEGIES
-    from bot.simulate import simulate
+    from bot.seats.simulate import simulate
+    from bot.seats.strategies import STRATEGIES
 
     rules = _rules(args.rules, args.set)
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
@@ -188,7 +188,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace, settings: Any) -> int:
     from adapters.terminal.table import TerminalOptions, play, print_summary, saved_line
-    from bot.i18n import resolve_lang, translator
+    from bot.ui.i18n import resolve_lang, translator
 
     rules = _rules(args.rules, args.set)
     bots = args.bots if args.bots is not None else max(0, args.players - 1)
@@ -223,7 +223,7 @@ def _play(args: argparse.Namespace, settings: Any) -> int:
     )
     # log lines would print into the game: they go to a file beside the database, and
     # only warnings and errors to the terminal as well
-    from bot.logs import log_file
+    from bot.ops.logs import log_file
 
     _logging(settings, log_file(opts.db))
     try:
@@ -270,8 +270,8 @@ async def make_stickers(settings: Any, out: Any = print) -> int:
     from telegram.error import InvalidToken
 
     from adapters.telegram.stickers import StickerError, StickerSets, Uploader, set_name
-    from bot.cards import Uploads
     from bot.store import store_for
+    from bot.ui.card_set import Uploads
 
     store = store_for(settings.db)
     await store.open()
@@ -318,7 +318,7 @@ def settle_gc() -> None:
 
 
 def _unknown_lang(lang: str) -> bool:
-    from bot.i18n import resolve_lang
+    from bot.ui.i18n import resolve_lang
 
     # a language we have wins over either fallback; one we lack falls through to it
     return (
@@ -327,7 +327,7 @@ def _unknown_lang(lang: str) -> bool:
 
 
 def _run(settings: Any, *, demo: bool = False) -> int:
-    from bot.config import misnamed_tokens
+    from bot.ops.config import misnamed_tokens
 
     platforms = settings.platforms
     stray = [
@@ -449,7 +449,7 @@ async def _monitor(settings: Any, service: Any, started: Any) -> Any:
     """``/metrics`` and ``/healthz`` on ``UNO_METRICS_PORT``, if set (else ``None``)."""
     if settings.metrics_port is None:
         return None
-    from bot.monitor import Monitor
+    from bot.ops.health import Monitor
 
     monitor = Monitor(service, platforms=started)
     try:

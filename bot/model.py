@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
-from bot.codec import event_from_dict, event_to_dict
+from bot.json_codec import event_from_dict, event_to_dict
 from engine import Event, Game, Rules, game_from_json, game_to_json
 
 __all__ = [

@@ -19,7 +19,7 @@ from typing import Any
 from bot.model import LOBBY, OPEN_STATUSES, PLAYING
 from engine import Phase
 
-__all__ = ["is_open", "may_configure", "may_manage", "needs_admin", "refusal"]
+__all__ = ["is_open", "may_configure", "may_manage", "needs_admin", "refusal_code"]
 
 
 def is_open(table: Any) -> bool:
@@ -49,7 +49,7 @@ def may_configure(table: Any) -> bool:
     return g is not None and g.phase is Phase.ROUND_OVER
 
 
-def refusal(
+def refusal_code(
     table: Any, player: str, *, admin: bool = False, manage: bool = False, rules: bool = False
 ) -> str | None:
     """Why ``player`` may not act at ``table`` (a refusal code: ``no_table``, ``not_host``,

@@ -3,7 +3,7 @@
 The service knows nothing of Discord interactions or Telegram updates. It hands an adapter
 a ``TableInfo`` (the public state), events already redacted for their audience, and
 ``Notice``s (a message id with parameters, translated by the adapter through
-``bot.render`` in the reader's language).
+``bot.ui.render`` in the reader's language).
 
 What was shown, and when: an adapter that knows when its table message is on screen says
 so (a method ``reports_shown(key)`` returning True: ``reports_shown``) and reports it with
@@ -82,7 +82,7 @@ class TableInfo:
     meta: dict[str, Any]
     game_no: int
     deadline: float | None = None  # when the current turn times out (unix time)
-    # the table message's last public lines, oldest first (``bot.render.recent_lines``)
+    # the table message's last public lines, oldest first (``bot.ui.render.recent_lines``)
     recent: tuple[Recent, ...] = ()
     # the last version the port reported shown, and the announcements made since (oldest
     # first; those that are news of their own for the port are its to show again)

@@ -22,7 +22,7 @@ fires those. Nothing lives only in one process's memory: what it keeps is a cach
 The action log (``actions``) alone rebuilds every game: ``Start`` records the players, the
 rules and the seed (``engine.new_game``), ``Join`` a player dealt in between rounds
 (``engine.join``), ``Rules`` a change of rules between rounds (``engine.set_rules``);
-every other record is an engine action (``bot.codec``) applied by its ``player``, timeouts
+every other record is an engine action (``bot.json_codec``) applied by its ``player``, timeouts
 and bot moves included. Each record carries the table version it produced.
 """
 
@@ -42,10 +42,8 @@ from functools import partial
 from typing import Any
 
 import engine
-from bot import ai, intents, policy
-from bot.codec import action_to_dict
-from bot.config import Settings
-from bot.metrics import Metrics
+from bot import policy
+from bot.json_codec import action_to_dict
 from bot.model import (
     FINISHED,
     LOBBY,
@@ -59,10 +57,14 @@ from bot.model import (
     Table,
 )
 from bot.names import clean_name, fallback_name
+from bot.ops.config import Settings
+from bot.ops.metrics import Metrics
 from bot.port import Notice, Port, TableInfo, on_table, reports_shown
-from bot.render import table_line
+from bot.seats import strategies as ai
 from bot.store import (
     ActionRecord,
+    ChatSettings,
+    ChatUpdate,
     ScopeMove,
     ShownMark,
     Stale,
@@ -72,6 +74,8 @@ from bot.store import (
     WriteBatch,
 )
 from bot.timers import Timers
+from bot.ui import intents
+from bot.ui.render import table_line
 from engine import (
     Action,
     CallUno,
@@ -150,9 +154,7 @@ class _Step:
     stats: list[StatUpdate] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     tells: list[tuple[str, Notice]] = field(default_factory=list)
-    chat: list[tuple[str, str | None, dict[str, Any] | None, str | None]] = field(
-        default_factory=list
-    )
+    chat: list[ChatUpdate] = field(default_factory=list)
     closed: bool = False
     public: list[Event] = field(default_factory=list)  # the events as everyone sees them
 
@@ -433,7 +435,7 @@ class Service:
         return await self.store.user_lang(user)
 
     async def chat_lang(self, scope: str) -> str | None:
-        return (await self.store.chat_settings(scope))[2]
+        return (await self.store.chat_settings(scope)).lang
 
     # -- the one path ---------------------------------------------------------------------
 
@@ -621,10 +623,10 @@ class Service:
     ) -> Result:
         """Open a lobby at ``key`` hosted by ``host`` (refused if a table is open there).
         ``seat_host=False`` opens it without seating the host (an all-bot table)."""
-        c_preset, c_over, c_lang = await self.store.chat_settings(scope)
+        saved = await self.store.chat_settings(scope)
         explicit = preset is not None or overrides is not None
-        preset = preset or c_preset or self.settings.default_preset
-        over = dict(c_over or {}) if overrides is None else dict(overrides)
+        preset = preset or saved.preset or self.settings.default_preset
+        over = dict(saved.overrides or {}) if overrides is None else dict(overrides)
         bad: dict[str, Any] | None = None
         try:
             Rules.preset(preset, **over)
@@ -651,7 +653,7 @@ class Service:
                 seats=(_seat(host, host_name),) if seat_host else (),
                 preset=preset,
                 overrides=over,
-                lang=lang or c_lang,
+                lang=lang or saved.lang,
                 seed=self._rng.getrandbits(63),
                 meta={},
                 created=now,
@@ -832,7 +834,7 @@ class Service:
                 step.actions.append(
                     self._record(step.table, by, {"type": "Rules", "rules": rules.to_json_dict()})
                 )
-            step.chat.append((t.scope, new_preset, over, None))
+            step.chat.append(ChatUpdate(t.scope, preset=new_preset, overrides=over))
             return step
 
         return await self._run(key, by, origin, build)
@@ -860,13 +862,14 @@ class Service:
                 res = await self._run(k, None, None, build)
                 if k == key:
                     first = res
-            await self.store.write(WriteBatch(chat_settings=[(scope, None, None, lang or "")]))
+            await self.store.write(
+                WriteBatch(chat_settings=[ChatUpdate(scope, lang=lang or None)])
+            )
             return first
 
-    async def chat_settings(self, scope: str) -> tuple[str | None, dict[str, Any], str | None]:
-        """A chat's saved defaults: (preset, flag overrides, language)."""
-        preset, over, lang = await self.store.chat_settings(scope)
-        return preset, dict(over or {}), lang
+    async def chat_settings(self, scope: str) -> ChatSettings:
+        """A chat's saved defaults: its preset, flag overrides and language."""
+        return await self.store.chat_settings(scope)
 
     async def rules_of(self, key: str, scope: str) -> tuple[Rules, str | None]:
         """What ``/rules`` shows: the open table's rules and preset, else the chat's saved
@@ -874,10 +877,10 @@ class Service:
         info = await self.table(key)
         if info is not None and policy.is_open(info):
             return info.rules, info.preset
-        preset, over, _lang = await self.chat_settings(scope)
-        name = preset or self.settings.default_preset
+        saved = await self.chat_settings(scope)
+        name = saved.preset or self.settings.default_preset
         try:
-            return Rules.preset(name, **over), name
+            return Rules.preset(name, **(saved.overrides or {})), name
         except ValueError:
             return Rules(), "official"
 
@@ -1116,7 +1119,7 @@ class Service:
         admin: bool = False,
         origin: Any = None,
     ) -> Result | None:
-        """Do what a pressed control asks (``bot.intents``), as ``player`` (named ``name``
+        """Do what a pressed control asks (``bot.ui.intents``), as ``player`` (named ``name``
         when they sit down; ``admin``: the platform says they manage the chat). ``None``
         for an intent that only changes what the presser sees (a page, a menu, the hand):
         the adapter's to show."""
@@ -1125,7 +1128,7 @@ class Service:
                 return await self.act(key, player, action, seen_version=version, origin=origin)
             case intents.Join():
                 return await self.join(key, player, name or player, origin=origin)
-            case intents.Leave():
+            case intents.LeaveTable():
                 return await self.leave(key, player, origin=origin)
             case intents.AddBot():
                 return await self.add_bot(key, player, admin=admin, origin=origin)

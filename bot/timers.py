@@ -62,7 +62,7 @@ class Timers:
         metrics: Any = None,
     ) -> None:
         self._fire = fire
-        self.metrics = metrics  # a ``bot.metrics.Metrics``: deadlines fired, how late
+        self.metrics = metrics  # a ``bot.ops.metrics.Metrics``: deadlines fired, how late
         self._claim = claim
         self._poll = poll
         self.poll_seconds = poll_seconds

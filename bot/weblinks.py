@@ -167,7 +167,7 @@ class Links:
 
 
 def links_for(settings: object, clock: Callable[[], float] = time.time) -> Links | None:
-    """The links of a configuration (``bot.config.Settings``), ``None`` while the web table
+    """The links of a configuration (``bot.ops.config.Settings``), ``None`` while the web table
     is off (``UNO_WEB_URL`` unset) or has no secret."""
     url = getattr(settings, "web_url", None)
     secret = getattr(settings, "web_secret", None)

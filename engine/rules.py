@@ -9,7 +9,7 @@ Refusals are data, not English: every refusal this module makes carries a stable
 code, the ``flag`` concerned and parameters (``RulesRefused``, or pydantic's
 ``ValidationError`` whose errors carry the code as their ``type`` and the parameters in
 their ``ctx``); ``refusal(e)`` reads either into one ``RulesRefused`` for callers. How each
-flag is named, explained and offered in a menu is the bot's (``bot.settings_schema``).
+flag is named, explained and offered in a menu is the bot's (``bot.ui.settings_schema``).
 """
 
 from __future__ import annotations

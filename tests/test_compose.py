@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.config import Settings
+from bot.ops.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = ROOT / "compose.yaml"

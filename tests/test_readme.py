@@ -1,6 +1,6 @@
 """The README's rules table and docs/rules.md's are the engine's flags as the settings schema
 declares them: every flag a row, every value listed, the default first (a flag added to
-``engine.Rules`` and ``bot.settings_schema`` without its row fails here). And the README
+``engine.Rules`` and ``bot.ui.settings_schema`` without its row fails here). And the README
 and the docs are the project's own: nothing points at a file a clone does not have."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot import render
-from bot import settings_schema as schema
+from bot.ui import render
+from bot.ui import settings_schema as schema
 from engine import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,7 +149,7 @@ def test_playing_comes_first_with_each_platforms_first_steps() -> None:
 def test_the_readme_names_every_setting_and_how_to_run_the_image() -> None:
     """Every variable ``uno-bot run`` reads is in the README (``run --help`` lists them
     too); the image is built and run by an example; ``run`` without a platform fails."""
-    from bot.config import Settings
+    from bot.ops.config import Settings
 
     text = README.read_text(encoding="utf-8")
     for name in Settings.model_fields:

@@ -57,11 +57,12 @@ from adapters.discord.presses import Presses
 from adapters.discord.replies import Origin, Replies
 from adapters.discord.sessions import HAND_TTL, HandSession, hand_record
 from adapters.discord.slash import SlashCommands
-from bot import policy, render
-from bot.config import Settings
-from bot.i18n import translator
+from bot import policy
+from bot.ops.config import Settings
 from bot.port import Notice, TableInfo
 from bot.service import Service
+from bot.ui import render
+from bot.ui.i18n import translator
 from engine import Event, View
 
 __all__ = [

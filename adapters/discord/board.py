@@ -23,10 +23,11 @@ from adapters.discord.markup import (
     md_names,
     notice_text,
 )
-from bot import policy, render
-from bot.i18n import Translator, translator
+from bot import policy
 from bot.model import PLAYING
 from bot.port import NEWS, Notice, TableInfo
+from bot.ui import render
+from bot.ui.i18n import Translator, translator
 from engine.game import ACTIVE
 
 __all__ = ["Board"]

@@ -13,8 +13,8 @@ from discord.app_commands import Choice, TranslationContextLocation, locale_str
 
 from adapters.discord import text
 from adapters.discord.protocols import Commands
-from bot import render
-from bot.i18n import LANGUAGE_NAMES, Translator, translator
+from bot.ui import render
+from bot.ui.i18n import LANGUAGE_NAMES, Translator, translator
 
 __all__ = ["CommandTranslator", "UnoCommands"]
 

@@ -15,7 +15,7 @@ import discord
 from adapters.discord.emojis import CardEmojis, EmojiSets
 from adapters.discord.langs import Languages
 from adapters.discord.outbox import Outbox
-from bot.config import Settings
+from bot.ops.config import Settings
 from bot.service import Service
 
 __all__ = ["Context", "Gate"]

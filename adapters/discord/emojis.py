@@ -2,7 +2,7 @@
 and select options, and the top card in the table message.
 
 An application may own 2,000 emojis, usable in every server the bot is in; the set is 126
-of them (``bot.cards``: every face, playable and dimmed, drawn for the square), 128 x 128
+of them (``bot.ui.card_set``: every face, playable and dimmed, drawn for the square), 128 x 128
 PNGs named ``uno<version>_<picture>`` (``uno2_r5``, ``uno2_r5_d``, ``uno2_w4r``; the
 version is ``EMOJI_VERSION``). At start the bot
 lists the application's emojis (one call): the card emojis of this version that are there
@@ -33,9 +33,9 @@ from typing import Any
 
 import discord
 
-from bot import cards
-from bot.cards import EMOJI_VERSION, Asset, Pictures, Uploads, asset_for, manifest
-from bot.images import Face
+from bot.ui import card_set as cards
+from bot.ui.card_images import Face
+from bot.ui.card_set import EMOJI_VERSION, Asset, Pictures, Uploads, asset_for, manifest
 from engine import Card, Color
 
 __all__ = ["EMOJI_MAX", "CardEmojis", "EmojiSets", "emoji_name", "refused_emojis"]

@@ -17,7 +17,7 @@ from adapters.discord import items
 from adapters.discord.commands import CommandTranslator, UnoCommands
 from adapters.discord.markup import as_int
 from adapters.discord.protocols import Commands, Components
-from bot import metrics
+from bot.ops import metrics
 from bot.service import Service
 
 __all__ = ["IDENTIFY_SECONDS", "IdentifyPacer", "UnoClient", "shards_label", "sync_commands"]

@@ -16,7 +16,7 @@ import discord
 from adapters.discord.context import Context
 from adapters.discord.emojis import refused_emojis
 from adapters.discord.sessions import HandSession, Picture
-from bot import images
+from bot.ui import card_images as images
 from engine import Action, Card, Draw, Play
 
 __all__ = ["HAND_IMAGE", "HandEdits", "picture_of", "view_signature"]

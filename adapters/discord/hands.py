@@ -19,9 +19,10 @@ from adapters.discord.context import Context
 from adapters.discord.hand_edits import HandEdits, picture_of, view_signature
 from adapters.discord.markup import cut, md_names
 from adapters.discord.sessions import HAND_TTL, HandSession, Sessions
-from bot import controls, policy, render
-from bot.i18n import translator
+from bot import policy
 from bot.model import PLAYING
+from bot.ui import controls, render
+from bot.ui.i18n import translator
 from bot.weblinks import links_for
 from engine import Accept, Challenge, ChooseColor, Draw, NextRound, Pass, Phase, Play
 

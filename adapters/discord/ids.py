@@ -1,4 +1,4 @@
-"""Component ``custom_id``s: ``bot.intents``' one codec, under Discord's 100 characters,
+"""Component ``custom_id``s: ``bot.ui.intents``' one codec, under Discord's 100 characters,
 with the table's channel (or thread) id as its token; and a reader of the ids posted
 before it, ``uno:<action>:<table>:<version>[:<arg>]``, so that old buttons keep working.
 
@@ -13,23 +13,23 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot import settings_schema as schema
-from bot.intents import (
+from bot.ui import settings_schema as schema
+from bot.ui.intents import (
     DISCORD_LIMIT,
     Act,
     AddBot,
     Back,
     Choose,
+    DecodeRefusal,
     Intent,
     Join,
     Kick,
-    Leave,
+    LeaveTable,
     OpenHand,
     OpenSettings,
     Page,
     Pick,
     Press,
-    Refusal,
     SetFlag,
     SetPreset,
     Start,
@@ -67,8 +67,8 @@ __all__ = [
 
 MAX_CUSTOM_ID = DISCORD_LIMIT  # Discord's limit for a component's custom_id
 _SNOWFLAKE = re.compile(r"[1-9][0-9]{0,19}")
-FORGED = Refusal("forged")
-OUTDATED = Refusal("outdated")
+FORGED = DecodeRefusal("forged")
+OUTDATED = DecodeRefusal("outdated")
 
 
 def token_of(channel: int) -> str:
@@ -86,7 +86,7 @@ def group_key(play: Play) -> str:
     return "+".join(c.code for c in play.cards)
 
 
-def read(custom_id: str, values: Sequence[str], *, select: bool) -> Press | Refusal:
+def read(custom_id: str, values: Sequence[str], *, select: bool) -> Press | DecodeRefusal:
     """What a press means: a button's id, or a select's id with the value chosen (itself an
     intent, of the same table). An old id (``uno:...``) is read by :func:`read_legacy`."""
     if custom_id.startswith("uno:"):
@@ -126,7 +126,7 @@ def _offered_by(menu: Choose | Intent, chosen: Intent) -> bool:
     return False
 
 
-def resolve(press: Press, key: str) -> Intent | Refusal:
+def resolve(press: Press, key: str) -> Intent | DecodeRefusal:
     """The intent of ``press`` at the table ``key``, its players named in full: on Discord
     a short form is a user id (``123``: ``dc:123``) or a bot seat (``b2``:
     ``bot:<key>:2``), whether or not they sit there now (the service says if not)."""
@@ -180,7 +180,7 @@ _OLD_ARGS = frozenset(
 )  # fmt: skip
 _OLD_SIMPLE: dict[str, Intent] = {
     "join": Join(),
-    "leave": Leave(),
+    "leave": LeaveTable(),
     "addbot": AddBot(),
     "start": Start(),
     "settings": OpenSettings(0),
@@ -216,7 +216,7 @@ def _parse_old(custom_id: str, select: bool) -> _Old | None:
     return _Old(action, m["table"], int(m["version"]), m["arg"] or "")
 
 
-def read_legacy(custom_id: str, values: Sequence[str], *, select: bool) -> Press | Refusal:
+def read_legacy(custom_id: str, values: Sequence[str], *, select: bool) -> Press | DecodeRefusal:
     """An id of the form before the codec, as the intent it meant then (players by their
     short form, as the codec's: ``123`` a person, ``b2`` a bot seat). ``refresh`` (the
     settings menu's page label, never pressable) is outdated; anything else that does not

@@ -1,5 +1,5 @@
-"""Discord's widgets for ``bot.controls``: one :class:`discord.ui.DynamicItem` per kind of
-control (an intent type of ``bot.intents``), as in discord.py's
+"""Discord's widgets for ``bot.ui.controls``: one :class:`discord.ui.DynamicItem` per kind of
+control (an intent type of ``bot.ui.intents``), as in discord.py's
 ``examples/views/dynamic_counter.py``: its ``template`` matches the custom ids of that kind,
 so any of them still works after a restart (``UnoClient.setup_hook`` registers them all),
 and its callback hands the press to the client's ``components`` (the adapter's). The ids
@@ -20,15 +20,15 @@ import discord
 
 from adapters.discord import ids
 from adapters.discord.protocols import ComponentsClient
-from bot.controls import Control, Row, Style
-from bot.intents import (
+from bot.ui.controls import Control, Row, Style
+from bot.ui.intents import (
     Act,
     AddBot,
     Back,
     Choose,
     CloseSettings,
     Join,
-    Leave,
+    LeaveTable,
     OpenHand,
     OpenSettings,
     Page,
@@ -160,7 +160,7 @@ class JoinButton(IntentButton, template=rf"j:{_T}"):
 
 
 class LeaveButton(IntentButton, template=rf"l:{_T}"):
-    intent = Leave
+    intent = LeaveTable
 
 
 class AddBotButton(IntentButton, template=rf"b:{_T}"):

@@ -12,10 +12,10 @@ from typing import Any
 import discord
 
 from adapters.discord.markup import guild_of, player_of
-from bot.config import Settings
-from bot.i18n import resolve_lang
+from bot.ops.config import Settings
 from bot.port import TableInfo
 from bot.service import Service
+from bot.ui.i18n import resolve_lang
 
 __all__ = ["USER_LANG_SECONDS", "Languages"]
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import discord
 
-from bot import render
-from bot.i18n import Translator
 from bot.port import Notice, TableInfo
+from bot.ui import render
+from bot.ui.i18n import Translator
 
 __all__ = [
     "TEXT_MAX",

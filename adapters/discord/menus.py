@@ -1,5 +1,5 @@
 """The private menus of the host (or a member with Manage Channels): the settings (a preset
-select, a select per flag, pages, Done: ``bot.controls.settings_menu``) and the kick menu
+select, a select per flag, pages, Done: ``bot.ui.controls.settings_menu``) and the kick menu
 (a select of the seats: ``kick_menu``). They are ephemeral messages, edited in place; a
 refusal is a reply of its own, the menu stays. Who may use them is ``bot.policy``'s say."""
 
@@ -8,11 +8,12 @@ from __future__ import annotations
 from adapters.discord import text, views
 from adapters.discord.markup import admin, cut
 from adapters.discord.replies import Origin, Replies
-from bot import controls, policy
-from bot import settings_schema as schema
-from bot.intents import CloseSettings, Intent, Kick, OpenSettings, SetFlag, SetPreset
+from bot import policy
 from bot.port import Notice, TableInfo
 from bot.service import Service
+from bot.ui import controls
+from bot.ui import settings_schema as schema
+from bot.ui.intents import CloseSettings, Intent, Kick, OpenSettings, SetFlag, SetPreset
 
 __all__ = ["Menus"]
 
@@ -26,7 +27,7 @@ class Menus:
         """The open table at ``key`` if ``o``'s user may run it (``bot.policy``); else
         ``None``, the refusal among ``o``'s notices."""
         info = await self.service.table(key)
-        refused = policy.refusal(info, o.player, admin=admin(o.interaction), manage=True)
+        refused = policy.refusal_code(info, o.player, admin=admin(o.interaction), manage=True)
         if refused is not None or info is None:
             o.notices.append(Notice(refused or "no_table"))
             return None

@@ -3,7 +3,7 @@ in flight per lane, and the latest render of a message replaces one still waitin
 
 The service calls the port under its per-table lock (``bot.port.Port``), so the port only
 queues work here; the lanes send it. The lanes, coalescing and shutdown are
-``bot.outbox``'s, the core every platform shares. Rate limits are discord.py's business
+``bot.ui.outbox``'s, the core every platform shares. Rate limits are discord.py's business
 (it waits out a 429 on its own): no pacing here, and a send that fails is logged and
 given up, the lane going on.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Hashable
 
-from bot import outbox as core
+from bot.ui import outbox as core
 
 __all__ = ["Outbox"]
 

@@ -18,36 +18,37 @@ from adapters.discord.hands import Hands
 from adapters.discord.markup import admin, display_name, table_key
 from adapters.discord.menus import Menus
 from adapters.discord.replies import Origin, Replies
-from bot import policy, render
-from bot.intents import (
+from bot import policy
+from bot.model import PLAYING
+from bot.port import Notice
+from bot.ui import render
+from bot.ui.intents import (
     Act,
     AddBot,
     Back,
     CloseSettings,
+    DecodeRefusal,
     Intent,
     Join,
     Kick,
-    Leave,
+    LeaveTable,
     OpenHand,
     OpenSettings,
     Page,
     Pick,
     Press,
     Refresh,
-    Refusal,
     SetFlag,
     SetPreset,
     Start,
 )
-from bot.model import PLAYING
-from bot.port import Notice
 from engine import Action, Draw, Pass, Play
 
 __all__ = ["Presses"]
 
 # the intents of each kind of message: anything else there is forged (a table button
 # slipped into a hand message, a card on the public table, a menu pick on a hand)
-PUBLIC = (Join, Leave, AddBot, Start, OpenSettings, OpenHand, Act)
+PUBLIC = (Join, LeaveTable, AddBot, Start, OpenSettings, OpenHand, Act)
 HAND = (Act, Pick, Page, Back, Refresh)
 MENUS: dict[type, str] = {
     OpenSettings: "settings",
@@ -98,11 +99,11 @@ class Presses:
             await self.replies.restarting(interaction)
             return
         press = ids.read(custom_id, values, select=select)
-        if isinstance(press, Refusal) and press.reason == "outdated":
+        if isinstance(press, DecodeRefusal) and press.reason == "outdated":
             await self.replies.now(interaction, text.OUTDATED)
             return
         if (
-            isinstance(press, Refusal)
+            isinstance(press, DecodeRefusal)
             or interaction.guild_id is None
             or str(interaction.channel_id) != press.token
         ):
@@ -127,7 +128,7 @@ class Presses:
         its handler."""
         key = table_key(int(press.token))
         intent = ids.resolve(press, key)
-        if isinstance(intent, Refusal):
+        if isinstance(intent, DecodeRefusal):
             await self.replies.forged(o)
         elif not private:
             if _public(intent) and (not legacy or _was_public(o)):

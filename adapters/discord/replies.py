@@ -16,8 +16,8 @@ from discord import app_commands
 from adapters.discord import text
 from adapters.discord.langs import Languages
 from adapters.discord.markup import cut, notice_text, player_of, table_key
-from bot.i18n import Translator, translator
 from bot.port import Notice
+from bot.ui.i18n import Translator, translator
 
 __all__ = ["Origin", "Replies"]
 

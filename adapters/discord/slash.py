@@ -25,11 +25,11 @@ from adapters.discord.markup import (
 from adapters.discord.menus import Menus
 from adapters.discord.presses import Presses
 from adapters.discord.replies import Origin, Replies
-from bot import render
-from bot import settings_schema as schema
-from bot.i18n import LANGUAGE_NAMES, LANGUAGES, resolve_lang, translator
 from bot.port import Notice
 from bot.service import GLOBAL, Result
+from bot.ui import render
+from bot.ui import settings_schema as schema
+from bot.ui.i18n import LANGUAGE_NAMES, LANGUAGES, resolve_lang, translator
 
 __all__ = ["SlashCommands"]
 

@@ -1,10 +1,10 @@
 """Discord's own texts (the ``discord`` gettext domain); everything else comes from
-``bot.render``. Command and option names are translated here too: Discord shows them in
+``bot.ui.render``. Command and option names are translated here too: Discord shows them in
 each user's client language (``app_commands.Translator``)."""
 
 from __future__ import annotations
 
-from bot.i18n import N_, Translator
+from bot.ui.i18n import N_, Translator
 
 __all__ = [
     "BACK",

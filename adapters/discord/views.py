@@ -1,8 +1,8 @@
-"""What each message of the bot shows as components, from ``bot.controls``: the public
+"""What each message of the bot shows as components, from ``bot.ui.controls``: the public
 table's (``table_controls``), a player's hand (``hand_menu``: the card buttons, a picker for
 a card whose plays still differ in colour or player, a select for the cards that find no
 button), the settings (``settings_menu``) and the kick menu (``kick_menu``). Deciding what
-to offer is ``bot.controls``'; here it is only laid out as Discord allows (``items``).
+to offer is ``bot.ui.controls``'; here it is only laid out as Discord allows (``items``).
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ import discord
 from adapters.discord import ids, items, text
 from adapters.discord.items import PAGE_SIZE, PER_ROW, ROWS, layout
 from adapters.discord.markup import channel_of
-from bot import controls, render
-from bot import settings_schema as schema
-from bot.controls import Control, Row, Style
-from bot.i18n import LANGUAGES, Translator, translator
-from bot.intents import (
+from bot.port import TableInfo
+from bot.ui import controls, render
+from bot.ui import settings_schema as schema
+from bot.ui.controls import Control, Row, Style
+from bot.ui.i18n import LANGUAGES, Translator, translator
+from bot.ui.intents import (
     Act,
     Back,
     CloseSettings,
@@ -32,7 +33,6 @@ from bot.intents import (
     SetFlag,
     SetPreset,
 )
-from bot.port import TableInfo
 from engine import COLORS, Action, Card, ChooseColor, Draw, Play, View
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ TABLE_OPTIONS: dict[str, Any] = {"uno": "always", "colors": False}
 
 
 def table_view(info: TableInfo, tr: Translator) -> discord.ui.View | None:
-    """The table message's buttons (``bot.controls.table_controls``); ``None`` when the
+    """The table message's buttons (``bot.ui.controls.table_controls``); ``None`` when the
     table is over."""
     rows = controls.table_controls(info, tr, **TABLE_OPTIONS)
     return layout(rows, channel_of(info.key)) if rows else None
@@ -133,7 +133,7 @@ class Choice:
 def hand_choices(hand: Sequence[Card], plays: Sequence[Play]) -> list[Choice]:
     """One choice per distinct card in the hand (in card order, unplayable ones too), then
     the plays of several cards together; before them, the plays that call UNO with the
-    card (key ending ``!``: ``bot.controls.with_uno_twins`` offers one beside each play
+    card (key ending ``!``: ``bot.ui.controls.with_uno_twins`` offers one beside each play
     that leaves one card)."""
     n_of: dict[Card, int] = {}
     for c in sorted(hand, key=lambda c: c.order):
@@ -194,7 +194,7 @@ def hand_view(
     page: int = 0,
     art: CardEmojis | None = None,
 ) -> tuple[discord.ui.View, int, int]:
-    """The hand's components (``bot.controls.hand_menu``): ``(view, page, pages)``.
+    """The hand's components (``bot.ui.controls.hand_menu``): ``(view, page, pages)``.
 
     Each card of the hand is a button (unplayable ones disabled; with card emojis, its
     picture, dimmed when the player has a move to make and the card is not part of it);
@@ -333,7 +333,7 @@ def picker_view(
 
 
 def settings_view(info: TableInfo, tr: Translator, page: int) -> tuple[str, discord.ui.View, int]:
-    """The settings message (``bot.controls.settings_menu``): the rules, then a preset
+    """The settings message (``bot.ui.controls.settings_menu``): the rules, then a preset
     select, a select per flag of the page, the pages and Done."""
     page = max(0, min(page, len(schema.pages()) - 1))
     lines = [

@@ -13,11 +13,11 @@
   their intents), ``inline`` (queries and chosen results); they see the adapter as a
   ``front.Front`` and never import it (no import circle here: a test says so);
 - ``views``: the table message, private hands, inline results, the settings, language and
-  kick menus: ``bot.controls`` mapped to inline buttons whose ``callback_data`` is an
-  intent of ``bot.intents`` (64 bytes);
+  kick menus: ``bot.ui.controls`` mapped to inline buttons whose ``callback_data`` is an
+  intent of ``bot.ui.intents`` (64 bytes);
 - ``legacy``: the buttons posted before that codec (``<op>|<tid>|...``), read into the
   same intents: they keep working;
-- ``codec``: table keys and ids, inline result ids, deep links (64 bytes, versioned,
+- ``ids``: table keys and ids, inline result ids, deep links (64 bytes, versioned,
   stateless; players named by user id or bot seat number, never by seat index);
 - ``outbox``: per-chat pacing under Telegram's flood limits, coalesced edits, 429s;
 - ``stickers``: the card set as the bot's sticker sets for ``UNO_TELEGRAM_OWNER`` (made

@@ -77,12 +77,13 @@ from adapters.telegram.outbox import Limits, Outbox
 from adapters.telegram.polling import UPDATES, Poller
 from adapters.telegram.stickers import StickerSets
 from adapters.telegram.tables import NEWS, QUIET_IN_LOBBY, RESUMED, Slot, Tables
-from bot import policy, render
-from bot.cards import Pictures
-from bot.config import Settings
-from bot.i18n import translator
+from bot import policy
+from bot.ops.config import Settings
 from bot.port import Notice, TableInfo
 from bot.service import Service
+from bot.ui import render
+from bot.ui.card_set import Pictures
+from bot.ui.i18n import translator
 from bot.weblinks import links_for
 from engine import Event, View
 

@@ -1,4 +1,4 @@
-"""The inline buttons: a press -> an intent (``bot.intents``) -> a table-service call, always
+"""The inline buttons: a press -> an intent (``bot.ui.intents``) -> a table-service call, always
 answered (refusals as an alert on the button).
 
 One ``CallbackQueryHandler`` per kind of intent, registered with a pattern that matches the
@@ -22,7 +22,6 @@ from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler
 
 from adapters.telegram import legacy, views
-from adapters.telegram.codec import Link, chat_of, key_of_tid, tid_of
 from adapters.telegram.common import INTERACTIVE, Origin
 from adapters.telegram.front import (
     INVALID,
@@ -36,25 +35,27 @@ from adapters.telegram.front import (
     Run,
     display_name,
 )
+from adapters.telegram.ids import Link, chat_of, key_of_tid, tid_of
 from adapters.telegram.menus import Menus, on_its_menu
-from bot import intents, policy
-from bot.i18n import N_, translator
-from bot.intents import (
+from bot import policy
+from bot.ui import intents
+from bot.ui.i18n import N_, translator
+from bot.ui.intents import (
     TELEGRAM_LIMIT,
     Act,
     AddBot,
     CardLook,
     CloseSettings,
+    DecodeRefusal,
     Join,
     Kick,
     Language,
-    Leave,
+    LeaveTable,
     OpenFlag,
     OpenHand,
     OpenSettings,
     Press,
     Refresh,
-    Refusal,
     SetFlag,
     SetPreset,
     Start,
@@ -66,14 +67,14 @@ log = logging.getLogger(__name__)
 
 OUTDATED = N_("This button is outdated: use the buttons of the newest message.")
 
-Read = Press | legacy.OldChoice | Refusal
+Read = Press | legacy.OldChoice | DecodeRefusal
 
 
 # each kind of intent a button carries, and its handler (``menus.``: the menus')
 ROUTES: tuple[tuple[tuple[type, ...], str], ...] = (
     ((Act,), "act"),
     ((Join,), "join"),
-    ((Leave,), "leave"),
+    ((LeaveTable,), "leave"),
     ((AddBot,), "add_bot"),
     ((Start,), "start"),
     ((OpenHand, Refresh), "hand"),
@@ -173,7 +174,7 @@ class Buttons(Base):
     def _where(self, q: CallbackQuery, origin: Origin) -> Pressed | None:
         """The press, at its table (a group's buttons act on that group's tables only)."""
         found = read(q.data)
-        if isinstance(found, Refusal):
+        if isinstance(found, DecodeRefusal):
             return None
         key = key_of_tid(found.token)
         if key is None or not _same_chat(q, key):
@@ -188,7 +189,7 @@ class Buttons(Base):
         info = await self.svc.table(p.key)
         seats = [s.id for s in info.seats] if info is not None else []
         intent = p.read.resolve(seats)
-        return None if isinstance(intent, Refusal) else intent
+        return None if isinstance(intent, DecodeRefusal) else intent
 
     # -- one handler per intent --------------------------------------------------------------
 

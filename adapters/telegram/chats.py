@@ -11,9 +11,9 @@ from typing import Any
 
 from telegram.error import TelegramError
 
-from adapters.telegram.codec import player_id, scope_of
 from adapters.telegram.common import MEMORY, Lru, Wire
-from bot.i18n import Translator, resolve_lang, translator
+from adapters.telegram.ids import player_id, scope_of
+from bot.ui.i18n import Translator, resolve_lang, translator
 
 __all__ = ["ADMIN_TTL", "UNREACHABLE_TTL", "Chats"]
 

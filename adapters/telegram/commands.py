@@ -8,15 +8,17 @@ from telegram import InlineKeyboardMarkup, Message, MessageEntity, Update
 from telegram.error import Forbidden
 
 from adapters.telegram import views
-from adapters.telegram.codec import Link, key_of_tid, player_id, tid_of
 from adapters.telegram.front import NO_TABLES, OPEN_PRIVATE, Base, Context, Front, Handler, Here
+from adapters.telegram.ids import Link, key_of_tid, player_id, tid_of
 from adapters.telegram.menus import Menus, lang_done
-from bot import ai, policy, render
-from bot import settings_schema as schema
-from bot.i18n import LANGUAGES, N_, Translator, translator
-from bot.intents import Look
+from bot import policy
 from bot.port import TableInfo
+from bot.seats import strategies as ai
 from bot.service import GLOBAL
+from bot.ui import render
+from bot.ui import settings_schema as schema
+from bot.ui.i18n import LANGUAGES, N_, Translator, translator
+from bot.ui.intents import Look
 from engine import Rules
 
 __all__ = ["OWN_COMMANDS", "READ_ONLY", "Commands"]
@@ -154,9 +156,9 @@ class Commands(Base):
 
     async def _kick_menu(self, here: Here, info: TableInfo) -> bool:
         """``/kick`` naming nobody, from the host or an admin in the group: whom to remove,
-        a button each (``bot.controls.kick_menu``). False if not theirs to see."""
+        a button each (``bot.ui.controls.kick_menu``). False if not theirs to see."""
         admin = await self._admin(here.key, here.uid, info)
-        if here.private or policy.refusal(info, here.pid, admin=admin, manage=True):
+        if here.private or policy.refusal_code(info, here.pid, admin=admin, manage=True):
             return False
         menu = views.kick_menu(info, await self.chats.chat_tr(here.chat), here.pid)
         if menu is None:

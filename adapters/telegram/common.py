@@ -7,7 +7,7 @@
 - :data:`INTERACTIVE`: set by the handlers for a person's own change;
 - :class:`Lru`, :func:`notice_text`, :func:`answer_quietly` and small helpers.
 
-The adapter's modules depend on this one (and on ``codec``, ``views``), never the other
+The adapter's modules depend on this one (and on ``ids``, ``views``), never the other
 way round: there is no import circle in ``adapters/telegram`` (a test says so).
 """
 
@@ -26,10 +26,11 @@ from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, 
 from telegram.ext import Application
 
 from adapters.telegram.outbox import Limits, Outbox, retry_seconds
-from bot import metrics, render
-from bot.i18n import Translator
+from bot.ops import metrics
 from bot.port import Notice
 from bot.service import Service
+from bot.ui import render
+from bot.ui.i18n import Translator
 from bot.weblinks import Links
 
 __all__ = [

@@ -28,16 +28,16 @@ from telegram.ext import ContextTypes
 
 from adapters.telegram import legacy
 from adapters.telegram.chats import Chats
-from adapters.telegram.codec import chat_of, key_of, player_id, scope_of
 from adapters.telegram.common import INTERACTIVE, Origin, Posted, notice_text
 from adapters.telegram.hands import Hands
+from adapters.telegram.ids import chat_of, key_of, player_id, scope_of
 from adapters.telegram.messages import Messages
 from bot import policy
-from bot.cards import Pictures
-from bot.i18n import N_, translator
-from bot.intents import Press
 from bot.port import Notice, TableInfo
 from bot.service import Service
+from bot.ui.card_set import Pictures
+from bot.ui.i18n import N_, translator
+from bot.ui.intents import Press
 
 __all__ = ["Base", "Context", "Front", "Handler", "Here", "Pressed", "Run", "display_name"]
 
@@ -197,11 +197,11 @@ class Base:
         return await self.chats.is_admin(chat_of(key)[0], uid)
 
     async def _manager(self, key: str, uid: int) -> tuple[TableInfo | None, str | None, bool]:
-        """The table, why ``uid`` may not manage it (``bot.policy.refusal``: ``no_table``,
+        """The table, why ``uid`` may not manage it (``bot.policy.refusal_code``: ``no_table``,
         ``not_host``; ``None``: they may), and whether they are an admin."""
         info = await self.svc.table(key)
         admin = await self._admin(key, uid, info)
-        return info, policy.refusal(info, player_id(uid), admin=admin, manage=True), admin
+        return info, policy.refusal_code(info, player_id(uid), admin=admin, manage=True), admin
 
     async def _refuse(self, here: Here, code: str, **params: Any) -> None:
         origin = await self._origin(here.uid, here=here)

@@ -22,7 +22,6 @@ from telegram.ext import (
 )
 
 from adapters.telegram.buttons import Buttons
-from adapters.telegram.codec import key_of_tid
 from adapters.telegram.commands import READ_ONLY, Commands
 from adapters.telegram.common import answer_quietly
 from adapters.telegram.front import (
@@ -35,6 +34,7 @@ from adapters.telegram.front import (
     Handler,
     display_name,
 )
+from adapters.telegram.ids import key_of_tid
 from adapters.telegram.inline import Inline
 from adapters.telegram.menus import Menus
 

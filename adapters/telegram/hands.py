@@ -15,12 +15,13 @@ from telegram.error import BadRequest, Forbidden
 
 from adapters.telegram import views
 from adapters.telegram.chats import Chats
-from adapters.telegram.codec import chat_of, player_id, user_of
 from adapters.telegram.common import Wire, gone, notice_text
+from adapters.telegram.ids import chat_of, player_id, user_of
 from adapters.telegram.messages import Messages
-from bot import policy, render
-from bot.i18n import Translator
+from bot import policy
 from bot.port import Notice, TableInfo
+from bot.ui import render
+from bot.ui.i18n import Translator
 from engine import CardsDrawn, ChallengeResolved, Event, HandsRotated, HandsSwapped, View
 
 __all__ = ["Hands"]

@@ -29,9 +29,9 @@ from telegram import InlineQueryResultsButton, Update
 from telegram.error import BadRequest
 
 from adapters.telegram import pictures, views
-from adapters.telegram.codec import decode_action, key_of, key_of_tid, player_id, version_of
 from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Posted, answer_quietly
 from adapters.telegram.front import INVALID, NO_TABLES, Base, Context, Front, display_name
+from adapters.telegram.ids import decode_action, key_of, key_of_tid, player_id, version_of
 from bot.model import LOBBY, PLAYING
 from bot.port import Notice
 from engine import Card, Play

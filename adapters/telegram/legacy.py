@@ -1,4 +1,4 @@
-"""The buttons posted before the one intent codec (``bot.intents``): still working.
+"""The buttons posted before the one intent codec (``bot.ui.intents``): still working.
 
 Until issue 12 a Telegram button's ``callback_data`` was ``<op>|<tid>|<fields>``, with the
 operations below; messages already in chats carry them (a table message is edited in
@@ -8,7 +8,7 @@ here into the same intents the codec gives, so an old button does what it did:
 ======  ==============================  ====================================================
 op      fields                          intent
 ======  ==============================  ====================================================
-``a``   version, action code            ``Act`` (the action code as in ``bot.intents``)
+``a``   version, action code            ``Act`` (the action code as in ``bot.ui.intents``)
 ``j``   -                               ``Join``
 ``l``   -                               ``Leave``
 ``b``   -                               ``AddBot``
@@ -36,10 +36,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from adapters.telegram.codec import Op, tid_of, unpack
-from bot import intents
-from bot import settings_schema as schema
-from bot.intents import FORGED, TELEGRAM_LIMIT, Press, Refusal
+from adapters.telegram.ids import Op, tid_of, unpack
+from bot.ui import intents
+from bot.ui import settings_schema as schema
+from bot.ui.intents import FORGED, TELEGRAM_LIMIT, DecodeRefusal, Press
 
 __all__ = ["CHOICES_V1", "FLAGS_V1", "OldChoice", "old_choice", "read"]
 
@@ -91,7 +91,7 @@ CHOICES_V1: dict[str, tuple[Any, ...]] = {
 
 
 _INDEX = re.compile(r"[0-9]{1,3}")
-# the ops whose new form is the same fields under a kind of ``bot.intents``
+# the ops whose new form is the same fields under a kind of ``bot.ui.intents``
 _SAME = {
     Op.JOIN: "j",
     Op.LEAVE: "l",
@@ -118,9 +118,9 @@ class OldChoice:
     index: int
 
 
-def read(data: str) -> Press | OldChoice | Refusal | None:
-    """The press an old button's ``callback_data`` means (``Refusal("forged")`` for an old
-    form that is malformed), or ``None``: not an old form (see ``bot.intents.decode``)."""
+def read(data: str) -> Press | OldChoice | DecodeRefusal | None:
+    """The press an old button's ``callback_data`` means (``DecodeRefusal("forged")`` for an old
+    form that is malformed), or ``None``: not an old form (see ``bot.ui.intents.decode``)."""
     if data.partition("|")[0] not in _OPS:
         return None
     old = unpack(data)
@@ -151,7 +151,7 @@ def _flag(index: str) -> str | None:
     return flag if flag in schema.SCHEMA else None
 
 
-def old_choice(choice: OldChoice, current: Any) -> intents.SetFlag | Refusal:
+def old_choice(choice: OldChoice, current: Any) -> intents.SetFlag | DecodeRefusal:
     """The value an old settings button set, its flag's value being ``current`` now: the
     old menu offered its values with ``current`` added (numbers in order)."""
     values = list(CHOICES_V1.get(choice.flag, ()))

@@ -2,7 +2,7 @@
 languages (the chat's, for an admin; a user's own) and how a user's cards are shown
 (``/cards``: stickers or text, their own setting on every table).
 
-The settings are the schema's (``bot.settings_schema``, through ``bot.controls``): a flag
+The settings are the schema's (``bot.ui.settings_schema``, through ``bot.ui.controls``): a flag
 added there shows here with its values, and its buttons name it by its key. Who may open
 or change them is ``bot.policy``'s to say; the service refuses a change as it must.
 
@@ -19,13 +19,14 @@ from telegram.constants import ChatType
 from telegram.error import Forbidden
 
 from adapters.telegram import legacy, views
-from adapters.telegram.codec import Link, chat_of, key_of, player_id, scope_of, tid_of
 from adapters.telegram.common import notice_text
 from adapters.telegram.front import INVALID, Base, Pressed
-from bot import intents
-from bot import settings_schema as schema
-from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
-from bot.intents import (
+from adapters.telegram.ids import Link, chat_of, key_of, player_id, scope_of, tid_of
+from bot.port import Notice, TableInfo
+from bot.ui import intents
+from bot.ui import settings_schema as schema
+from bot.ui.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from bot.ui.intents import (
     TELEGRAM_LIMIT,
     CardLook,
     CloseSettings,
@@ -38,7 +39,6 @@ from bot.intents import (
     SetFlag,
     SetPreset,
 )
-from bot.port import Notice, TableInfo
 
 __all__ = ["MENUS", "Menus", "lang_done", "menu_of", "on_its_menu"]
 

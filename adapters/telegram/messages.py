@@ -35,7 +35,6 @@ from telegram.error import BadRequest, Forbidden
 
 from adapters.telegram import views
 from adapters.telegram.chats import Chats
-from adapters.telegram.codec import chat_of, key_of, user_of
 from adapters.telegram.common import (
     MEMORY,
     Choice,
@@ -47,10 +46,11 @@ from adapters.telegram.common import (
     content,
     notice_text,
 )
+from adapters.telegram.ids import chat_of, key_of, user_of
 from adapters.telegram.unsent import NOTICE, Owed
-from bot import render
-from bot.i18n import N_, Translator, translator
 from bot.port import Notice
+from bot.ui import render
+from bot.ui.i18n import N_, Translator, translator
 from engine import Card
 
 __all__ = ["CHOICE_TTL", "REFUSAL_TTL", "Messages"]

@@ -10,9 +10,9 @@ import logging
 from typing import Any
 
 from adapters.telegram.chats import Chats
-from adapters.telegram.codec import chat_of, key_of, scope_of
 from adapters.telegram.common import Lru, Wire
 from adapters.telegram.hands import Hands
+from adapters.telegram.ids import chat_of, key_of, scope_of
 from adapters.telegram.tables import Tables
 from bot import policy
 

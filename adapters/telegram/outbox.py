@@ -29,7 +29,7 @@ private chat and 30 a second in all, and answers ``429 retry_after`` past that. 
 
 Port calls arrive under the service's table lock, so they only ``put`` here: the network
 is awaited by the lanes' tasks. The lanes, their order, coalescing, ``first``, the 429
-retries and shutdown are ``bot.outbox``'s (the core every platform shares); what is
+retries and shutdown are ``bot.ui.outbox``'s (the core every platform shares); what is
 Telegram's is here: its pacing (:class:`ChatPacing`: :class:`Window`, :class:`Bucket`,
 the global bucket, the reserve, ``Store.pace``) and its errors.
 """
@@ -55,8 +55,8 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot import metrics
-from bot import outbox as core
+from bot.ops import metrics
+from bot.ui import outbox as core
 
 __all__ = ["Bucket", "ChatPacing", "Limits", "Outbox", "Window", "retry_seconds"]
 
@@ -229,7 +229,7 @@ class Bucket:
 
 
 class ChatPacing:
-    """Telegram's pacing (``bot.outbox.Pacing``): each chat's pacer (a group's
+    """Telegram's pacing (``bot.ui.outbox.Pacing``): each chat's pacer (a group's
     :class:`Window` or bucket, a private chat's bucket), the global bucket, the reserve
     kept for people's own moves, and with ``pace`` a group's send reserved among every
     process (``Store.pace``). ``active(chat)``: whether the chat has a lane now."""

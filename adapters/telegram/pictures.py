@@ -26,16 +26,16 @@ from telegram import (
 )
 
 from adapters.telegram import views
-from adapters.telegram.codec import MAX_DATA, Link, encode_action, tid_of
-from bot import render
-from bot.cards import Pictures
-from bot.i18n import Translator
+from adapters.telegram.ids import MAX_DATA, Link, encode_action, tid_of
 from bot.port import TableInfo
+from bot.ui import render
+from bot.ui.card_set import Pictures
+from bot.ui.i18n import Translator
 from engine import Action, Card, Play, View
 
 __all__ = ["inline_answer", "pictured"]
 
-# ``bot.controls.hand_menu``'s options here: the plain play first (its sticker), the call
+# ``bot.ui.controls.hand_menu``'s options here: the plain play first (its sticker), the call
 # after it (a text result); the next round is the table message's
 STICKER_OPTIONS: dict[str, Any] = {"uno_first": False, "next_round": False}
 

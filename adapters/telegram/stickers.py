@@ -3,7 +3,7 @@
 
 A sticker set belongs to a user: the operator (``UNO_TELEGRAM_OWNER``, who has started the
 bot privately; Telegram refuses a set for anyone else). The bot makes it and may change it.
-A regular set holds at most 120 stickers and the set has 126 pictures (``bot.cards``), so
+A regular set holds at most 120 stickers and the set has 126 pictures (``bot.ui.card_set``), so
 there are two sets per version of the drawings: the cards as they are
 (``uno_cards_v1_by_<bot>``, one a player may add and send) and dimmed, for cards that
 cannot be played now (``uno_cards_v1_dim_by_<bot>``). A new ``SET_VERSION`` makes new
@@ -36,8 +36,9 @@ from telegram import InputSticker, Sticker
 from telegram.error import BadRequest, RetryAfter
 
 from adapters.telegram.outbox import retry_seconds
-from bot import cards, render
-from bot.cards import SET_VERSION, Asset, Pictures, Uploads, manifest
+from bot.ui import card_set as cards
+from bot.ui import render
+from bot.ui.card_set import SET_VERSION, Asset, Pictures, Uploads, manifest
 
 __all__ = [
     "INITIAL",

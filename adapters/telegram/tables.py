@@ -30,15 +30,15 @@ from typing import Any
 from telegram.error import BadRequest
 
 from adapters.telegram import views
-from adapters.telegram.codec import chat_of
 from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Wire, gone, notice_text
 from adapters.telegram.hands import Hands
+from adapters.telegram.ids import chat_of
 from adapters.telegram.messages import Messages
-from bot import render
-from bot.i18n import N_, translator
 from bot.model import LOBBY, Pending
 from bot.port import NEWS as PORT_NEWS
 from bot.port import Notice, TableInfo
+from bot.ui import render
+from bot.ui.i18n import N_, translator
 from engine import Event
 
 __all__ = ["NEWS", "QUIET_IN_LOBBY", "RESUMED", "Slot", "Tables"]

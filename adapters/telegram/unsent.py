@@ -24,8 +24,8 @@ import logging
 import time
 
 from adapters.telegram.common import Wire
-from bot.i18n import N_
 from bot.store import Unsent, WriteBatch
+from bot.ui.i18n import N_
 
 __all__ = ["NOTICE", "STALE_SECONDS", "Owed"]
 

@@ -8,10 +8,10 @@ result: a choice may be refused (stale, not playable), and its card must not sho
 the table message does. (With the card stickers made, ``pictures`` answers the Play query
 instead, and a playable card posts its sticker.)
 
-What a menu offers and what a button means are ``bot``'s: ``bot.controls`` gives the
+What a menu offers and what a button means are ``bot``'s: ``bot.ui.controls`` gives the
 controls (the table in every phase, a hand's moves, the settings, the kick menu), with the
 options Telegram declares where platforms differ (:data:`TABLE_OPTIONS`,
-:data:`HAND_OPTIONS`), ``bot.settings_schema`` every flag and its values, ``bot.intents``
+:data:`HAND_OPTIONS`), ``bot.ui.settings_schema`` every flag and its values, ``bot.ui.intents``
 the ``callback_data`` (:func:`callback_data`, :func:`widget`); this module lays them out
 under Telegram's limits (64 bytes of data, no disabled buttons, inline mode for the hand:
 the table's ``OpenHand`` is its Play and My cards buttons) and words what only Telegram
@@ -33,12 +33,13 @@ from telegram import (
     WebAppInfo,
 )
 
-from adapters.telegram.codec import MAX_DATA, Link, encode_action, tid_of
-from bot import controls, render
-from bot import settings_schema as schema
-from bot.controls import Control, Row
-from bot.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator, translator
-from bot.intents import (
+from adapters.telegram.ids import MAX_DATA, Link, encode_action, tid_of
+from bot.port import TableInfo
+from bot.ui import controls, render
+from bot.ui import settings_schema as schema
+from bot.ui.controls import Control, Row
+from bot.ui.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator, translator
+from bot.ui.intents import (
     TELEGRAM_LIMIT,
     Act,
     CardLook,
@@ -50,7 +51,6 @@ from bot.intents import (
     encode,
     try_encode,
 )
-from bot.port import TableInfo
 from engine import (
     Accept,
     Action,
@@ -109,7 +109,7 @@ def deep_link(username: str | None, payload: str) -> str | None:
 
 def callback_data(intent: Intent, tid: str) -> str | None:
     """A button's ``callback_data``: ``intent`` at table ``tid`` in the one intent codec
-    (``bot.intents``), ``None`` if it cannot be one here (over 64 bytes, a player with no
+    (``bot.ui.intents``), ``None`` if it cannot be one here (over 64 bytes, a player with no
     short form)."""
     return try_encode(intent, tid, limit=TELEGRAM_LIMIT)
 
@@ -183,7 +183,7 @@ TABLE_OPTIONS: dict[str, Any] = {
     "uno": "callable",  # UNO! only while someone may call it (a shorter keyboard)
     "hand_between_rounds": False,  # the next round alone: the hand waits for the round
 }
-"""What Telegram's table message declares of ``bot.controls.table_controls``' options."""
+"""What Telegram's table message declares of ``bot.ui.controls.table_controls``' options."""
 
 ROW_WIDTH = 4  # buttons a row of the table message
 
@@ -191,7 +191,7 @@ ROW_WIDTH = 4  # buttons a row of the table message
 def table_keyboard(
     info: TableInfo, tr: Translator, username: str | None = None
 ) -> InlineKeyboardMarkup | None:
-    """The table message's buttons: ``bot.controls.table_controls`` (with
+    """The table message's buttons: ``bot.ui.controls.table_controls`` (with
     :data:`TABLE_OPTIONS`), each control a button. The hand (``OpenHand``) is two widgets
     built around inline mode: "Play" in its place opens the player's hand as inline results
     above the keyboard, "My cards" (a last row, a link) the private chat."""
@@ -231,7 +231,7 @@ HAND_OPTIONS: dict[str, Any] = {
     "uno_first": True,  # the call first: a player one card from UNO reads it first
     "next_round": False,  # dealt from the table message alone
 }
-"""What Telegram's private hand and inline results declare of ``bot.controls.hand_menu``."""
+"""What Telegram's private hand and inline results declare of ``bot.ui.controls.hand_menu``."""
 
 CARD_WIDTH = 4  # card buttons a row of a private hand
 MOVE_WIDTH = 2  # other buttons a row
@@ -258,7 +258,7 @@ class Moves:
 def hand_moves(
     info: TableInfo, view: View, legal: Sequence[Action], tr: Translator, **options: Any
 ) -> Moves:
-    """``bot.controls.hand_menu`` (with :data:`HAND_OPTIONS`, or ``options``) by kind."""
+    """``bot.ui.controls.hand_menu`` (with :data:`HAND_OPTIONS`, or ``options``) by kind."""
     plays: tuple[Control, ...] = ()
     others: list[Control] = []
     extra: list[Row] = []
@@ -282,7 +282,7 @@ def hand_message(
     *,
     web: str | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """A player's private hand (private chat): ``bot.controls.hand_menu``'s controls, the
+    """A player's private hand (private chat): ``bot.ui.controls.hand_menu``'s controls, the
     plays (at most :data:`HAND_BUTTONS`), then the other moves, then 🔄."""
     tid = tid_of(info.key)
     head = [f"🎴 {title}"] if title else []
@@ -412,7 +412,7 @@ def _status(view: View, tr: Translator, names: dict[str, str]) -> str:
 
 # -- settings -------------------------------------------------------------------------------
 # Every flag, its name, its values and the numbers a menu offers come from the settings
-# schema (``bot.settings_schema``) through ``bot.controls``; buttons name a flag by its key.
+# schema (``bot.ui.settings_schema``) through ``bot.ui.controls``; buttons name a flag by its key.
 
 
 def settings_main(info: TableInfo, tr: Translator) -> tuple[str, InlineKeyboardMarkup]:
@@ -505,7 +505,7 @@ def cards_done(current: str | None, tr: Translator, *, stickers: bool) -> str:
 
 
 def kick_menu(info: TableInfo, tr: Translator, by: str) -> tuple[str, InlineKeyboardMarkup] | None:
-    """``/kick`` naming nobody: who may be removed (``bot.controls.kick_menu``), a button
+    """``/kick`` naming nobody: who may be removed (``bot.ui.controls.kick_menu``), a button
     each; ``None`` when nobody else is seated."""
     rows = controls.kick_menu(info, tr, by)
     if not rows:

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from adapters.terminal.console import Console
-from bot import render
-from bot.i18n import Translator
 from bot.port import Notice, TableInfo
+from bot.ui import render
+from bot.ui.i18n import Translator
 from engine import CardsDrawn, Event, Phase, View
 
 __all__ = ["TerminalPort"]

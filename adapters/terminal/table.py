@@ -3,7 +3,7 @@
 The screen follows the game, not the keyboard: whenever the game changes (a bot's move, a
 timeout, a catch, a +4 to answer) the person's moves are drawn again and the prompt comes
 back below them, while the console (``adapters.terminal.console``) goes on reading. Their
-moves are ``bot.controls.hand_menu``'s, in hand order, numbered: on their turn (with a
+moves are ``bot.ui.controls.hand_menu``'s, in hand order, numbered: on their turn (with a
 countdown of the turn's time), and out of it when there is something to do then (jump in
 with the card on top, call the UNO they forgot, catch a bot that forgot its own). ``r``
 shows the rules and the scores, which also print after each round; ``q``, Ctrl-D and
@@ -21,7 +21,7 @@ and without the call, and a player who forgets may still call while nobody has c
 "you" ("You pass."), and the cards they draw are shown to them ("You drew 1 card: 🟩 5").
 
 With ``settings`` the host sets the table's rules before the deal: the settings menu of
-``bot.controls`` as numbered lines, each number an intent dispatched to the service
+``bot.ui.controls`` as numbered lines, each number an intent dispatched to the service
 (``Service.press``), the pages on fixed keys. This adapter is the worked example of
 docs/adding-a-platform.md.
 """
@@ -47,14 +47,14 @@ from adapters.terminal.console import (
     console_for,
 )
 from adapters.terminal.port import TerminalPort
-from bot import controls, intents, render
-from bot import settings_schema as schema
-from bot.config import Settings
-from bot.i18n import Translator, translator
 from bot.model import LOBBY, PLAYING
+from bot.ops.config import Settings
 from bot.port import Notice, TableInfo
 from bot.service import Service
 from bot.store import SqliteStore
+from bot.ui import controls, intents, render
+from bot.ui import settings_schema as schema
+from bot.ui.i18n import Translator, translator
 from engine import CallUno, CatchUno, NextRound, Phase, Play
 
 __all__ = [
@@ -504,7 +504,7 @@ async def _open_table(
     return host
 
 
-# -- settings: bot.controls as numbered lines, the pages on fixed keys ------------------------
+# -- settings: bot.ui.controls as numbered lines, the pages on fixed keys ------------------------
 
 
 def settings_screen(

@@ -9,7 +9,7 @@ page uses is relative to it, so it runs under any prefix and in a frame.
 
 A page's socket: its first message says who it is (``hello``: a table token, a player
 token, or Telegram's initData; ``adapters.web.identity``); every later one is a press, an
-intent in the one codec (``bot.intents``), read and checked as a button press is and sent
+intent in the one codec (``bot.ui.intents``), read and checked as a button press is and sent
 through ``Service.press``; a refusal is told to that page only. A socket whose ``Origin`` is
 not the web table's own is refused (403), and each page may send ``RATE`` messages a
 second (``BURST`` at once): past that it is told to slow down, and one that keeps on is
@@ -36,10 +36,11 @@ from adapters.web import frames
 from adapters.web.hub import Conn, Hub
 from adapters.web.identity import INIT_DATA_SECONDS, telegram_login
 from adapters.web.strings import page_strings, refusal
-from bot import intents, policy
-from bot.i18n import resolve_lang
-from bot.images import SET_VERSION, card_set, web_png
-from bot.intents import Refusal
+from bot import policy
+from bot.ui import intents
+from bot.ui.card_images import SET_VERSION, card_set, web_png
+from bot.ui.i18n import resolve_lang
+from bot.ui.intents import DecodeRefusal
 from bot.weblinks import Links
 
 __all__ = ["BURST", "RATE", "WebApp", "WebOrigin"]
@@ -383,7 +384,7 @@ class WebApp:
     async def _press(self, conn: Conn, text: Any) -> None:
         """An intent from the page, read and checked as a button press is."""
         press = intents.decode(text if isinstance(text, str) else None, limit=frames.WEB_LIMIT)
-        if isinstance(press, Refusal):
+        if isinstance(press, DecodeRefusal):
             self._refuse(conn, "forged")
             return
         if press.token != frames.web_token(conn.key):
@@ -397,7 +398,7 @@ class WebApp:
             self._refuse(conn, "no_table")
             return
         intent = press.resolve([s.id for s in info.seats]) if press.needs_seats else press.raw
-        if isinstance(intent, Refusal):
+        if isinstance(intent, DecodeRefusal):
             self._refuse(conn, "forged")
             return
         match intent:
@@ -415,7 +416,7 @@ class WebApp:
             case (
                 intents.Act()
                 | intents.Join()
-                | intents.Leave()
+                | intents.LeaveTable()
                 | intents.AddBot()
                 | intents.Start()
                 | intents.SetFlag()
@@ -436,6 +437,6 @@ def _text(value: Any) -> str | None:
 
 
 def _tr(lang: str) -> Any:
-    from bot.i18n import translator
+    from bot.ui.i18n import translator
 
     return translator(lang)

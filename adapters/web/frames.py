@@ -8,9 +8,9 @@ view and a translator (no I/O), as the chat adapters' views are.
   sent to that player's pages only (``Hub``);
 - ``settings``, ``notice``, ``welcome``.
 
-Every control carries its intent in the one codec (``bot.intents.encode``) with the web
+Every control carries its intent in the one codec (``bot.ui.intents.encode``) with the web
 table's token for the table (``web_token``): the page sends that text back as it is, and it
-is read as a button press is (``bot.intents.decode``).
+is read as a button press is (``bot.ui.intents.decode``).
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot import controls, render
-from bot.controls import Control, Row
-from bot.i18n import Translator
-from bot.images import SET_VERSION, Face
-from bot.intents import Act, OpenHand, try_encode
 from bot.port import Notice, TableInfo
+from bot.ui import controls, render
+from bot.ui.card_images import SET_VERSION, Face
+from bot.ui.controls import Control, Row
+from bot.ui.i18n import Translator
+from bot.ui.intents import Act, OpenHand, try_encode
 from engine import Action, Card, Color, Phase, Play, View
 
 __all__ = [
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 WEB_LIMIT = 200  # characters of an intent a page may send
-# what the web table declares of ``bot.controls``: the hand is always on the page (no Show
+# what the web table declares of ``bot.ui.controls``: the hand is always on the page (no Show
 # hand), UNO! while someone may call it, the colours chosen in the hand
 TABLE_OPTIONS: dict[str, Any] = {"uno": "callable", "hand_between_rounds": False, "colors": False}
 HAND_OPTIONS: dict[str, Any] = {"uno_first": False, "next_round": False}
@@ -211,7 +211,7 @@ def hand_frame(info: TableInfo, view: View, legal: Sequence[Action], tr: Transla
 
 
 def settings_frame(info: TableInfo, page: int, tr: Translator) -> str:
-    """The settings menu at ``page`` (``bot.controls.settings_menu``)."""
+    """The settings menu at ``page`` (``bot.ui.controls.settings_menu``)."""
     rows = controls.settings_menu(info, page, tr)
     return _dump(
         {

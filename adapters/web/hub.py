@@ -31,9 +31,9 @@ from typing import Any
 from aiohttp import web
 
 from adapters.web import frames
-from bot import render
-from bot.i18n import Translator, translator
 from bot.port import Notice, TableInfo
+from bot.ui import render
+from bot.ui.i18n import Translator, translator
 
 __all__ = ["CHANNEL", "Conn", "Hub"]
 

@@ -68,7 +68,7 @@ class WebPort:
         if conn is not None and self.hub is not None:
             # a press on a page: answered on that page
             from adapters.web.frames import notice_frame
-            from bot import render
+            from bot.ui import render
 
             names = await self._names(table_key)
             line = render.notice_text(notice, conn.tr, names, platform="web", viewer=user)

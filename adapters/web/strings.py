@@ -1,11 +1,11 @@
 """The web table's own words (the ``web`` domain of the catalogues): the page's labels, sent
 to it translated in its ``welcome`` frame, and its refusals. The game's words (cards, events,
 the table's lines, the controls' labels, the service's refusals) are the ``messages``
-domain's, rendered by ``bot.render`` as on every platform."""
+domain's, rendered by ``bot.ui.render`` as on every platform."""
 
 from __future__ import annotations
 
-from bot.i18n import N_, Translator
+from bot.ui.i18n import N_, Translator
 
 __all__ = ["PAGE", "REFUSALS", "page_strings", "refusal"]
 
@@ -38,7 +38,7 @@ PAGE: dict[str, str] = {
     "gone": N_("This link is no longer valid: open the table again from the chat."),
 }
 
-# what only the web table refuses (the service's refusals are ``bot.render``'s)
+# what only the web table refuses (the service's refusals are ``bot.ui.render``'s)
 REFUSALS: dict[str, str] = {
     "forged": N_("This page cannot do that: reload it."),
     "other_table": N_("That belongs to another table."),

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot.codec import action_from_dict
-from bot.config import Settings
+from bot.json_codec import action_from_dict
 from bot.model import PLAYING, Deadline, Seat, Table
+from bot.ops.config import Settings
 from bot.port import RecordingPort
 from bot.service import Service
 from bot.store import ActionRecord, Store, WriteBatch, is_server_url, store_for

@@ -20,8 +20,8 @@ import pytest
 
 from adapters.terminal.table import KEY, TerminalOptions, play
 from bot.cli import build_parser, main, parse_sets
-from bot.i18n import translator
 from bot.store import SqliteStore, migrations
+from bot.ui.i18n import translator
 from tests.adapters.terminal.script import EOF, Answer, Script, Wait
 from tests.adapters.terminal.script import run as run_table
 
@@ -278,7 +278,7 @@ def test_play_logs_to_a_file_beside_the_database_not_into_the_game(tmp_path: Pat
         assert "wins the game" in res.stdout
         assert not re.search(r"\b(DEBUG|INFO|WARNING|ERROR) [\w.]+: ", res.stdout), res.stdout
     text = (tmp_path / "t.sqlite3.log").read_text(encoding="utf-8")
-    assert "INFO bot.store: database migrated to schema version" in text
+    assert "INFO bot.store.sqlite: database migrated to schema version" in text
     assert text.count("INFO bot.service: restored") == 2
 
 
@@ -405,7 +405,7 @@ async def test_the_terminal_never_prints_what_a_bot_seat_is_told() -> None:
 async def test_a_run_stopped_while_seating_starts_afresh(tmp_path: Path) -> None:
     """A lobby left by a run interrupted before the deal is not "resumed" (it would wait
     for its expiry): the next run opens a new table and plays it."""
-    from bot.config import Settings
+    from bot.ops.config import Settings
     from bot.port import NullPort
     from bot.service import Service
 
@@ -428,7 +428,7 @@ async def test_a_run_stopped_while_seating_starts_afresh(tmp_path: Path) -> None
 def test_run_help_lists_every_environment_variable(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 19 item 22: ``uno-bot run --help`` names every variable the bot reads, from the
     configuration's own fields (a field added to ``Settings`` is listed without more)."""
-    from bot.config import Settings
+    from bot.ops.config import Settings
 
     with pytest.raises(SystemExit) as exit_:
         main(["run", "--help"])

@@ -4,11 +4,11 @@ a Wild on a penalty as inactive, naming the flag they need, in every language.""
 
 from __future__ import annotations
 
-from bot import render
-from bot.i18n import translator
 from bot.port import RecordingPort
 from bot.service import Service
 from bot.store import SqliteStore
+from bot.ui import render
+from bot.ui.i18n import translator
 from engine import Rules
 
 BACKENDS = ("sqlite", "postgresql")

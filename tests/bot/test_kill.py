@@ -22,7 +22,7 @@ TABLES = 6
 # one process: a service on the database, its timers running; "maker" also opens tables
 WORKER = """
 import asyncio, sys
-from bot.config import Settings
+from bot.ops.config import Settings
 from bot.port import RecordingPort
 from bot.service import Service
 from bot.store import store_for

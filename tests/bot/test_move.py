@@ -9,7 +9,7 @@ import pytest
 from bot.model import FINISHED, LOBBY, PLAYING
 from bot.port import RecordingPort
 from bot.service import GLOBAL, Service
-from bot.store import SqliteStore, StatUpdate, WriteBatch
+from bot.store import ChatSettings, ChatUpdate, SqliteStore, StatUpdate, WriteBatch
 from engine import Draw, Play, Rules, TurnTimedOut, scenario
 from tests.bot.helpers import Clock, close_service, open_service, put_game, store_path
 from tests.bot.test_service import DECK, pass_turn
@@ -114,7 +114,7 @@ async def test_settings_move_and_statistics_add_up(
     svc, _, _ = env
     await store.write(
         WriteBatch(
-            chat_settings=[(OLD, "house", {"uno_penalty": 4}, "zh_Hant")],
+            chat_settings=[ChatUpdate(OLD, "house", {"uno_penalty": 4}, "zh_Hant")],
             stats=[
                 StatUpdate(OLD, "u1", "Ann", games=2, wins=1, points=50, cards_played=9),
                 StatUpdate(OLD, "u2", "Bob", games=1, rounds_won=1),
@@ -124,8 +124,8 @@ async def test_settings_move_and_statistics_add_up(
         )
     )
     assert await svc.move_scope(OLD, NEW, rekey) == {}  # no table: settings and stats only
-    assert await store.chat_settings(NEW) == ("house", {"uno_penalty": 4}, "zh_Hant")
-    assert await store.chat_settings(OLD) == (None, None, None)
+    assert await store.chat_settings(NEW) == ChatSettings("house", {"uno_penalty": 4}, "zh_Hant")
+    assert await store.chat_settings(OLD) == ChatSettings()
     u1 = await store.player_stats(NEW, "u1")
     assert u1 is not None
     assert (u1.name, u1.games, u1.wins, u1.points, u1.cards_played) == ("Annie", 3, 2, 60, 12)
@@ -139,23 +139,26 @@ async def test_settings_move_and_statistics_add_up(
     assert await svc.move_scope(OLD, NEW, rekey) == {}
     again = await store.player_stats(NEW, "u1")
     assert again == u1
-    assert await store.chat_settings(NEW) == ("house", {"uno_penalty": 4}, "zh_Hant")
+    assert await store.chat_settings(NEW) == ChatSettings("house", {"uno_penalty": 4}, "zh_Hant")
 
 
 async def test_the_new_chats_own_settings_win(env: Env, store: SqliteStore) -> None:
     svc, _, _ = env
     await store.write(
         WriteBatch(
-            chat_settings=[(OLD, "house", {"uno_penalty": 4}, "zh_Hant"), (NEW, None, None, "en")]
+            chat_settings=[
+                ChatUpdate(OLD, "house", {"uno_penalty": 4}, "zh_Hant"),
+                ChatUpdate(NEW, lang="en"),
+            ]
         )
     )
     await svc.move_scope(OLD, NEW, rekey)
     # the new chat chose a language: kept; it set no rules: the old chat's
-    assert await store.chat_settings(NEW) == ("house", {"uno_penalty": 4}, "en")
-    await store.write(WriteBatch(chat_settings=[("g:3", "party", {}, None)]))
-    await store.write(WriteBatch(chat_settings=[("g:4", "official", {"jump_in": True}, None)]))
+    assert await store.chat_settings(NEW) == ChatSettings("house", {"uno_penalty": 4}, "en")
+    await store.write(WriteBatch(chat_settings=[ChatUpdate("g:3", "party", {})]))
+    await store.write(WriteBatch(chat_settings=[ChatUpdate("g:4", "official", {"jump_in": True})]))
     await svc.move_scope("g:3", "g:4", lambda k: "g:4")
-    assert await store.chat_settings("g:4") == ("official", {"jump_in": True}, None)
+    assert await store.chat_settings("g:4") == ChatSettings("official", {"jump_in": True}, None)
 
 
 async def test_a_second_move_is_a_no_op(env: Env, store: SqliteStore, clock: Clock) -> None:

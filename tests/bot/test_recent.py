@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from bot.codec import event_from_dict, event_to_dict
-from bot.i18n import translator
+from bot.json_codec import event_from_dict, event_to_dict
 from bot.model import LOBBY, PLAYING, Recent, Table
 from bot.port import Notice, RecordingPort, TableInfo
-from bot.render import event_lines, notice_text, recent_lines, table_line
 from bot.service import RECENT, Service
 from bot.store import SqliteStore, migrations
+from bot.ui.i18n import translator
+from bot.ui.render import event_lines, notice_text, recent_lines, table_line
 from engine import CardsDrawn, ChallengeResolved, RoundStarted
 from tests.bot.helpers import Clock, close_service, open_service, peek, store_path
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 import engine
-from bot.i18n import translator
 from bot.model import FINISHED, LOBBY, PLAYING, STOPPED
 from bot.port import Notice, RecordingPort
-from bot.render import notice_text
 from bot.service import GLOBAL, Service
-from bot.store import SqliteStore, WriteBatch
+from bot.store import ChatSettings, ChatUpdate, SqliteStore, WriteBatch
+from bot.ui.i18n import translator
+from bot.ui.render import notice_text
 from engine import (
     CallUno,
     CardsDrawn,
@@ -110,7 +110,7 @@ async def test_rules_of_the_open_table_else_the_chats_defaults(env: Env) -> None
     the official rules when those saved defaults are no longer valid."""
     svc, store, _ = env
     assert await svc.rules_of(KEY, "chat") == (engine.Rules.preset("official"), "official")
-    await store.write(WriteBatch(chat_settings=[("chat", "house", {"uno_penalty": 4}, None)]))
+    await store.write(WriteBatch(chat_settings=[ChatUpdate("chat", "house", {"uno_penalty": 4})]))
     assert await svc.rules_of(KEY, "chat") == (
         engine.Rules.preset("house", uno_penalty=4),
         "house",
@@ -119,7 +119,7 @@ async def test_rules_of_the_open_table_else_the_chats_defaults(env: Env) -> None
     info = await svc.table(KEY)
     assert res.ok and info is not None and info.rules.target == 200
     assert await svc.rules_of(KEY, "chat") == (info.rules, "party")
-    await store.write(WriteBatch(chat_settings=[("other", "house", {"no_such": 1}, None)]))
+    await store.write(WriteBatch(chat_settings=[ChatUpdate("other", "house", {"no_such": 1})]))
     assert await svc.rules_of("t:other:1", "other") == (engine.Rules(), "official")
 
 
@@ -710,7 +710,7 @@ async def test_chat_rules_stored_before_issue_14_still_read(env: Env) -> None:
     svc, store, _ = env
     await store.write(
         WriteBatch(
-            chat_settings=[("chat", "official", {"deflect": True, "partners": False}, None)]
+            chat_settings=[ChatUpdate("chat", "official", {"deflect": True, "partners": False})]
         )
     )
     res = await svc.create(KEY, "chat", "u1", "Ann")
@@ -722,7 +722,7 @@ async def test_chat_settings_and_languages_are_kept(env: Env, clock: Clock) -> N
     svc, store, _ = env
     await lobby(svc, humans=2)
     await svc.configure(KEY, "u1", preset="house", overrides={"uno_penalty": 4})
-    assert await store.chat_settings("chat") == ("house", {"uno_penalty": 4}, None)
+    assert await store.chat_settings("chat") == ChatSettings("house", {"uno_penalty": 4}, None)
     res = await svc.set_chat_language(KEY, "chat", "zh_Hant")
     assert res.ok and res.table is not None and res.table.lang == "zh_Hant"
     await svc.stop_game(KEY, "u1")

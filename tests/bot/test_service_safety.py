@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from bot import render
-from bot.i18n import Translator, translator
 from bot.model import PLAYING
 from bot.port import Notice, RecordingPort, TableInfo
 from bot.service import Service
 from bot.store import SchemaTooNew, SqliteStore, StoreError, migrations, store_for
+from bot.ui import render
+from bot.ui.i18n import Translator, translator
 from engine import (
     Card,
     CardPlayed,
@@ -460,7 +460,7 @@ async def test_a_failed_migration_leaves_the_database_as_it_was(
 
     good = migrations()
     broken = [*good, (len(good) + 1, "CREATE TABLE extra (x);\nTHIS IS NOT SQL;\n")]
-    monkeypatch.setattr(bot.store, "migrations", lambda dialect="sqlite": broken)
+    monkeypatch.setattr(bot.store.sqlite, "migrations", lambda dialect="sqlite": broken)
     path = tmp_path / "uno.sqlite3"
     store = SqliteStore(path)
     with pytest.raises(StoreError, match="syntax error") as err:

@@ -53,7 +53,7 @@ async def test_seating_refusals_at_the_deal(env: Env) -> None:
 
 
 async def test_press_calls_what_an_intent_means(env: Env) -> None:
-    from bot import intents as it
+    from bot.ui import intents as it
 
     svc, _, _ = env
     assert (await svc.create(KEY, "chat", "u1", "Ann")).ok
@@ -74,5 +74,5 @@ async def test_press_calls_what_an_intent_means(env: Env) -> None:
     assert await svc.press(KEY, "u1", it.OpenSettings(2)) is None  # the adapter's to draw
     res = await svc.press(KEY, "u1", it.Start())
     assert res is not None and res.ok
-    res = await svc.press(KEY, "u2", it.Leave())
+    res = await svc.press(KEY, "u2", it.LeaveTable())
     assert res is not None and res.ok

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot import render
-from bot.i18n import translator
 from bot.port import RecordingPort
 from bot.service import Service
 from bot.store import SqliteStore
+from bot.ui import render
+from bot.ui.i18n import translator
 from engine import Accept, CardsDrawn, Rank, RoundStarted, Rules, TurnSkipped, new_game_events
 from tests.bot.helpers import Clock, close_service, drive, open_service
 

@@ -16,9 +16,13 @@ from typing import Any
 from pydantic import SecretStr
 
 from adapters.discord import Adapter, ids
-from bot import settings_schema as schema
-from bot.config import Settings
-from bot.intents import (
+from bot.model import PLAYING, Seat, Table
+from bot.ops.config import Settings
+from bot.port import RoutingPort, TableInfo
+from bot.service import Service
+from bot.store import SqliteStore, Store, WriteBatch, store_for
+from bot.ui import settings_schema as schema
+from bot.ui.intents import (
     Act,
     Back,
     Choose,
@@ -33,10 +37,6 @@ from bot.intents import (
     SetPreset,
     decode,
 )
-from bot.model import PLAYING, Seat, Table
-from bot.port import RoutingPort, TableInfo
-from bot.service import Service
-from bot.store import SqliteStore, Store, WriteBatch, store_for
 from engine import CatchUno, ChooseColor, Game, Phase, Play, Rules, scenario
 from tests.fakes.discord_api import Channel, FakeDiscord, Guild, Interaction, Message, User
 

@@ -16,10 +16,10 @@ import discord
 import pytest
 
 from adapters.discord.emojis import EmojiSets, emoji_name, refused_emojis
-from bot import cards
-from bot.cards import EMOJI_VERSION, Uploads, manifest
-from bot.images import card_set
 from bot.store import SqliteStore
+from bot.ui import card_set as cards
+from bot.ui.card_images import card_set
+from bot.ui.card_set import EMOJI_VERSION, Uploads, manifest
 from engine import Color
 from tests.adapters.discord.harness import World, name_of
 from tests.adapters.discord.test_game import assert_no_public_hand
@@ -154,7 +154,7 @@ async def test_a_wild_s_colours_are_the_wild_in_each(make_world: MakeWorld) -> N
     }
     # and the draw pile is the back of a card
     draw = next(b for b in msg.buttons() if name_of(b["custom_id"])[0] == "draw")
-    # (labelled as bot.controls.hand_menu labels it)
+    # (labelled as bot.ui.controls.hand_menu labels it)
     assert by_id[int(draw["emoji"]["id"])] == V + "back" and draw["label"] == "Draw a card"
     await world.press(alice, msg, world.button(msg, "pick", "W"))
     colours = [b for b in msg.buttons() if name_of(b["custom_id"])[0] == "play"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import translator
+from bot.ui.i18n import translator
 from tests.adapters.discord.harness import World, name_of
 from tests.fakes.discord_api import Interaction, Message, User
 

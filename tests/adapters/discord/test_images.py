@@ -13,7 +13,7 @@ import pytest
 from discord.http import MultipartParameters, handle_message_parameters
 from PIL import Image
 
-from bot.images import hand_png, hand_size
+from bot.ui.card_images import hand_png, hand_size
 from engine import Card
 from tests.adapters.discord.harness import World
 from tests.adapters.discord.test_game import assert_no_public_hand
@@ -258,7 +258,7 @@ async def test_a_picture_that_cannot_be_drawn_is_left_out(
     def broken(*args: object, **kwargs: object) -> bytes:
         raise OSError("no font")
 
-    monkeypatch.setattr("bot.images.hand_png", broken)
+    monkeypatch.setattr("bot.ui.card_images.hand_png", broken)
     alice, _, _ = world.users
     await _scenario(world)
     msg = await _hand(world, alice)

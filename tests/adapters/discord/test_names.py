@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import translator
 from bot.names import MAX_LENGTH
+from bot.ui.i18n import translator
 from tests.adapters.discord.harness import World
 
 EN = translator("en")

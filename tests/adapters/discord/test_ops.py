@@ -15,7 +15,7 @@ import pytest
 
 from adapters.discord import markup
 from adapters.discord.adapter import _shards
-from bot.metrics import Metrics
+from bot.ops.metrics import Metrics
 from tests.adapters.discord.harness import World
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import resolve_lang, translator
+from bot.ui.i18n import resolve_lang, translator
 from tests.adapters.discord.harness import World
 
 

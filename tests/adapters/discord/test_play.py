@@ -178,7 +178,7 @@ async def _challenge(world: World, alice_hand: list[str]) -> tuple[Message, Mess
     await world.press(alice, hand, label="🟩 Green")
     table = await world.table_message()
     assert "Bob faces +4: challenge" in table.content
-    # (bot.controls.table_controls: the challenge beside taking the +4)
+    # (bot.ui.controls.table_controls: the challenge beside taking the +4)
     assert {"Challenge", "Take +4"} <= {b["label"] for b in table.buttons()}
     # Alice may not answer for Bob
     version = (await world.info()).version

@@ -10,12 +10,12 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from adapters.discord.adapter import DEFAULT_API
-from bot import render
-from bot.config import Settings
-from bot.i18n import translator
+from bot.ops.config import Settings
 from bot.port import NullPort
 from bot.service import Service
 from bot.store import SqliteStore
+from bot.ui import render
+from bot.ui.i18n import translator
 from engine import Card, Play
 from tests.adapters.discord.harness import World
 

@@ -17,8 +17,8 @@ import yarl
 from pydantic import SecretStr
 
 from adapters.discord import Adapter
-from bot.config import Settings
 from bot.model import Seat
+from bot.ops.config import Settings
 from bot.port import RoutingPort
 from bot.service import Service
 from bot.store import SqliteStore

@@ -13,12 +13,12 @@ from pydantic import Field
 from adapters.discord import ids, views
 from adapters.discord.commands import CommandTranslator
 from adapters.discord.text import command_names, option_names
-from bot import controls
-from bot import settings_schema as schema
-from bot.i18n import LANGUAGES, translator
-from bot.intents import Act, Press, SetFlag
 from bot.model import Seat
 from bot.port import TableInfo
+from bot.ui import controls
+from bot.ui import settings_schema as schema
+from bot.ui.i18n import LANGUAGES, translator
+from bot.ui.intents import Act, Press, SetFlag
 from engine import (
     CatchUno,
     ChooseColor,
@@ -357,7 +357,7 @@ def test_with_play_puts_the_call_beside_the_card() -> None:
     chosen = [ids.read(c["custom_id"], (), select=False) for c in picks]
     assert len(chosen) == 4
     assert all(isinstance(p, Press) and p.raw.action.uno for p in chosen)  # type: ignore[union-attr]
-    # the official reading too: the cards offer what bot.controls.hand_menu offers (the
+    # the official reading too: the cards offer what bot.ui.controls.hand_menu offers (the
     # call with a play that leaves one card, beside it), nothing more
     g0 = scenario({"dc:1": ["R5", "W"], "dc:2": ["B1", "B2"]}, ["R9"])
     legal0, hand0 = legal_actions(g0, "dc:1"), view(g0, "dc:1")
@@ -397,7 +397,7 @@ class MoreRules(Rules):
 def test_a_made_up_numeric_flag_shows_in_the_settings_menu(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A numeric house rule declared in ``bot.settings_schema`` alone (monkeypatched here)
+    """A numeric house rule declared in ``bot.ui.settings_schema`` alone (monkeypatched here)
     is in the Discord settings menu with its choices, the table's value among them, and
     setting it is a press the adapter reads back: nothing in adapters/discord knows it."""
     spec = schema.FlagSpec(

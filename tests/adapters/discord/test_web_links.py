@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from pydantic import SecretStr
 
-from bot.config import Settings
+from bot.ops.config import Settings
 from bot.weblinks import Links
 from tests.adapters.discord.harness import World
 

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from adapters.telegram import Adapter, Limits
-from bot import render
-from bot.config import Settings
-from bot.i18n import translator
 from bot.model import PLAYING, Seat, Table
+from bot.ops.config import Settings
 from bot.port import RoutingPort, TableInfo
 from bot.service import Service
 from bot.store import SqliteStore, WriteBatch
+from bot.ui import render
+from bot.ui.i18n import translator
 from engine import Phase, Rules, scenario
 from tests.fakes.telegram_api import FakeBotAPI, FakeChat, FakeMessage, FakeUser, InlineAnswer
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from adapters.telegram import views
-from adapters.telegram.codec import tid_of
 from adapters.telegram.front import INVALID
-from bot import intents as it
-from bot import render
-from bot.i18n import translator
+from adapters.telegram.ids import tid_of
+from bot.ui import intents as it
+from bot.ui import render
+from bot.ui.i18n import translator
 from tests.adapters.telegram.conftest import (
     Harness,
     assert_no_hand_in_group,

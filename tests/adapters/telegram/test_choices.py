@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adapters.telegram import views
-from bot.i18n import translator
+from bot.ui.i18n import translator
 from engine import Card, Phase, Play, Rules
 from tests.adapters.telegram.conftest import (
     Harness,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.i18n import translator
+from bot.ui.i18n import translator
 from engine import Phase
 from tests.adapters.telegram.conftest import (
     Harness,

@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 from adapters.telegram.unsent import NOTICE
-from bot.i18n import translator
 from bot.store import store_for
+from bot.ui.i18n import translator
 from tests.fakes.telegram_api import FakeBotAPI, FakeChat
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -9,9 +9,9 @@ import pytest
 
 from adapters.telegram import legacy
 from adapters.telegram.buttons import read
-from bot import intents as it
-from bot import settings_schema as schema
-from bot.i18n import translator
+from bot.ui import intents as it
+from bot.ui import settings_schema as schema
+from bot.ui.i18n import translator
 from engine import Card, CatchUno, Color, Draw, Play
 from tests.adapters.telegram.conftest import Harness, key, open_table
 
@@ -23,7 +23,7 @@ TID = "-1001234567890_2147483647"
 # settings and language menus), and what each means now
 RECORDED: list[tuple[str, Any]] = [
     (f"j|{TID}", it.Join()),
-    (f"l|{TID}", it.Leave()),
+    (f"l|{TID}", it.LeaveTable()),
     (f"b|{TID}", it.AddBot()),
     (f"S|{TID}", it.OpenSettings(0)),
     (f"g|{TID}", it.Start()),

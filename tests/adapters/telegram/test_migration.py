@@ -11,7 +11,7 @@ import logging
 import pytest
 
 from adapters.telegram.buttons import read
-from bot.i18n import translator
+from bot.ui.i18n import translator
 from tests.adapters.telegram.conftest import (
     Harness,
     assert_no_hand_in_group,

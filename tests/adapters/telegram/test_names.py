@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot import render
-from bot.i18n import translator
 from bot.names import MAX_LENGTH
+from bot.ui import render
+from bot.ui.i18n import translator
 from tests.adapters.telegram.conftest import Harness, key, open_table
 
 EN = translator("en")

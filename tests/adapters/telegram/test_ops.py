@@ -1,5 +1,5 @@
 """What operators see of the Telegram adapter: its 429s counted in the metrics, and its
-state in ``/healthz`` (``bot.monitor``)."""
+state in ``/healthz`` (``bot.ops.health``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from aiohttp import ClientSession
 from telegram.error import RetryAfter
 
 from adapters.telegram.outbox import Limits, Outbox
-from bot.config import Settings
-from bot.metrics import Metrics
-from bot.monitor import Monitor
+from bot.ops.config import Settings
+from bot.ops.health import Monitor
+from bot.ops.metrics import Metrics
 from tests.adapters.telegram.conftest import Harness
 from tests.fakes.telegram_api import FakeBotAPI
 

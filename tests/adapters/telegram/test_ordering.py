@@ -11,8 +11,8 @@ from telegram import Update
 
 from adapters.telegram.front import TOO_FAST
 from adapters.telegram.ordering import BACKLOG, PerUser
-from bot import render
-from bot.i18n import translator
+from bot.ui import render
+from bot.ui.i18n import translator
 from tests.adapters.telegram.conftest import Harness, key, open_table, scenario_table
 
 EN = translator("en")

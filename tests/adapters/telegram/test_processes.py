@@ -33,11 +33,11 @@ from typing import Any
 
 import pytest
 
-from adapters.telegram.codec import tid_of
-from bot import render
-from bot.i18n import translator
+from adapters.telegram.ids import tid_of
 from bot.model import PLAYING, Table
 from bot.store import ActionRecord, Store, WriteBatch, store_for
+from bot.ui import render
+from bot.ui.i18n import translator
 from engine import Phase
 from tests.adapters.telegram.conftest import pick
 from tests.bot.helpers import game_json, replay

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from adapters.telegram import Origin, views
 from adapters.telegram.adapter import Posted
-from bot.i18n import translator
 from bot.port import Notice
+from bot.ui.i18n import translator
 from tests.adapters.telegram.conftest import (
     Harness,
     assert_no_hand_in_group,

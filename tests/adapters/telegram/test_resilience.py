@@ -17,10 +17,10 @@ from telegram.error import Forbidden, TimedOut
 
 from adapters.telegram import Adapter
 from adapters.telegram.adapter import BAD_TOKEN, MEMORY, Lru, answer_quietly
-from adapters.telegram.codec import pack, tid_of
-from bot.config import Settings
-from bot.i18n import translator
+from adapters.telegram.ids import pack, tid_of
+from bot.ops.config import Settings
 from bot.service import Service
+from bot.ui.i18n import translator
 from tests.adapters.telegram.conftest import (
     FAST,
     Harness,

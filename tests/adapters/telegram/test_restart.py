@@ -9,9 +9,9 @@ import time
 from adapters.telegram.adapter import RESUMED
 from adapters.telegram.buttons import read
 from adapters.telegram.unsent import NOTICE
-from bot import render
-from bot.i18n import translator
 from bot.service import RECENT
+from bot.ui import render
+from bot.ui.i18n import translator
 from engine import Play, Rules
 from tests.adapters.telegram.conftest import (
     Harness,

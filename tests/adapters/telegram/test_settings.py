@@ -12,11 +12,11 @@ from pydantic import Field
 
 from adapters.telegram import views
 from adapters.telegram.buttons import ROUTES, read
-from bot import intents as it
-from bot import settings_schema as schema
-from bot.i18n import translator
 from bot.model import Seat
 from bot.port import TableInfo
+from bot.ui import intents as it
+from bot.ui import settings_schema as schema
+from bot.ui.i18n import translator
 from engine import Rules
 
 EN = translator("en")

@@ -19,8 +19,8 @@ from aiohttp import ClientSession
 
 import adapters.telegram.polling as tg_polling
 from adapters.telegram import Adapter, Limits
-from bot.config import Settings
 from bot.model import PLAYING, Seat, Table
+from bot.ops.config import Settings
 from bot.port import RoutingPort
 from bot.service import Service
 from bot.store import Store, WriteBatch, store_for

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from adapters.telegram.codec import Link
+from adapters.telegram.ids import Link
 from tests.adapters.telegram.conftest import Harness, moved, scenario_table
 from tests.fakes.telegram_api import FakeBotAPI, FakeChat, FakeMessage, FakeUser, InlineAnswer
 

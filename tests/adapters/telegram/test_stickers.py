@@ -21,11 +21,11 @@ import pytest
 from adapters.telegram import pictures
 from adapters.telegram.inline import WITHDRAW_AFTER
 from adapters.telegram.stickers import INITIAL, parts, set_name
-from bot import cards
-from bot.cards import Uploads, asset_for, manifest
 from bot.cli import make_stickers
-from bot.config import Settings
-from bot.i18n import translator
+from bot.ops.config import Settings
+from bot.ui import card_set as cards
+from bot.ui.card_set import Uploads, asset_for, manifest
+from bot.ui.i18n import translator
 from engine import Card, Play
 from tests.adapters.telegram.conftest import (
     Harness,

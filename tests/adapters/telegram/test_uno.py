@@ -9,7 +9,7 @@ from typing import Any
 
 from adapters.telegram import Limits, views
 from adapters.telegram.outbox import Window
-from bot.i18n import translator
+from bot.ui.i18n import translator
 from engine import Phase, Rules
 from tests.adapters.telegram.conftest import (
     Harness,

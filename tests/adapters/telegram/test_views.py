@@ -8,13 +8,13 @@ import pytest
 
 import engine
 from adapters.telegram import views
-from adapters.telegram.codec import encode_action
+from adapters.telegram.ids import encode_action
 from adapters.telegram.legacy import FLAGS_V1
-from bot import controls, intents, render
-from bot import settings_schema as schema
-from bot.i18n import translator
 from bot.model import Seat
 from bot.port import TableInfo
+from bot.ui import controls, intents, render
+from bot.ui import settings_schema as schema
+from bot.ui.i18n import translator
 from engine import Card, Game, Play, Rules, scenario
 
 EN = translator("en")
@@ -289,7 +289,7 @@ def test_with_play_offers_the_call_beside_the_card() -> None:
     assert "🟥⊘ · UNO!" not in hand3
 
 
-# -- issue 12 item 3: the table's buttons are bot.controls.table_controls', mapped ------------
+# -- issue 12 item 3: the table's buttons are bot.ui.controls.table_controls', mapped ------------
 
 
 def _mapped(info: TableInfo, username: str | None) -> list[tuple[str, str]]:

@@ -1,4 +1,4 @@
-"""The terminal's settings (``--settings``): bot.controls' settings menu as numbered lines,
+"""The terminal's settings (``--settings``): bot.ui.controls' settings menu as numbered lines,
 each number an intent dispatched to the service before the deal; the pages, Done and
 leaving on fixed keys (issue 19 item 17)."""
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from adapters.terminal.table import TerminalOptions, TerminalPort
-from bot.i18n import translator
 from bot.model import Seat
 from bot.port import TableInfo
+from bot.ui.i18n import translator
 from engine import CardsDrawn, Passed, Rules, new_game, view
 from tests.adapters.terminal.script import EOF, INTERRUPT, Answer, Script, Wait, run
 

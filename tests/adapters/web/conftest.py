@@ -17,7 +17,7 @@ import pytest
 
 from adapters.web import Web
 from adapters.web.identity import sign_init_data
-from bot.config import Settings
+from bot.ops.config import Settings
 from bot.port import RecordingPort
 from bot.service import Service
 from bot.store import Store, store_for

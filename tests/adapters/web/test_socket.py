@@ -11,7 +11,7 @@ import pytest
 
 from adapters.web import app as web_app
 from adapters.web.frames import web_token
-from bot.intents import Act, encode
+from bot.ui.intents import Act, encode
 from bot.weblinks import Links
 from engine import Draw
 from tests.adapters.web.conftest import BOT_TOKEN, SECRET, WebWorld, game, init_data

@@ -1,0 +1,2 @@
+"""Bot seats: the strategies that play them (``strategies``) and whole games between them
+(``simulate``, ``uno-bot simulate``)."""
