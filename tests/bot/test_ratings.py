@@ -357,3 +357,43 @@ def test_season_of(mode: str) -> None:
             ratings.season_of(0.0, mode)
         return
     assert ratings.season_of(1_800_000_000.0, mode) == (SEASON if mode == "month" else None)
+
+
+async def test_games_rated_at_once_by_two_processes_rate_as_the_rebuild_does(
+    store: Store, backend: str
+) -> None:
+    """Games ending at the same moment, in two processes on PostgreSQL (one on SQLite,
+    its commits grouped), with the same players: each rated on the ratings the one before
+    it left, in the order of their ids, so the live ratings are the rebuild's."""
+    from bot.store import WriteBatch, store_for
+
+    other = store
+    if backend == "postgresql":
+        other = store_for(store_path(store))
+        await other.open()
+    try:
+        players = ["p1", "p2", "p3", "p4", "p5"]
+
+        def game(n: int) -> GameResult:
+            seated = [players[(n + i) % 5] for i in range(3)]
+            return GameResult(
+                f"t:{n % 4}", n, f"chat{n % 2}", 1_800_000_000.0 + n, FINISHED,
+                tuple(Entrant(p, p.upper(), group=i, place=i + 1) for i, p in enumerate(seated)),
+                SEASON,
+            )  # fmt: skip
+
+        async def play(s: Store, first: int) -> None:
+            for n in range(first, 60, 2):
+                await s.write(WriteBatch(games=[game(n)]))
+
+        import asyncio
+
+        await asyncio.gather(play(store, 0), play(other, 1))
+        games = await store.game_results()
+        assert len(games) == 60
+        live = await every_rating(store)
+        assert live == ratings.replay(games)
+        assert live[(GLOBAL, ALL_TIME, "p1")].games == 36  # every game of p1 counted
+    finally:
+        if other is not store:
+            await other.close()
