@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest soak bench clean catalogues cards
+.PHONY: run test lint typecheck pytest soak bench clean catalogues cards web-screens
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,13 +24,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# pytest-xdist: the suite on JOBS workers (each its own PostgreSQL database and free ports);
+# worksteal balances the long engine playouts against the many short tests
+JOBS ?= 2
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(JOBS) --dist worksteal
 
 test: lint typecheck pytest
 
 soak: $(STAMP)
-	HYPOTHESIS_PROFILE=explore $(BIN)/pytest -m soak -q
+	HYPOTHESIS_PROFILE=explore $(BIN)/pytest -n $(JOBS) --dist worksteal -m soak -q
 
 $(VENV)/.bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
@@ -52,7 +55,7 @@ clean:
 catalogues: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot --add-location=file --sort-output -o locales/messages.pot bot/ adapters/terminal/
 	$(BIN)/pybabel update -i locales/messages.pot -d locales -D messages --ignore-obsolete
-	for d in telegram discord; do \
+	for d in telegram discord web; do \
 	  if [ -d adapters/$$d ]; then \
 	    $(BIN)/pybabel extract -F babel.cfg -c TRANSLATORS: --project=uno-bot --add-location=file --sort-output -o locales/$$d.pot adapters/$$d/ && \
 	    for l in en zh_Hans zh_Hant; do \
@@ -70,3 +73,8 @@ catalogues: $(STAMP)
 # Redraw docs/cards.png, the contact sheet of the card set (bot/images.py), for review.
 cards: $(STAMP)
 	$(BIN)/python -c "from bot import images; open('docs/cards.png', 'wb').write(images.contact_sheet())"
+
+# Redraw docs/web-*.png, the web table on a phone in each language, light and dark (needs
+# Chromium: apt-get install -y chromium fonts-noto-color-emoji fonts-noto-cjk).
+web-screens: $(STAMP)
+	$(BIN)/python -m tests.adapters.web.screens

@@ -158,7 +158,12 @@ def main(argv: list[str] | None = None) -> int:
 def _logging(settings: Any, file: Path | None = None) -> None:
     from bot.logs import setup_logging
 
-    secrets = (settings.telegram_token, settings.discord_token, settings.telegram_webhook_secret)
+    secrets = (
+        settings.telegram_token,
+        settings.discord_token,
+        settings.telegram_webhook_secret,
+        settings.web_secret,
+    )
     setup_logging(
         settings.log_level,
         [t.get_secret_value() for t in secrets if t is not None],
@@ -393,6 +398,11 @@ def _run(settings: Any, *, demo: bool = False) -> int:
         return main(argv)
     for line in stray:
         log.warning("%s: that platform does not start", line)
+    if settings.web_url and settings.web_secret is None:
+        raise SystemExit(
+            "uno-bot run: UNO_WEB_URL is set, and the web table signs its links with "
+            "UNO_WEB_SECRET: set it too (a long random string, the same in every process)"
+        )
     asyncio.run(run_platforms(settings))
     return 0
 
@@ -411,7 +421,16 @@ async def run_platforms(settings: Any) -> None:
     store = store_for(settings.db)
     await store.open()
     router = RoutingPort()
-    service = Service(store, router, settings)
+    web = None
+    port: Any = router
+    if settings.web_url:
+        from adapters.web import Web
+
+        web = Web(settings)
+        port = web.port(router)  # the chats' port, teed to the web table's pages
+    service = Service(store, port, settings)
+    if web is not None:
+        web.attach(service)
     adapters: list[Any] = []
     if settings.telegram_token is not None:
         from adapters.telegram import Adapter as TelegramAdapter
@@ -444,6 +463,15 @@ async def run_platforms(settings: Any) -> None:
             log.info("%s adapter started", a.prefix)
         if not started:
             raise SystemExit("no platform adapter could start; see the log above")
+        if web is not None:
+            try:
+                await web.start()
+            except OSError as e:
+                raise SystemExit(
+                    f"cannot serve the web table on {settings.web_listen}:{settings.web_port} "
+                    f"(UNO_WEB_PORT): {e.strerror or e}"
+                ) from None
+            started.append(web)
         service.timers.start()
         settle_gc()
         if monitor is not None:

@@ -7,10 +7,12 @@ validation errors) and only ``.get_secret_value()`` at the point of use reveals 
 from __future__ import annotations
 
 import os
+import re
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 from pydantic import Field, SecretStr, field_validator
@@ -188,6 +190,25 @@ class Settings(BaseSettings):
         description="the address the metrics port listens on",
     )
 
+    # the web table (adapters/web): off while web_url is unset
+    web_url: str | None = Field(
+        None,
+        description="the web table's public https address (a page per table, live; the "
+        "Telegram Mini App and the Discord players' links open it); unset: off",
+    )
+    web_listen: str = Field("0.0.0.0", description="the address the web table listens on")
+    web_port: int = Field(8080, ge=1, le=65535, description="the port the web table listens on")
+    web_secret: SecretStr | None = Field(
+        None,
+        description="the key the web table's links are signed with (a long random string, "
+        "the same in every process); required with UNO_WEB_URL",
+    )
+    telegram_webapp: str | None = Field(
+        None,
+        description="the short name of the bot's Mini App (@BotFather, /newapp): the table "
+        "message's link to the web table",
+    )
+
     @field_validator("db", mode="before")
     @classmethod
     def _db_text(cls, v: object) -> object:
@@ -205,6 +226,9 @@ class Settings(BaseSettings):
         "telegram_webhook_secret",
         "telegram_owner",
         "metrics_port",
+        "web_url",
+        "web_secret",
+        "telegram_webapp",
         mode="before",
     )
     @classmethod
@@ -222,6 +246,29 @@ class Settings(BaseSettings):
             return v
         v = v.rstrip("/")
         return v if v.endswith("/bot") else f"{v}/bot"
+
+    @field_validator("web_url")
+    @classmethod
+    def _web_url(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        v = v.strip().rstrip("/")
+        parts = urlsplit(v)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+            raise ValueError("web_url is the web table's address: https://host[/path]")
+        return v
+
+    @field_validator("telegram_webapp")
+    @classmethod
+    def _webapp(cls, v: str | None) -> str | None:
+        if v is not None and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", v.strip()):
+            raise ValueError("telegram_webapp is the Mini App's short name (A-Z a-z 0-9 _)")
+        return v.strip() if v is not None else None
+
+    @property
+    def web(self) -> bool:
+        """Whether the web table is on (``UNO_WEB_URL`` set)."""
+        return self.web_url is not None
 
     @field_validator("discord_guilds")
     @classmethod

@@ -57,6 +57,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "messages": ("bot", "adapters/terminal"),
     "telegram": ("adapters/telegram",),
     "discord": ("adapters/discord",),
+    "web": ("adapters/web",),
 }
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "PER_ROW",
     "SET_VERSION",
     "STICKER_SIDE",
+    "WEB_HEIGHT",
     "Face",
     "card_set",
     "contact_sheet",
@@ -40,6 +41,7 @@ __all__ = [
     "hand_png",
     "hand_size",
     "sticker_png",
+    "web_png",
 ]
 
 CARD_W, CARD_H = 56, 84  # one card, in pixels
@@ -163,6 +165,14 @@ def sticker_png(face: Face, dim: bool = False) -> bytes:
 def emoji_png(face: Face, dim: bool = False) -> bytes:
     """``face`` as a Discord emoji: a 128 x 128 PNG drawn for the square (``_emoji``)."""
     return _png(_dimmed(_emoji(face, _EMOJI_SCALE), dim))
+
+
+WEB_HEIGHT = 240  # px: a card on a web page (shown at about half that, sharp on a phone)
+
+
+def web_png(face: Face, dim: bool = False, height: int = WEB_HEIGHT) -> bytes:
+    """``face`` for the web table: a PNG ``height`` px high, transparent corners."""
+    return _png(_master(face, dim, height))
 
 
 def contact_sheet(columns: int = 14, height: int = 168) -> bytes:

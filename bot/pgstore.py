@@ -33,7 +33,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -57,7 +57,7 @@ from bot.storage import (
     migrations,
 )
 
-__all__ = ["PostgresStore"]
+__all__ = ["Listener", "PostgresStore"]
 
 log = logging.getLogger(__name__)
 
@@ -598,6 +598,24 @@ class PostgresStore(ratings_db.RatingReads, _GroupCommit):
     async def _ping(self) -> None:
         await self._db.fetchval("SELECT 1")
 
+    # -- telling other processes (LISTEN/NOTIFY) ----------------------------------------------
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Tell every process listening on ``channel`` (``listen``) ``payload`` (8000 bytes
+        at most): PostgreSQL's ``NOTIFY``, delivered once this statement commits."""
+        await self._db.execute("SELECT pg_notify($1, $2)", channel, payload)
+
+    async def listen(
+        self, channel: str, heard: Callable[[str], None], lost: Callable[[], None] | None = None
+    ) -> Listener:
+        """Call ``heard(payload)`` for each notification on ``channel``, on a connection of
+        its own (``LISTEN`` holds a session; the pool's connections are reset). If that
+        connection is lost it is made again, every second until it is, and ``lost()`` is
+        called once it listens again (what was said meanwhile was missed: look again)."""
+        listener = Listener(self, channel, heard, lost)
+        await listener.connect()
+        return listener
+
     async def table_rev(self, key: str) -> int | None:
         """The stored revision of table ``key`` (``None``: no such table): one index
         lookup, what a process checks its copy against."""
@@ -728,3 +746,68 @@ def _port(parts: Any) -> int | None:
         return int(parts.port) if parts.port is not None else None
     except ValueError:
         return None
+
+
+class Listener:
+    """One ``LISTEN`` on a connection of its own (``PostgresStore.listen``)."""
+
+    RETRY_SECONDS = 1.0
+
+    def __init__(
+        self,
+        store: PostgresStore,
+        channel: str,
+        heard: Callable[[str], None],
+        lost: Callable[[], None] | None,
+    ) -> None:
+        self.store = store
+        self.channel = channel
+        self.heard = heard
+        self.lost = lost
+        self._conn: asyncpg.Connection | None = None
+        self._closed = False
+        self._again: asyncio.Task[None] | None = None
+
+    def _on(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            self.heard(payload)
+        except Exception:
+            log.exception("a notification on %s could not be handled", self.channel)
+
+    def _on_end(self, _conn: object) -> None:
+        if self._closed or self._again is not None:
+            return
+        log.warning("the connection listening on %s was lost: connecting again", self.channel)
+        self._again = asyncio.get_running_loop().create_task(self._reconnect())
+
+    async def connect(self) -> None:
+        conn = await asyncpg.connect(self.store.url, timeout=self.store.timeout)
+        conn.add_termination_listener(self._on_end)
+        await conn.add_listener(self.channel, self._on)
+        self._conn = conn
+
+    async def _reconnect(self) -> None:
+        try:
+            while not self._closed:
+                try:
+                    await self.connect()
+                except Exception as e:
+                    log.info("listening on %s again failed: %s", self.channel, e)
+                    await asyncio.sleep(self.RETRY_SECONDS)
+                    continue
+                if self.lost is not None:
+                    self.lost()
+                return
+        finally:
+            self._again = None
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._again is not None:
+            self._again.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._again
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.close(), self.store.timeout)

@@ -402,6 +402,25 @@ class Service:
             return []
         return engine.legal_actions(g, player)
 
+    async def seen(
+        self, key: str, players: Sequence[str] = ()
+    ) -> tuple[TableInfo | None, dict[str, tuple[engine.View, list[Action]]]]:
+        """The table at ``key`` as everyone sees it, and each of ``players``' own view of
+        it with their legal moves, from one read (a page of the web table draws all of it
+        at once: one version, never a table of one version beside a hand of another).
+        Players not dealt in are left out; their moves are none while not in play."""
+        t = await self._current(key)
+        if t is None:
+            return None, {}
+        g = t.game
+        own: dict[str, tuple[engine.View, list[Action]]] = {}
+        if g is not None:
+            for p in players:
+                if p in g.players:
+                    legal = engine.legal_actions(g, p) if t.status == PLAYING else []
+                    own[p] = (engine.view(g, p), legal)
+        return self.info(t), own
+
     def open_tables(self) -> list[str]:
         return [k for k, t in self._tables.items() if policy.is_open(t)]
 

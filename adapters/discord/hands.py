@@ -22,6 +22,7 @@ from adapters.discord.sessions import HAND_TTL, HandSession, Sessions
 from bot import controls, policy, render
 from bot.i18n import translator
 from bot.model import PLAYING
+from bot.weblinks import links_for
 from engine import Accept, Challenge, ChooseColor, Draw, NextRound, Pass, Phase, Play
 
 __all__ = ["Hands"]
@@ -39,6 +40,7 @@ class Hands:
         self.ctx = ctx
         self.sessions = Sessions(ctx.service, hand_ttl)
         self.edits = HandEdits(ctx)
+        self.links = links_for(ctx.settings)  # the web table's, if it is on
 
     def open(
         self,
@@ -189,7 +191,7 @@ class Hands:
         if s.recent:
             body += "\n\n" + "\n".join(s.recent)
         if not legal:
-            return cut(body), None, shown
+            return cut(body), self._web(s, info, tr, None), shown
         art = self.ctx.emojis
         if s.picking is not None:
             rows = controls.hand_menu(info, hand, legal, tr)
@@ -197,10 +199,27 @@ class Hands:
             choice = next((c for c in choices if c.key == s.picking), None)
             if choice is not None and choice.needs() is not None:
                 prompt, view = views.picker_view(info, choice, tr, art)
-                return cut(body + "\n\n" + prompt), view, shown
+                return cut(body + "\n\n" + prompt), self._web(s, info, tr, view), shown
             s.picking = None
         view, s.page, _ = views.hand_view(info, hand, legal, tr, page=s.page, art=art)
-        return cut(body), view, shown
+        return cut(body), self._web(s, info, tr, view), shown
+
+    def _web(
+        self, s: HandSession, info: Any, tr: Any, view: discord.ui.View | None
+    ) -> discord.ui.View | None:
+        """``view`` with a link to the web table ("Open the table": this player's page,
+        live after this message's token has run out), where a row has room for it."""
+        links = self.links
+        if links is None or not policy.is_open(info):
+            return view
+        out = view if view is not None else discord.ui.View(timeout=None)
+        url = links.page_url(player=links.player_token(s.key, s.player, info.created))
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            style=discord.ButtonStyle.link, url=url, label=tr.gettext(text.OPEN_TABLE), emoji="🎴"
+        )
+        with contextlib.suppress(ValueError):  # five full rows: the cards come first
+            out.add_item(button)
+        return out
 
     async def answer(self, interaction: discord.Interaction[Any], s: HandSession) -> None:
         """Draw the hand into ``interaction``'s own answer (a drawing that failed)."""

@@ -24,6 +24,7 @@ __all__ = [
     "NOBODY_TO_KICK",
     "NO_ACCESS",
     "OPENED",
+    "OPEN_TABLE",
     "OPTION_HELP",
     "OUTDATED",
     "PRIVATE_CHOICES",
@@ -49,6 +50,7 @@ OUTDATED = N_(
 )
 EXPIRED = N_("This view has expired: press “{hand}” on the table for a fresh one.")
 REPLACED = N_("Your hand has moved to a newer message.")
+OPEN_TABLE = N_("Open the table")  # the web table, this player's page (``UNO_WEB_URL``)
 OPENED = N_("The table is open: press “{join}” on it to sit down.")
 MORE_CARDS = N_("More cards ({page}/{pages})")
 CHOOSE_COLOR = N_("Choose the colour for {cards}:")

@@ -83,6 +83,7 @@ from bot.config import Settings
 from bot.i18n import translator
 from bot.port import Notice, TableInfo
 from bot.service import Service
+from bot.weblinks import links_for
 from engine import Event, View
 
 __all__ = [
@@ -137,6 +138,8 @@ class Adapter:
         # another one needs (the table's data is; see ``tables``)
         self.shared = bool(getattr(service, "shared", False))
         self.wire = Wire(service, self.limits, self.shared)
+        self.wire.web = links_for(settings)
+        self.wire.webapp = settings.telegram_webapp
         moved: Lru[int, int] = Lru(MEMORY)  # a group's old id -> its supergroup's
         self.chats = Chats(self.wire, admin_ttl=admin_ttl, unreachable_ttl=unreachable_ttl)
         self.messages = Messages(

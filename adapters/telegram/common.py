@@ -30,6 +30,7 @@ from bot import metrics, render
 from bot.i18n import Translator
 from bot.port import Notice
 from bot.service import Service
+from bot.weblinks import Links
 
 __all__ = [
     "INTERACTIVE",
@@ -94,6 +95,19 @@ class Wire:
     outbox: Outbox | None = None
     username: str | None = None
     stopping: bool = False  # the adapter is stopping: replies due for deletion go now
+    web: Links | None = None  # the web table's links (``UNO_WEB_URL``), if it is on
+    webapp: str | None = None  # the Mini App's short name (``UNO_TELEGRAM_WEBAPP``)
+
+    def web_link(self, key: str) -> str | None:
+        """The table message's link to the web table: the Mini App opened on this table
+        (``t.me/<bot>/<app>?startapp=<table token>``), if the web table and the app are set."""
+        if self.web is None or not self.webapp or not self.username:
+            return None
+        return self.web.telegram_link(self.username, self.webapp, self.web.table_token(key))
+
+    def web_app(self, key: str) -> str | None:
+        """The web table inside Telegram, for a ``web_app`` button (a private chat only)."""
+        return self.web.mini_app_url(self.web.table_token(key)) if self.web is not None else None
 
     @property
     def bot(self) -> Any:

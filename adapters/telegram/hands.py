@@ -123,7 +123,8 @@ class Hands:
         events = self.private.get((key, uid), ())
         lines = render.event_lines(events, tr, info.names)
         title = self.chats.titles.get(chat_of(key)[0])
-        text, markup = views.hand_message(info, view, legal, tr, lines, title)
+        web = self.wire.web_app(key) if view is not None and info.status == "playing" else None
+        text, markup = views.hand_message(info, view, legal, tr, lines, title, web=web)
         return text, markup, view is not None
 
     def remember_dm(self, key: str, uid: int, message_id: int) -> None:

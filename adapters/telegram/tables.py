@@ -175,7 +175,9 @@ class Tables:
         recent = render.recent_lines(info, tr)
         if slot.resumed == info.version:
             recent.append(tr.gettext(RESUMED))
-        text, markup = views.table_message(info, tr, recent, self.wire.username)
+        text, markup = views.table_message(
+            info, tr, recent, self.wire.username, web=self.wire.web_link(info.key)
+        )
         if slot.msg_id is not None:
             try:
                 await self.messages.edit_text(slot.chat, slot.msg_id, text, markup)
@@ -218,7 +220,9 @@ class Tables:
         recent = render.recent_lines(info, tr)
         if slot.resumed == info.version:
             recent.append(tr.gettext(RESUMED))
-        text, markup = views.table_message(info, tr, recent, self.wire.username)
+        text, markup = views.table_message(
+            info, tr, recent, self.wire.username, web=self.wire.web_link(info.key)
+        )
         mid = slot.msg_id
         if mid is not None:
             try:

@@ -30,6 +30,7 @@ from telegram import (
     InlineQueryResultArticle,
     InlineQueryResultsButton,
     InputTextMessageContent,
+    WebAppInfo,
 )
 
 from adapters.telegram.codec import MAX_DATA, Link, encode_action, tid_of
@@ -85,6 +86,7 @@ SETTINGS = N_("Settings")
 CHAT_PROMPT = N_("Choose the language of this chat:")
 USER_PROMPT = N_("Choose your language:")
 MY_CARDS = N_("My cards")
+OPEN_TABLE = N_("Open the table")  # the web table (``UNO_WEB_URL``)
 CARDS_PROMPT = N_("How should your cards be shown when you press “{play}”?")
 CARDS_HELP = N_(
     "Stickers show a picture of each card, and each card you play joins your recent "
@@ -162,12 +164,19 @@ def table_message(
     tr: Translator,
     recent: Iterable[str] = (),
     username: str | None = None,
+    *,
+    web: str | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The public table: text from the public view, buttons for the phase."""
+    """The public table: text from the public view, buttons for the phase; ``web``: the
+    link to the web table (the Mini App on this table), a last row while the table is open."""
     text = render.table_text(info, tr, list(recent))
     if len(text) > TEXT_MAX:
         text = text[: TEXT_MAX - 1] + "…"
-    return text, table_keyboard(info, tr, username)
+    markup = table_keyboard(info, tr, username)
+    if web is not None and markup is not None:
+        row = [InlineKeyboardButton("🎴 " + tr.gettext(OPEN_TABLE), url=web)]
+        markup = InlineKeyboardMarkup([*markup.inline_keyboard, row])
+    return text, markup
 
 
 TABLE_OPTIONS: dict[str, Any] = {
@@ -270,6 +279,8 @@ def hand_message(
     tr: Translator,
     lines: Sequence[str] = (),
     title: str | None = None,
+    *,
+    web: str | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """A player's private hand (private chat): ``bot.controls.hand_menu``'s controls, the
     plays (at most :data:`HAND_BUTTONS`), then the other moves, then 🔄."""
@@ -283,6 +294,10 @@ def hand_message(
     rows = _rows(cards[:HAND_BUTTONS], CARD_WIDTH)
     rows.extend(keyboard([Row(m.others)], tid, MOVE_WIDTH))
     rows.extend(keyboard(m.extra, tid, MOVE_WIDTH))
+    if web is not None:  # the web table, opened inside Telegram (private chats only)
+        rows.append(
+            [InlineKeyboardButton("🎴 " + tr.gettext(OPEN_TABLE), web_app=WebAppInfo(web))]
+        )
     return text, InlineKeyboardMarkup(rows) if rows else None
 
 

@@ -22,9 +22,10 @@ refusal, and apply every listed action of every seated player (and the unlisted
 forms of a listed play) to the same game, checking each result and the listing itself
 (``check_listing``). Every game must end (``winner`` set) within a step bound.
 
-``make test`` plays about 2,000 games (about 75 s on two cores); ``make soak``
-(``-m soak``) about 8,000. Failures name the rules (as overrides of ``official``), the
-players, the seed, the step and the action; the choices do not depend on the checks, so
+``make test`` plays a derandomized sample of about 600 games; ``make soak`` (``-m soak``)
+plays the rest of the same seeded lists (``test_soak_*_rest``) and about 8,000 more.
+Failures name the rules (as overrides of ``official``), the players, the seed, the step
+and the action; the choices do not depend on the checks, so
 ``play_game(rules, n, seed, deep=True)`` replays a failing game with every check.
 """
 
@@ -324,31 +325,52 @@ def random_cases(games: int, base: int, most: int = 10) -> list[tuple[Rules, int
 # ----------------------------------------------------------------------------- tests
 
 
+# ``make test`` plays a derandomized sample of each family below (the first games of each
+# seeded list); ``make soak`` plays the rest of the same lists (``test_soak_*_rest``), so the
+# two together play every game ``make test`` used to play, and the soak's own depth besides.
+PRESET_ONE, PRESET_FULL = 220, 4  # per preset: one-round games, games to the target
+PRESET_SAMPLE = (40, 2)
+FLAG_CHUNKS, FLAG_GAMES, FLAG_SAMPLE = 4, 260, 60
+DEEP_PRESET, DEEP_FLAGS, DEEP_FLAGS_SAMPLE = (6, 1), 10, 4
+CHAOTIC, CHAOTIC_SAMPLE, CHAOTIC_DEEP = 60, 20, 2
+
+
+def preset_split(preset: str) -> tuple[list[tuple[Rules, int, int]], list[tuple[Rules, int, int]]]:
+    """The preset's seeded games: the sample ``make test`` plays and the rest."""
+    cases = preset_cases(preset, PRESET_ONE, PRESET_FULL, base=10_000)
+    one, full = PRESET_SAMPLE
+    sample = cases[:one] + cases[PRESET_ONE : PRESET_ONE + full]
+    rest = cases[one:PRESET_ONE] + cases[PRESET_ONE + full :]
+    return sample, rest
+
+
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_preset_playouts(preset: str) -> None:
-    """Per preset: 220 one-round games and 4 games to 500, cheap checks every step."""
-    results = play_many(preset_cases(preset, 220, 4, base=10_000))
+    """Per preset: 40 one-round games and 2 games to 500, cheap checks every step."""
+    results = play_many(preset_split(preset)[0])
     assert all(r.game.winner is not None for r in results)
-    assert any(r.rounds > 1 for r in results)  # the full games really played rounds
+    assert any(r.rounds > 1 for r in results)  # the full game really played rounds
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", range(FLAG_CHUNKS))
 def test_random_flag_playouts(chunk: int) -> None:
-    """Random flag combinations: 4 x 260 games, cheap checks every step."""
-    results = play_many(random_cases(260, base=100_000 + 1_000 * chunk))
+    """Random flag combinations: 4 x 60 games, cheap checks every step."""
+    cases = random_cases(FLAG_GAMES, base=100_000 + 1_000 * chunk)
+    results = play_many(cases[:FLAG_SAMPLE])
     assert all(r.game.winner is not None for r in results)
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_preset_playouts_deep(preset: str) -> None:
     """Per preset: 6 one-round games and 1 game to 500 with every check at every step."""
-    play_many(preset_cases(preset, 6, 1, base=20_000), deep=True)
+    play_many(preset_cases(preset, *DEEP_PRESET, base=20_000), deep=True)
 
 
 @pytest.mark.parametrize("chunk", range(2))
 def test_random_flag_playouts_deep(chunk: int) -> None:
-    """Random flag combinations, every check at every step: 2 x 10 games."""
-    play_many(random_cases(10, base=200_000 + 1_000 * chunk), deep=True)
+    """Random flag combinations, every check at every step: 2 x 4 games."""
+    cases = random_cases(DEEP_FLAGS, base=200_000 + 1_000 * chunk)
+    play_many(cases[:DEEP_FLAGS_SAMPLE], deep=True)
 
 
 SAME_SEED_CASES = [
@@ -360,10 +382,10 @@ SAME_SEED_CASES = [
 
 
 def test_chaotic_playouts() -> None:
-    """Leaves (1% of steps) and timeouts (20%) far more often: 60 games, 4 of them deep."""
-    cases = random_cases(60, base=250_000)
-    play_many(cases, leave=0.01, timeout=0.2)
-    play_many(cases[:4], deep=True, leave=0.01, timeout=0.2)
+    """Leaves (1% of steps) and timeouts (20%) far more often: 20 games, 2 of them deep."""
+    cases = random_cases(CHAOTIC, base=250_000)
+    play_many(cases[:CHAOTIC_SAMPLE], leave=0.01, timeout=0.2)
+    play_many(cases[:CHAOTIC_DEEP], deep=True, leave=0.01, timeout=0.2)
 
 
 @pytest.mark.parametrize(("rules", "n", "seed"), SAME_SEED_CASES)
@@ -454,6 +476,39 @@ def test_chooser_uses_every_kind_of_step() -> None:
 
 
 # ------------------------------------------------------------------------------ soak
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_soak_preset_playouts_rest(preset: str) -> None:
+    """The rest of ``test_preset_playouts``' seeded games (180 one-round, 2 to 500)."""
+    results = play_many(preset_split(preset)[1])
+    assert all(r.game.winner is not None for r in results)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("chunk", range(FLAG_CHUNKS))
+def test_soak_random_flag_playouts_rest(chunk: int) -> None:
+    """The rest of ``test_random_flag_playouts``' seeded games: 4 x 200."""
+    cases = random_cases(FLAG_GAMES, base=100_000 + 1_000 * chunk)
+    results = play_many(cases[FLAG_SAMPLE:])
+    assert all(r.game.winner is not None for r in results)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("chunk", range(2))
+def test_soak_random_flag_playouts_deep_rest(chunk: int) -> None:
+    """The rest of ``test_random_flag_playouts_deep``' seeded games: 2 x 6, deep."""
+    cases = random_cases(DEEP_FLAGS, base=200_000 + 1_000 * chunk)
+    play_many(cases[DEEP_FLAGS_SAMPLE:], deep=True)
+
+
+@pytest.mark.soak
+def test_soak_chaotic_playouts_rest() -> None:
+    """The rest of ``test_chaotic_playouts``' seeded games: 40 cheap, 2 more deep."""
+    cases = random_cases(CHAOTIC, base=250_000)
+    play_many(cases[CHAOTIC_SAMPLE:], leave=0.01, timeout=0.2)
+    play_many(cases[CHAOTIC_DEEP:4], deep=True, leave=0.01, timeout=0.2)
 
 
 @pytest.mark.soak

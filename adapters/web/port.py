@@ -1,0 +1,98 @@
+"""The web table's port: it tees the chat platforms' port. Every call goes to the chat's
+port as before; after it, the web table's pages hear of it: each committed version of a
+table reaches its pages (``Hub.changed``: the pages read the table as it is then), news
+reaches them too, and the other processes are told (PostgreSQL ``NOTIFY``). A refusal of a
+press made on a page is told to that page only, never to the chat."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from adapters.web.hub import Hub
+from bot.port import Notice, Port, TableInfo, on_table, reports_shown
+from engine import Event, View
+
+__all__ = ["WebPort"]
+
+# notices the chat gets and the player's pages too, wherever the move was made from
+_ALSO_ON_PAGES = frozenset({"info.revealed"})
+
+
+class WebPort:
+    """A ``Port`` that shows everything through ``inner`` (the chats) and to the pages."""
+
+    def __init__(self, inner: Port, hub: Hub | None = None, store: Any = None) -> None:
+        self.inner = inner
+        self.hub = hub
+        self.store = store
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _later(self, job: Any) -> None:
+        task = asyncio.get_running_loop().create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _changed(self, key: str, notice: Notice | None = None) -> None:
+        hub = self.hub
+        if hub is None:
+            return
+        if self.store is not None and getattr(self.store, "shared", False):
+            self._later(hub.tell_others(self.store, key, notice))
+
+    async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
+        try:
+            await self.inner.show_table(table, events)
+        finally:
+            if self.hub is not None:
+                self.hub.changed(table.key)
+                self._changed(table.key)
+
+    async def show_hand(
+        self, table: TableInfo, player: str, view: View, events: Sequence[Event]
+    ) -> None:
+        # the pages' hands are drawn with their table (``show_table`` comes first)
+        await self.inner.show_hand(table, player, view, events)
+
+    async def announce(self, table: TableInfo, notice: Notice) -> None:
+        try:
+            await self.inner.announce(table, notice)
+        finally:
+            if self.hub is not None:
+                self.hub.announce(table, notice)
+                self._changed(table.key, notice)
+
+    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        conn = getattr(origin, "conn", None)
+        if conn is not None and self.hub is not None:
+            # a press on a page: answered on that page
+            from adapters.web.frames import notice_frame
+            from bot import render
+
+            names = await self._names(table_key)
+            line = render.notice_text(notice, conn.tr, names, platform="web", viewer=user)
+            kind = "private" if notice.code.startswith("info.") else "refusal"
+            conn.put(notice_frame(line, kind, notice.code))
+            return
+        await self.inner.tell(table_key, user, notice, origin)
+        if notice.code in _ALSO_ON_PAGES and self.hub is not None:
+            self.hub.tell(table_key, user, notice, await self._names(table_key))
+
+    async def _names(self, key: str) -> dict[str, str]:
+        service = getattr(self.hub, "service", None)
+        info = await service.table(key) if service is not None else None
+        return info.names if info is not None else {}
+
+    async def closed(self, table: TableInfo) -> None:
+        try:
+            await self.inner.closed(table)
+        finally:
+            if self.hub is not None:
+                self.hub.changed(table.key)
+
+    def on_table(self, key: str, status: str, notice: Notice) -> bool:
+        return on_table(self.inner, key, status, notice)
+
+    def reports_shown(self, key: str) -> bool:
+        return reports_shown(self.inner, key)

@@ -1,0 +1,263 @@
+"""Pages over plain WebSockets (no browser): who a page is, what it is sent, what it may do,
+and what it is refused (issue 21)."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import aiohttp
+import pytest
+
+from adapters.web import app as web_app
+from adapters.web.frames import web_token
+from bot.intents import Act, encode
+from bot.weblinks import Links
+from engine import Draw
+from tests.adapters.web.conftest import BOT_TOKEN, SECRET, WebWorld, game, init_data
+
+
+def _act_intents(frame: dict) -> list[str]:
+    out = [p["intent"] for p in frame.get("plays", [])]
+    for row in frame.get("moves", []):
+        out += [c["intent"] for c in row["controls"]]
+    return out
+
+
+async def test_a_player_sees_their_hand_and_plays_from_the_page(world: WebWorld) -> None:
+    p1, p2 = await game(world.service, players=2)
+    info = await world.service.table("dc:100")
+    assert info is not None and info.view is not None
+    current = info.view.current
+    assert current in (p1, p2)
+    page = await world.player("dc:100", current)
+    hand = await page.until(lambda: page.last("hand"))
+    assert hand["player"] == current
+    view = await world.service.hand("dc:100", current)
+    assert view is not None and view.hand is not None
+    assert sorted(c["code"] for c in hand["cards"]) == sorted(c.code for c in view.hand)
+    # a move from the page goes through the service, and the chat shows it too
+    before = info.version
+    chat_tables = len(world.chat.of("table"))
+    await page.press(_act_intents(hand)[0])
+    frame = await page.version(before + 1)
+    assert frame["version"] > before
+    assert len(world.chat.of("table")) > chat_tables
+
+
+async def test_a_move_in_the_chat_reaches_the_page(world: WebWorld) -> None:
+    _p1, _p2 = await game(world.service, players=2)
+    watcher = await world.spectator("dc:100")
+    info = await world.service.table("dc:100")
+    assert info is not None and info.view is not None
+    current = info.view.current
+    assert current is not None
+    r = await world.service.act("dc:100", current, Draw(), seen_version=info.version)
+    assert r.ok
+    frame = await watcher.version(info.version + 1)
+    assert frame["status"] == "playing"
+    assert not watcher.of("hand") or all("cards" not in h for h in watcher.of("hand"))
+
+
+async def test_a_spectator_sees_no_hand_and_may_not_act(world: WebWorld) -> None:
+    await game(world.service, players=2)
+    watcher = await world.spectator("dc:100")
+    info = await world.service.table("dc:100")
+    assert info is not None
+    welcome = watcher.last("welcome")
+    assert welcome is not None and welcome["me"] is None
+    assert watcher.of("hand") == []
+    assert watcher.last("table")["controls"] is not None
+    intent = encode(Act(Draw(), info.version), web_token("dc:100"), limit=200)
+    await watcher.press(intent)
+    refusal = await watcher.until(lambda: watcher.last("notice"))
+    assert refusal["code"] == "spectator"
+    after = await world.service.table("dc:100")
+    assert after is not None and after.version == info.version
+
+
+async def test_a_refusal_is_shown_on_that_page_only(world: WebWorld) -> None:
+    p1, p2 = await game(world.service, players=2)
+    info = await world.service.table("dc:100")
+    assert info is not None and info.view is not None
+    waiting = p2 if info.view.current == p1 else p1
+    page = await world.player("dc:100", waiting)
+    other = await world.player("dc:100", waiting)  # the same player on a second page
+    watcher = await world.spectator("dc:100")
+    await page.press(encode(Act(Draw(), info.version), web_token("dc:100"), limit=200))
+    told = await page.until(lambda: page.last("notice"))
+    assert told["code"] == "not_your_turn"
+    assert told["text"]  # in words, translated
+    await page.press("a:" + web_token("dc:100") + ":1:zz")  # garbage
+    await page.until(lambda: len(page.of("notice")) >= 2)
+    assert page.of("notice")[-1]["code"] == "forged"
+    await page.press(encode(Act(Draw(), info.version), web_token("dc:999"), limit=200))
+    await page.until(lambda: len(page.of("notice")) >= 3)
+    assert page.of("notice")[-1]["code"] == "other_table"
+    assert other.of("notice") == [] and watcher.of("notice") == []
+    assert world.chat.of("tell") == []  # nothing of it in the chat
+    after = await world.service.table("dc:100")
+    assert after is not None and after.version == info.version
+
+
+async def test_a_hand_reaches_its_owner_only(world: WebWorld) -> None:
+    p1, p2, p3 = await game(world.service, players=3)
+    pages = {p: await world.player("dc:100", p) for p in (p1, p2, p3)}
+    watcher = await world.spectator("dc:100")
+    for _ in range(12):  # the players draw in turn: every version reaches every page
+        info = await world.service.table("dc:100")
+        assert info is not None and info.view is not None
+        if info.status != "playing" or info.view.current is None:
+            break
+        await world.service.act("dc:100", info.view.current, Draw(),
+                                seen_version=info.version)  # fmt: skip
+    info = await world.service.table("dc:100")
+    assert info is not None
+    for page in (*pages.values(), watcher):
+        await page.version(info.version)
+    for player, page in pages.items():
+        for f in page.frames:
+            if f["type"] == "hand" and "cards" in f:
+                assert f["player"] == player
+    assert all("cards" not in f for f in watcher.of("hand"))
+    assert all("hand" not in f for p in (*pages.values(), watcher) for f in p.of("table"))
+
+
+async def test_a_discord_link_of_an_ended_game_or_expired_or_tampered_is_refused(
+    world: WebWorld,
+) -> None:
+    p1, _p2 = await game(world.service, players=2)
+    info = await world.service.table("dc:100")
+    assert info is not None
+    good = world.links.player_token("dc:100", p1, info.created)
+    # another secret's token, a token edited to name someone else, an expired one
+    forged = Links("another-secret-entirely-here").player_token("dc:100", p1, info.created)
+    edited = world.links.player_token("dc:100", "dc:2", info.created)
+    edited = edited[:-22] + good[-22:]
+    past = Links(SECRET, clock=lambda: time.time() - 5 * 3600)
+    old = past.player_token("dc:100", p1, info.created)
+    for token, code in ((forged, "bad_link"), (edited, "bad_link"), (old, "expired")):
+        page = await world.open({"link": token})
+        gone = await page.until(lambda page=page: page.last("gone"))
+        assert gone["code"] == code
+        assert page.of("table") == [] and page.of("hand") == []
+    # the game ends: its links are dead
+    assert (await world.service.stop_game("dc:100", p1)).ok
+    page = await world.open({"link": good})
+    gone = await page.until(lambda: page.last("gone"))
+    assert gone["code"] == "expired"
+
+
+async def test_telegram_init_data_is_checked(world: WebWorld) -> None:
+    await game(world.service, key="tg:-100", players=2)
+    table = world.links.table_token("tg:-100")
+    ok = await world.open({"initData": init_data(1, start=table)})
+    welcome = await ok.until(lambda: ok.last("welcome"))
+    assert welcome["me"] == "tg:1" and welcome["name"] == "Ann"
+    await ok.until(lambda: ok.last("hand") and "cards" in ok.last("hand"))
+    good = init_data(2, start=table)
+    tampered = good.replace("Ann", "Bob")
+    other_bot = init_data(2, start=table, token="999:another-bot")
+    old = init_data(2, start=table, auth_date=time.time() - 2 * 3600)
+    ahead = init_data(2, start=table, auth_date=time.time() + 3600)
+    other_table = init_data(2, start=Links("another-secret-entirely-here").table_token("tg:-100"))
+    for data, code in (
+        (tampered, "bad_login"),
+        (other_bot, "bad_login"),
+        (old, "old_login"),
+        (ahead, "bad_login"),
+        (other_table, "bad_link"),
+        (good + "&x=1", "bad_login"),
+    ):
+        page = await world.open({"initData": data})
+        gone = await page.until(lambda page=page: page.last("gone"))
+        assert gone["code"] == code, data
+        assert page.of("table") == []
+
+
+async def test_a_table_token_is_the_table_it_names(world: WebWorld) -> None:
+    await game(world.service, key="dc:100", players=2)
+    await game(world.service, key="dc:200", players=2)
+    page = await world.spectator("dc:200")
+    assert page.last("table")["seats"][0]["id"] == "dc:1"
+    # a table token cannot be turned into another's
+    token = world.links.table_token("dc:100")
+    forged = Links("not-the-secret-of-this-bot").table_token("dc:200")
+    bad = await world.open({"table": token[:-22] + forged[-22:]})
+    gone = await bad.until(lambda: bad.last("gone"))
+    assert gone["code"] == "bad_link"
+
+
+async def test_another_origin_is_refused(world: WebWorld) -> None:
+    with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+        await world.open({"table": "x"}, origin="https://evil.example")
+    assert e.value.status == 403
+
+
+async def test_a_flood_is_refused_then_closed(world: WebWorld) -> None:
+    p1, p2 = await game(world.service, players=2)
+    info = await world.service.table("dc:100")
+    assert info is not None and info.view is not None
+    waiting = p2 if info.view.current == p1 else p1
+    page = await world.player("dc:100", waiting)
+    calls = 0
+    press = world.service.press
+
+    async def counted(*a, **kw):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        return await press(*a, **kw)
+
+    world.service.press = counted  # type: ignore[method-assign]
+    intent = encode(Act(Draw(), info.version), web_token("dc:100"), limit=200)
+    for _ in range(200):
+        if page.ws.closed:
+            break
+        await page.press(intent)
+    await page.until(lambda: page.closed_code is not None)
+    assert page.closed_code == 1008
+    assert any(n["code"] == "too_fast" for n in page.of("notice"))
+    assert calls <= web_app.BURST + 3  # the rest never reached the service
+
+
+async def test_the_page_is_served_with_its_policy_and_the_cards_cached(world: WebWorld) -> None:
+    s = world.session
+    async with s.get(f"{world.origin}/") as r:
+        html = await r.text()
+        csp = r.headers["Content-Security-Policy"]
+    assert "script-src 'self';" in csp and "telegram.org" not in csp
+    assert "<script>" not in html and "telegram.org" not in html
+    async with s.get(f"{world.origin}/tg/") as r:
+        html = await r.text()
+        csp = r.headers["Content-Security-Policy"]
+    assert "script-src 'self' https://telegram.org/js/telegram-web-app.js;" in csp
+    assert 'src="https://telegram.org/js/telegram-web-app.js"' in html
+    for path in ("/static/app.js", "/tg/static/render.js", "/static/style.css"):
+        async with s.get(world.origin + path) as r:
+            assert r.status == 200, path
+    async with s.get(f"{world.origin}/cards/1/r5.png") as r:
+        assert r.status == 200 and r.content_type == "image/png"
+        assert "immutable" in r.headers["Cache-Control"]
+        assert (await r.read())[:4] == b"\x89PNG"
+    async with s.get(f"{world.origin}/cards/1/w4b-d.png") as r:
+        assert r.status == 200
+    for bad in ("/cards/9/r5.png", "/cards/1/zz.png", "/static/../app.py", "/static/x.js"):
+        async with s.get(world.origin + bad) as r:
+            assert r.status == 404, bad
+
+
+async def test_tokens_and_init_data_are_never_logged(
+    world: WebWorld, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    _p1, _ = await game(world.service, key="tg:-100", players=2)
+    table = world.links.table_token("tg:-100")
+    data = init_data(1, start=table)
+    page = await world.open({"initData": data})
+    welcome = await page.until(lambda: page.last("welcome"))
+    bad = await world.open({"initData": data.replace("Ann", "Eve")})
+    await bad.until(lambda: bad.last("gone"))
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "opened at tg:-100" in text  # the log says what happened...
+    for secret in (table, welcome["token"], data, "hash=", SECRET, BOT_TOKEN):
+        assert secret not in text  # ...never with what proves it
