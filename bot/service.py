@@ -42,7 +42,7 @@ from functools import partial
 from typing import Any
 
 import engine
-from bot import policy
+from bot import policy, ratings
 from bot.json_codec import action_to_dict
 from bot.model import (
     FINISHED,
@@ -152,6 +152,7 @@ class _Step:
     events: list[Event] = field(default_factory=list)
     actions: list[ActionRecord] = field(default_factory=list)
     stats: list[StatUpdate] = field(default_factory=list)
+    games: list[ratings.GameResult] = field(default_factory=list)  # the game that ended
     notices: list[Notice] = field(default_factory=list)
     tells: list[tuple[str, Notice]] = field(default_factory=list)
     chat: list[ChatUpdate] = field(default_factory=list)
@@ -431,6 +432,57 @@ class Service:
     async def player_stats(self, scope: str, player: str) -> StatLine | None:
         return await self.store.player_stats(scope, player)
 
+    # -- ratings (bot.ratings) -----------------------------------------------------------
+
+    def season(self) -> str | None:
+        """The ratings' season now (``None``: seasons are off, ``UNO_SEASON=none``)."""
+        return ratings.season_of(self.clock(), self.settings.season)
+
+    def _ladders(self, scope: str) -> list[tuple[bool, str | None]]:
+        """The ladders shown for ``scope``: ``(everywhere, season or None for all time)``,
+        here first (none where ``scope`` is everywhere), the season's before all time's."""
+        current = self.season()
+        seasons = [current, None] if current is not None else [None]
+        wheres = [True] if scope == GLOBAL else [False, True]
+        return [(ev, season) for ev in wheres for season in seasons]
+
+    async def rank(
+        self, scope: str, player: str
+    ) -> list[tuple[bool, str | None, ratings.Rating | None]]:
+        """``player``'s ratings (``/rank``): on each ladder of ``_ladders``, theirs or None."""
+        found = await self.store.player_ratings(player, sorted({scope, GLOBAL}))
+        by = {(r.scope, r.season): r for r in found}
+        return [
+            (ev, season, by.get((GLOBAL if ev else scope, season or ratings.ALL_TIME)))
+            for ev, season in self._ladders(scope)
+        ]
+
+    async def top(
+        self, scope: str, limit: int = 10
+    ) -> list[tuple[bool, str | None, list[ratings.Rating]]]:
+        """The ladders of ``scope`` (``/top``; ``GLOBAL``: everywhere's), best first: the
+        season's, then all time's."""
+        everywhere = scope == GLOBAL
+        return [
+            (everywhere, season, await self.store.ladder(scope, season or ratings.ALL_TIME, limit))
+            for ev, season in self._ladders(scope)
+            if ev == everywhere
+        ]
+
+    async def rated_named(self, scope: str, name: str) -> str | None:
+        """The player rated in ``scope`` (else everywhere) under ``name``, the most played
+        one if several are."""
+        for where in dict.fromkeys((scope, GLOBAL)):
+            found = await self.store.rated_named(where, name.strip())
+            if found:
+                return found[0]
+        return None
+
+    async def rebuild_ratings(self) -> None:
+        """Every rating computed again from the recorded games (``uno-bot ratings
+        --rebuild``), in one transaction."""
+        await self.store.write(WriteBatch(rebuild_ratings=True))
+
     async def user_lang(self, user: str) -> str | None:
         return await self.store.user_lang(user)
 
@@ -534,6 +586,7 @@ class Service:
                 tables=[t],
                 actions=step.actions,
                 stats=step.stats,
+                games=step.games,
                 chat_settings=step.chat,
                 expect={t.key: rev},
             )
@@ -780,6 +833,7 @@ class Service:
             here = set(g.players if g is not None else ()) | set(t.waiting)
             present = [s for s in t.seats if s.bot is None and s.id in here]
         if not present:
+            self._abandon(step)
             step.table = self._arm(self._touch(t, status=STOPPED))
             step.closed = True
             step.notices.append(Notice("info.closed_empty"))
@@ -1100,7 +1154,9 @@ class Service:
         def build(t: Table | None) -> _Step:
             t = _open(t)
             _host_or_admin(t, by, admin)
-            step = _Step(self._arm(self._touch(t, status=STOPPED)))
+            step = _Step(t)
+            self._abandon(step)
+            step.table = self._arm(self._touch(t, status=STOPPED))
             step.closed = True
             step.notices.append(Notice("info.stopped", _who(t, by)))
             return step
@@ -1316,8 +1372,20 @@ class Service:
                     )
                 )
         step.notices.append(Notice("info.game_won", _who(t, winner) if winner else {}))
+        now = self.clock()
+        step.games.append(ratings.finished(t, g, step.events, now, self.settings.season))
         step.table = self._arm(self._touch(t, status=FINISHED))
         step.closed = True
+
+    def _abandon(self, step: _Step) -> None:
+        """The game in play at ``step.table`` ends without a result (stopped, left by every
+        person, voted to an end): recorded as abandoned, with its players, and never rated
+        (``bot.ratings``). Call it before the table is closed; a table with no game in play
+        (a lobby) records nothing."""
+        t = step.table
+        if t.status != PLAYING or t.game is None:
+            return
+        step.games.append(ratings.abandoned(t, self.clock(), self.settings.season))
 
     def _count_round(self, step: _Step, winner: str, places: Sequence[str] = ()) -> None:
         """A round won by a person counts in their statistics at once; so does each

@@ -137,6 +137,26 @@ class UnoCommands(app_commands.Group):
         """The best players, here or everywhere."""
         await self.handler.cmd_leaderboard(interaction, scope)
 
+    @app_commands.command(name=_s("rank"), description=_help("rank"))
+    @app_commands.rename(whose=_s("whose"), name=_s("name"))
+    @app_commands.describe(whose=_opt("rank_whose"), name=_opt("name"))
+    async def rank(
+        self,
+        interaction: discord.Interaction,
+        whose: discord.User | None = None,
+        name: str | None = None,
+    ) -> None:
+        """A player's ratings, here and everywhere."""
+        await self.handler.cmd_rank(interaction, whose, name)
+
+    @app_commands.command(name=_s("top"), description=_help("top"))
+    @app_commands.rename(scope=_s("scope"))
+    @app_commands.describe(scope=_opt("scope"))
+    @app_commands.choices(scope=SCOPES)
+    async def top(self, interaction: discord.Interaction, scope: str | None = None) -> None:
+        """The ladders, here or everywhere: the season's and all time's."""
+        await self.handler.cmd_top(interaction, scope)
+
     @app_commands.command(name=_s("language"), description=_help("language"))
     @app_commands.rename(language=_s("language"), where=_s("where"))
     @app_commands.describe(language=_opt("language"), where=_opt("where"))

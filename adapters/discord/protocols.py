@@ -61,6 +61,15 @@ class Commands(Protocol):
         self, interaction: discord.Interaction[Any], where: str | None
     ) -> None: ...
 
+    async def cmd_rank(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.abc.User | None,
+        name: str | None,
+    ) -> None: ...
+
+    async def cmd_top(self, interaction: discord.Interaction[Any], where: str | None) -> None: ...
+
     async def cmd_language(
         self, interaction: discord.Interaction[Any], language: str, where: str | None
     ) -> None: ...

@@ -26,6 +26,7 @@ from adapters.discord.menus import Menus
 from adapters.discord.presses import Presses
 from adapters.discord.replies import Origin, Replies
 from bot.port import Notice
+from bot.ratings import Rating
 from bot.service import GLOBAL, Result
 from bot.ui import render
 from bot.ui import settings_schema as schema
@@ -186,6 +187,40 @@ class SlashCommands:
 
         await self._command(interaction, run, ephemeral=False)
 
+    async def cmd_rank(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.abc.User | None,
+        name: str | None,
+    ) -> None:
+        """``/uno rank [whose] [name]``: a player's ratings here and everywhere, to them."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            if member is not None:
+                who, label = player_of(member), member.display_name
+            elif name and name.strip():
+                who, label = await self.service.rated_named(scope, name) or "", name.strip()
+            else:
+                who, label = o.player, display_name(interaction)
+            found = await self.service.rank(scope, who)
+            ladders = [(ev, s, None if r is None else _md(r)) for ev, s, r in found]
+            await self.replies.answer(o, render.rank_text(md(label), ladders, o.tr))
+
+        await self._command(interaction, run)
+
+    async def cmd_top(self, interaction: discord.Interaction[Any], where: str | None) -> None:
+        """``/uno top [scope]``: the ladders, for everyone to see, in the server's language."""
+
+        async def run(o: Origin, key: str, scope: str) -> None:
+            found = await self.service.top(GLOBAL if where == "global" else scope)
+            ladders = [(ev, s, [_md(r) for r in lines]) for ev, s, lines in found]
+            saved = await self.service.chat_lang(scope)
+            langs = self.ctx.langs
+            lang = resolve_lang(saved, langs.guild_lang(scope), self.ctx.settings.language)
+            await self.replies.answer(o, render.top_text(ladders, translator(lang)))
+
+        await self._command(interaction, run, ephemeral=False)
+
     async def cmd_language(
         self, interaction: discord.Interaction[Any], language: str, where: str | None
     ) -> None:
@@ -255,3 +290,8 @@ class SlashCommands:
             await self.replies.answer(o, render.help_text(o.tr, "discord"))
 
         await self._command(interaction, run)
+
+
+def _md(r: Rating) -> Rating:
+    """A rating with its player's name escaped for Discord's markdown."""
+    return dataclasses.replace(r, name=md(r.name))

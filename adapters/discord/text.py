@@ -79,6 +79,8 @@ OPTION_HELP: dict[str, str] = {
     "where": N_("for you only, or for the whole server"),
     "whose": N_("whose statistics (yours if empty)"),
     "scope": N_("this server, or everywhere"),
+    "rank_whose": N_("whose rating (yours if empty)"),
+    "name": N_("or a rated player's name (a bot seat's too)"),
 }
 
 # the names of choices, in the language of whoever sees them
@@ -108,6 +110,8 @@ def command_names(tr: Translator) -> dict[str, str]:
         "settings": tr.pgettext("command", "settings"),
         "stats": tr.pgettext("command", "stats"),
         "leaderboard": tr.pgettext("command", "leaderboard"),
+        "rank": tr.pgettext("command", "rank"),
+        "top": tr.pgettext("command", "top"),
         "language": tr.pgettext("command", "language"),
         "addbot": tr.pgettext("command", "addbot"),
         "help": tr.pgettext("command", "help"),
@@ -124,4 +128,5 @@ def option_names(tr: Translator) -> dict[str, str]:
         "where": tr.pgettext("option", "where"),
         "whose": tr.pgettext("option", "whose"),
         "scope": tr.pgettext("option", "scope"),
+        "name": tr.pgettext("option", "name"),
     }

@@ -24,7 +24,7 @@ from engine import Rules
 __all__ = ["OWN_COMMANDS", "READ_ONLY", "Commands"]
 
 # commands that only show something: their failure saved nothing because there was nothing
-READ_ONLY = frozenset({"hand", "rules", "settings", "stats", "leaderboard", "help"})
+READ_ONLY = frozenset({"hand", "rules", "settings", "stats", "leaderboard", "rank", "top", "help"})
 # Telegram's own commands, beside those of every platform (``render.COMMANDS``): the card
 # stickers are Telegram's
 OWN_COMMANDS = {"cards": N_("your cards as stickers or as text")}
@@ -58,6 +58,8 @@ class Commands(Base):
             "settings": self.settings,
             "stats": self.stats,
             "leaderboard": self.leaderboard,
+            "rank": self.rank,
+            "top": self.top,
             "language": self.language,
             "cards": self.cards,
             "addbot": self.addbot,
@@ -270,6 +272,53 @@ class Commands(Base):
         text = render.leaderboard_text(await self.svc.leaderboard(scope), tr)
         if every:
             text = tr.gettext("Everywhere:") + "\n" + text
+        self.messages.say(here.chat, here.thread, text)
+
+    async def rank(self, update: Update, context: Context) -> None:
+        """/rank [player]: your ratings here and everywhere, or a player's (a reply to
+        their message, a mention, their name)."""
+        here = self._here(update)
+        if here is None:
+            return
+        tr = await (
+            self.chats.user_tr(here.uid) if here.private else self.chats.chat_tr(here.chat)
+        )
+        scope = GLOBAL if here.private else here.scope
+        who, name = await self._rated(here, scope, context.args or [])
+        text = render.rank_text(name, await self.svc.rank(scope, who), tr)
+        self.messages.say(here.chat, here.thread, text)
+
+    async def _rated(self, here: Here, scope: str, args: list[str]) -> tuple[str, str]:
+        """Whom ``/rank`` names, and what to call them: the author of the message it
+        replies to, a mention, an ``@username`` seen before, a rated player's name; else
+        the sender."""
+        msg = here.message
+        reply = msg.reply_to_message
+        if reply is not None and reply.from_user is not None and not reply.from_user.is_bot:
+            return player_id(reply.from_user.id), reply.from_user.full_name
+        for ent in msg.entities or ():
+            if ent.type == MessageEntity.TEXT_MENTION and ent.user is not None:
+                return player_id(ent.user.id), ent.user.full_name
+        text = " ".join(args).strip()
+        if not text:
+            return here.pid, here.name
+        uid = self.chats.usernames.get(text[1:].lower()) if text.startswith("@") else None
+        if uid is not None:
+            return player_id(uid), text
+        found = await self.svc.rated_named(scope, text.lstrip("@"))
+        return (found or "", text)
+
+    async def top(self, update: Update, context: Context) -> None:
+        """/top [all]: the ladders of this chat (or everywhere): the season's and all time's."""
+        here = self._here(update)
+        if here is None:
+            return
+        tr = await (
+            self.chats.user_tr(here.uid) if here.private else self.chats.chat_tr(here.chat)
+        )
+        args = [a.lower() for a in context.args or ()]
+        every = here.private or bool(args and args[0] in ("all", "global", "everywhere"))
+        text = render.top_text(await self.svc.top(GLOBAL if every else here.scope), tr)
         self.messages.say(here.chat, here.thread, text)
 
     async def language(self, update: Update, context: Context) -> None:

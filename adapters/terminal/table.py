@@ -6,8 +6,10 @@ back below them, while the console (``adapters.terminal.console``) goes on readi
 moves are ``bot.ui.controls.hand_menu``'s, in hand order, numbered: on their turn (with a
 countdown of the turn's time), and out of it when there is something to do then (jump in
 with the card on top, call the UNO they forgot, catch a bot that forgot its own). ``r``
-shows the rules and the scores, which also print after each round; ``q``, Ctrl-D and
-Ctrl-C leave with the game saved, and the next run resumes it (``--new`` starts another).
+shows the rules and the scores, which also print after each round; ``t`` the ratings and
+the ladders (``/rank`` and ``/top`` of the chats; they also print after a game); ``q``,
+Ctrl-D and Ctrl-C leave with the game saved, and the next run resumes it (``--new`` starts
+another).
 
 A terminal table has one person, who is away whenever the program is: its clocks stop
 with the program and every deadline starts again in full when it is run again
@@ -47,7 +49,7 @@ from adapters.terminal.console import (
     console_for,
 )
 from adapters.terminal.port import TerminalPort
-from bot.model import LOBBY, PLAYING
+from bot.model import FINISHED, LOBBY, PLAYING
 from bot.ops.config import Settings
 from bot.port import Notice, TableInfo
 from bot.service import Service
@@ -186,6 +188,9 @@ class TerminalTable:
                 if self.run_timers:
                     svc.timers.start()
                 outcome = await self._loop()
+                info = await svc.table(KEY)
+                if outcome is DONE and self.interactive and info and info.status == FINISHED:
+                    self._say(await self.ratings_text(self.port.you))  # what the game changed
         finally:
             await self.console.close()
             await svc.stop()
@@ -365,6 +370,7 @@ class TerminalTable:
         lines.append(render.hand_text(view, tr, info.names))
         lines += self._move_lines(moves, turn=True)
         lines.append("   r. " + tr.gettext("Rules and scores"))
+        lines.append("   t. " + tr.gettext("Ratings and the ladder"))
         lines.append("   q. " + tr.gettext("Quit (the game is saved)"))
         return "\n".join(lines)
 
@@ -391,6 +397,9 @@ class TerminalTable:
                 lines += ["", *render.scores_lines(info.view, tr, info.names)]
             self.console.write("\n".join(lines))
             return True
+        if text in ("t", "top", "rank", "ratings"):
+            self.console.write(await self.ratings_text(menu.player or self.keyboard))
+            return True
         control = _pick(text, menu.moves)
         if control is None or menu.player is None:
             self.console.write(_bad_input(tr, len(menu.moves)))
@@ -400,6 +409,17 @@ class TerminalTable:
         seen = None if isinstance(act.action, CallUno) else act.version  # a call is never late
         await self.service.act(KEY, menu.player, act.action, seen_version=seen)
         return True
+
+    async def ratings_text(self, player: str | None) -> str:
+        """``t``: the ratings of ``player`` (the one at the keyboard) and the terminal's
+        ladders (``/rank`` and ``/top`` of the chats)."""
+        svc, tr = self.service, self.tr
+        lines = []
+        if player is not None:
+            name = tr.gettext("You") if player == self.port.you else player
+            lines += [render.rank_text(name, await svc.rank(SCOPE, player), tr), ""]
+        lines.append(render.top_text(await svc.top(SCOPE), tr))
+        return "\n".join(lines)
 
     async def _settings(self, host: str) -> Signal:
         """The host's settings menu until Done (``DONE``), or until they leave."""

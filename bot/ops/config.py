@@ -173,6 +173,11 @@ class Settings(BaseSettings):
     default_preset: str = Field(
         "official", description="the rules of a new table: official, house or party"
     )
+    season: Literal["month", "none"] = Field(
+        "month",
+        description="ratings' seasons: month (a ladder for each month beside the all-time "
+        "one) or none (all time only)",
+    )
     metrics_port: int | None = Field(
         None,
         ge=1,

@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 from bot.model import Deadline, Table
+from bot.ratings import GameResult, Rating
 
 log = logging.getLogger(__name__)
 
@@ -196,6 +197,9 @@ class WriteBatch:
     expect: dict[str, int] = field(default_factory=dict)
     card_assets: list[CardAsset] = field(default_factory=list)
     unsent: list[Unsent] = field(default_factory=list)
+    # games that ended, recorded and (finished ones) rated in this transaction, in order
+    games: list[GameResult] = field(default_factory=list)
+    rebuild_ratings: bool = False  # every rating computed again from the recorded games
 
 
 @dataclass(slots=True)
@@ -214,6 +218,8 @@ class _Rows:
     expect: dict[str, int] = field(default_factory=dict)
     assets: list[CardAsset] = field(default_factory=list)
     unsent: list[Unsent] = field(default_factory=list)
+    games: list[GameResult] = field(default_factory=list)
+    rebuild_ratings: bool = False
 
     @classmethod
     def of(cls, b: WriteBatch) -> _Rows:
@@ -254,6 +260,8 @@ class _Rows:
             expect=dict(b.expect),
             assets=list(b.card_assets),
             unsent=list(b.unsent),
+            games=list(b.games),
+            rebuild_ratings=b.rebuild_ratings,
         )
 
     def keys(self) -> set[str]:
@@ -287,6 +295,12 @@ class _Plan:
     assets: dict[tuple[str, int, str], str | None] = field(default_factory=dict)
     # chats owed replies: (chat, holder) -> since, the latest batch's (None: cleared)
     unsent: dict[tuple[str, str], float | None] = field(default_factory=dict)
+    games: list[GameResult] = field(default_factory=list)  # in the order the batches came
+    rebuild_ratings: bool = False
+
+    def ratings_moves(self) -> list[tuple[str, str]]:
+        """The chats that became others, ``(old scope, new scope)``, for the ratings."""
+        return [(m.old_scope, m.new_scope) for m in self.moves]
 
     def unsent_rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         """The marks to write ``(chat, holder, since)`` and to clear ``(chat, holder)``, by
@@ -345,6 +359,8 @@ def _plan(batches: Sequence[_Rows], revs: dict[str, int]) -> _Plan:
             p.assets[(a.platform, a.version, a.name)] = a.ref
         for u in b.unsent:
             p.unsent[(u.chat, u.holder)] = u.since
+        p.games.extend(b.games)
+        p.rebuild_ratings = p.rebuild_ratings or b.rebuild_ratings
     # every statement writes a row's final revision: their order does not matter
     for k, row in p.tables.items():
         row["rev"] = cur[k]
@@ -400,6 +416,11 @@ class Store(Protocol):
     async def take_unsent(
         self, prefix: str, holder: str, before: float, now: float
     ) -> list[Unsent]: ...
+    # the ratings (``bot.store.ratings.RatingReads``)
+    async def ladder(self, scope: str, season: str, limit: int = 10) -> list[Rating]: ...
+    async def player_ratings(self, player: str, scopes: Sequence[str]) -> list[Rating]: ...
+    async def rated_named(self, scope: str, name: str) -> list[str]: ...
+    async def game_results(self) -> list[GameResult]: ...
 
 
 def gcra(

@@ -40,6 +40,7 @@ from urllib.parse import unquote, urlsplit
 import asyncpg
 
 from bot.model import OPEN_STATUSES, Deadline, Table
+from bot.store import ratings as ratings_db
 from bot.store.base import (
     SPENT,
     ActionRecord,
@@ -271,7 +272,7 @@ async def _keep(conn: asyncpg.Connection) -> None:
     used between acquisitions, and the default reset costs a round trip each time."""
 
 
-class PostgresStore(_GroupCommit):
+class PostgresStore(ratings_db.RatingReads, _GroupCommit):
     """The PostgreSQL store. ``await store.open()`` before use, ``await store.close()``
     after. ``pool_size``: connections at most (the writer's among them)."""
 
@@ -436,6 +437,9 @@ class PostgresStore(_GroupCommit):
             raise RuntimeError("the store is not open")
         return self._pool
 
+    def _ratings_db(self) -> ratings_db.Db:
+        return ratings_db.PgDb(self._db)
+
     # -- writing ------------------------------------------------------------------------
 
     async def _commit(self, batches: Sequence[_Rows]) -> list[Stale | None]:
@@ -489,6 +493,9 @@ class PostgresStore(_GroupCommit):
                     await c.executemany(_CLEAR_UNSENT, drop)
                 if put:
                     await c.executemany(_MARK_UNSENT, put)
+            # last: its lock is the last this transaction takes (bot.store.ratings)
+            db = ratings_db.PgDb(c)
+            await ratings_db.commit(db, p.games, p.rebuild_ratings, p.ratings_moves())
         self.commits += 1
         self.batches += len(batches)
         return p.verdicts

@@ -44,6 +44,7 @@ from typing import Any
 import aiosqlite
 
 from bot.model import OPEN_STATUSES, Deadline, Table
+from bot.store import ratings as ratings_db
 from bot.store.base import (
     ActionRecord,
     CardAsset,
@@ -213,7 +214,7 @@ ON CONFLICT (scope) DO UPDATE SET
 """
 
 
-class SqliteStore(_GroupCommit):
+class SqliteStore(ratings_db.RatingReads, _GroupCommit):
     """The SQLite store. ``await store.open()`` before use, ``await store.close()`` after.
     One process at a time (the lock file): not shared."""
 
@@ -450,6 +451,9 @@ class SqliteStore(_GroupCommit):
             raise RuntimeError("the store is not open")
         return self._r
 
+    def _ratings_db(self) -> ratings_db.Db:
+        return ratings_db.SqliteDb(self._reader)
+
     # -- writing ------------------------------------------------------------------------
 
     async def _commit(self, batches: Sequence[_Rows]) -> list[Stale | None]:
@@ -500,6 +504,8 @@ class SqliteStore(_GroupCommit):
                     await w.executemany(_CLEAR_UNSENT, drop)
                 if put:
                     await w.executemany(_MARK_UNSENT, put)
+            db = ratings_db.SqliteDb(w)
+            await ratings_db.commit(db, p.games, p.rebuild_ratings, p.ratings_moves())
             await w.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(Exception):

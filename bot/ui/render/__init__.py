@@ -15,6 +15,7 @@ One module per concern; every name is re-exported here, so callers write ``rende
 - ``table``: the public table message, its seats and recent lines;
 - ``hands``: a player's own hand;
 - ``stats``: scores, the leaderboard, a player's statistics;
+- ``ratings``: a player's ratings (``/rank``) and the ladders (``/top``);
 - ``help``: how to play and the commands.
 """
 
@@ -70,6 +71,10 @@ from bot.ui.render.notices import (
     REFUSALS,
     notice_text,
 )
+from bot.ui.render.ratings import (
+    rank_text,
+    top_text,
+)
 from bot.ui.render.stats import (
     leaderboard_text,
     scores_text,
@@ -119,6 +124,7 @@ __all__ = [
     "leaderboard_text",
     "notice_text",
     "preset_name",
+    "rank_text",
     "recent_lines",
     "rules_summary",
     "rules_title",
@@ -128,4 +134,5 @@ __all__ = [
     "stats_text",
     "table_line",
     "table_text",
+    "top_text",
 ]

@@ -18,6 +18,8 @@ COMMANDS: dict[str, str] = {
     "settings": N_("change the rules (host)"),
     "stats": N_("your statistics"),
     "leaderboard": N_("the best players here"),
+    "rank": N_("your rating, or a player's"),
+    "top": N_("the ladder: the best rated players"),
     "language": N_("choose your language"),
     "addbot": N_("add a bot player (host)"),
     "help": N_("how to play"),

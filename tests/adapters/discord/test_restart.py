@@ -68,7 +68,7 @@ async def test_commands_are_synced_once_and_defaults_restored(world: World) -> N
     subs = {o["name"] for o in uno["options"]}
     assert subs == {
         "new", "join", "start", "leave", "kick", "stop", "hand", "rules", "settings",
-        "stats", "leaderboard", "language", "addbot", "help",
+        "stats", "leaderboard", "rank", "top", "language", "addbot", "help",
     }  # fmt: skip
     assert uno["contexts"] == [0]  # servers only
     assert fake.api_url == Route.BASE

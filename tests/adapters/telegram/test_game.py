@@ -84,6 +84,8 @@ async def test_commands_are_registered_in_english_and_chinese(tg: Harness) -> No
         "settings",
         "stats",
         "leaderboard",
+        "rank",
+        "top",
         "language",
         "cards",  # Telegram's own: stickers or text (issue 19 item 5)
         "addbot",

@@ -16,6 +16,7 @@ import pytest
 from adapters.terminal.table import TerminalOptions, TerminalPort
 from bot.model import Seat
 from bot.port import TableInfo
+from bot.ui import render
 from bot.ui.i18n import translator
 from engine import CardsDrawn, Passed, Rules, new_game, view
 from tests.adapters.terminal.script import EOF, INTERRUPT, Answer, Script, Wait, run
@@ -519,3 +520,57 @@ async def test_a_person_reads_no_version_numbers(tmp_path: Path) -> None:
     await run(options(tmp_path / "v.db", players=3, bots=2), script)
     assert "Bot 1 " in script.screen
     assert not re.search(r"^#\d+ ", script.screen, re.M)
+
+
+# -- issue 22: ratings, on t and after a game ----------------------------------------------------
+
+
+async def _ladders(db: Path, lang: str) -> str:
+    """The terminal's ladders as ``t`` shows them, read from the database."""
+    from bot.ratings import ALL_TIME
+    from bot.store import SqliteStore
+
+    store = SqliteStore(db)
+    await store.open()
+    try:
+        [game] = await store.game_results()
+        assert game.rated and game.season is not None
+        ladders = [
+            (False, season, await store.ladder("term", season or ALL_TIME))
+            for season in (game.season, None)
+        ]
+    finally:
+        await store.close()
+    return render.top_text(ladders, translator(lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_Hans", "zh_Hant"])
+async def test_the_ratings_after_a_game_and_on_t(tmp_path: Path, lang: str) -> None:
+    tr = translator(lang)
+    db = tmp_path / "r.db"
+    first = Script(person(shed(uno=True)))
+    summary = await run(options(db, players=3, bots=2, lang=lang, seed=3), first)
+    assert summary["status"] == "finished"
+    # the game changed the ratings: the screen says so at its end
+    ladders = await _ladders(db, lang)
+    assert tr.gettext("🏆 Ladder: {ladder}", ladder=tr.gettext("Here, all time")) in ladders
+    you = tr.gettext("🏅 {player}", player=tr.gettext("You"))
+    end = first.screen[first.screen.rindex(you) :]
+    assert any(line.startswith(tr.gettext("Here, all time")) for line in end.splitlines())
+    assert ladders in end
+
+    # the next game: "t" at the first prompt shows them, and the moves list it
+    asked: list[bool] = []
+
+    def choose(s: Script) -> Answer:
+        if s.prompt is not None and not s.prompt.waiting and not asked:
+            asked.append(True)
+            return "t"
+        return person(shed(uno=True), stop=lambda _: bool(asked))(s)
+
+    second = Script(choose)
+    await run(options(db, players=3, bots=2, lang=lang, seed=4), second)
+    assert asked
+    assert "   t. " + tr.gettext("Ratings and the ladder") in second.screen
+    shown = second.screen[second.screen.index(you) :]
+    assert ladders in shown
