@@ -47,6 +47,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python -m bench.telegram
 	$(BIN)/python -m bench.telegram_cpu
 	$(BIN)/python -m bench.discord
+	$(BIN)/python -m bench.web  # PostgreSQL part: UNO_BENCH_POSTGRES
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

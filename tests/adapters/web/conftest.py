@@ -46,7 +46,7 @@ def web_settings(port: int, db: str, **kw: Any) -> Settings:
         "bot_delay": 0.0,
     }
     base.update(kw)
-    return Settings(_env_file=None, **base)  # type: ignore[call-arg]
+    return Settings(_env_file=None, **base)
 
 
 def init_data(uid: int, *, name: str = "Ann", start: str | None = None,
@@ -82,7 +82,7 @@ class Page:
 
     def last(self, kind: str) -> dict[str, Any] | None:
         found = self.of(kind)
-        return found[-1] if found else None
+        return dict(found[-1]) if found else None
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send_str(json.dumps(message))
@@ -101,9 +101,10 @@ class Page:
 
     async def version(self, v: int, timeout: float = 5.0) -> dict[str, Any]:
         """The first table frame at version ``v`` or later."""
-        return await self.until(
+        found: dict[str, Any] = await self.until(
             lambda: next((f for f in self.of("table") if f["version"] >= v), None), timeout
         )
+        return found
 
 
 @dataclass
