@@ -71,6 +71,7 @@ from bot.store import (
     StatLine,
     StatUpdate,
     Store,
+    Unsent,
     WriteBatch,
 )
 from bot.timers import Timers
@@ -310,6 +311,42 @@ class Service:
     async def stop(self, grace: float = 5.0) -> None:
         """Stop the timers; deadlines being handled get ``grace`` seconds to finish."""
         await self.timers.stop(grace)
+
+    # -- what adapters ask of the store, through the service ----------------------------
+    # Leases, pacing and the chats owed replies are the store's, shared by every process on
+    # one database; they are kept in wall time (``time.time``), not the game's clock.
+
+    async def open(self) -> None:
+        """Open the store (a front end that made its own, like the terminal's)."""
+        await self.store.open()
+
+    async def close(self) -> None:
+        """Close the store (after ``stop``)."""
+        await self.store.close()
+
+    async def lease(self, name: str, seconds: float, *, owner: str | None = None) -> bool:
+        """Take or renew the lease ``name`` for ``owner`` (this process unless told) for
+        ``seconds``; ``False`` if another holds it (``Store.lease``)."""
+        return await self.store.lease(name, owner or self.worker, time.time(), seconds)
+
+    async def release(self, name: str, *, owner: str | None = None) -> None:
+        """Give up the lease ``name`` if ``owner`` (this process unless told) holds it."""
+        await self.store.release(name, owner or self.worker)
+
+    async def pace(self, name: str, interval: float, burst: int, spare: int = 0) -> float:
+        """Reserve the next send of flow ``name`` among every process (``Store.pace``);
+        the seconds to wait before sending."""
+        return await self.store.pace(name, time.time(), interval, burst, spare)
+
+    async def mark_unsent(self, marks: Sequence[Unsent]) -> None:
+        """Note chats this process owes replies (``Unsent(chat, worker, since)``), or no
+        longer owes (``since=None``)."""
+        await self.store.write(WriteBatch(unsent=list(marks)))
+
+    async def take_unsent(self, prefix: str, before: float, now: float) -> list[Unsent]:
+        """The chats under ``prefix`` owed replies by a process whose mark is older than
+        ``before``: taken by this one (``Store.take_unsent``)."""
+        return await self.store.take_unsent(prefix, self.worker, before, now)
 
     def _lock(self, key: str) -> asyncio.Lock:
         lock = self._locks.get(key)

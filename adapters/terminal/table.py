@@ -160,7 +160,7 @@ class TerminalTable:
         """Play until the game ends or the person leaves; the summary (``interrupted``:
         left with Ctrl-C)."""
         svc, opts = self.service, self.opts
-        await self.store.open()
+        await svc.open()
         outcome: Signal = DONE
         try:
             await svc.start(run_timers=False)
@@ -197,7 +197,7 @@ class TerminalTable:
         try:
             summary = await _summary(self.store, self.resumed)
         finally:
-            await self.store.close()
+            await svc.close()
         summary["interrupted"] = outcome is INTERRUPT
         if outcome is not DONE and summary["status"] == PLAYING:
             self._final(saved_line(self.tr, opts.command))
