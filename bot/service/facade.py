@@ -374,41 +374,6 @@ class Service(Runner):
 
     # -- playing (``play``) ---------------------------------------------------------------
 
-    async def press(
-        self,
-        key: str,
-        player: str,
-        intent: intents.Intent,
-        *,
-        name: str = "",
-        admin: bool = False,
-        origin: Any = None,
-    ) -> Result | None:
-        """Do what a pressed control asks (``bot.ui.intents``), as ``player`` (named ``name``
-        when they sit down; ``admin``: the platform says they manage the chat). ``None``
-        for an intent that only changes what the presser sees (a page, a menu, the hand):
-        the adapter's to show."""
-        match intent:
-            case intents.Act(action, version):
-                return await self.act(key, player, action, seen_version=version, origin=origin)
-            case intents.Join():
-                return await self.join(key, player, name or player, origin=origin)
-            case intents.LeaveTable():
-                return await self.leave(key, player, origin=origin)
-            case intents.AddBot():
-                return await self.add_bot(key, player, admin=admin, origin=origin)
-            case intents.Start():
-                return await self.start_game(key, player, admin=admin, origin=origin)
-            case intents.SetFlag(flag, value):
-                return await self.configure(
-                    key, player, overrides={flag: value}, admin=admin, origin=origin
-                )
-            case intents.SetPreset(preset):
-                return await self.configure(key, player, preset=preset, admin=admin, origin=origin)
-            case intents.Kick(target):
-                return await self.kick(key, player, target, admin=admin, origin=origin)
-        return None
-
     async def act(
         self,
         key: str,
