@@ -12,6 +12,7 @@ from bot.ops.config import Settings
 from bot.service import Refused, lobby, play
 from bot.service.deadlines import build as fire
 from bot.service.runner import recent_event
+from bot.service.steps import Ctx
 from bot.service.windows import window
 from bot.ui import render
 from engine import (
@@ -23,6 +24,8 @@ from engine import (
     RoundWon,
     Rules,
     UnoWindowClosed,
+    apply,
+    legal_actions,
     new_game_events,
     redact,
     scenario,
@@ -33,9 +36,9 @@ NOW = 1_000.0
 KEY = "t:chat:1"
 
 
-def ctx(now: float = NOW, **kw: object) -> play.Ctx:
+def ctx(now: float = NOW, *, reports: bool = False) -> Ctx:
     settings = Settings(lobby_seconds=300, round_pause_seconds=5.0, show_wait_seconds=10.0)
-    return play.Ctx(now=now, settings=settings, bot_delay=1.5, rng=random.Random(7), **kw)  # type: ignore[arg-type]
+    return Ctx(now=now, settings=settings, bot_delay=1.5, rng=random.Random(7), reports=reports)
 
 
 def lobby_of(*players: str) -> Table:
@@ -195,8 +198,6 @@ def test_what_a_table_keeps_of_its_events_is_what_it_shows(seed: int) -> None:
     rng = random.Random(seed)
     g, events = new_game_events(["a", "b", "c"], Rules(target=0), seed=seed)
     seen = list(events)
-    from engine import apply, legal_actions
-
     for _ in range(400):
         if g.winner is not None or g.current is None:
             break
