@@ -3,7 +3,7 @@
 PTB's life cycle is run by hand (``initialize``/``start``/``updater.start_polling``, then
 the reverse) inside the caller's event loop, so other platforms can share it; a start that
 fails half-way closes what it opened. Updates are turned into table-service calls by
-:mod:`adapters.telegram.handlers`; what the service shows comes back here and goes out
+:mod:`adapters.telegram.inbound.handlers`; what the service shows comes back here and goes out
 through the paced :class:`~.outbox.Outbox` (every send, edit and deletion, menus included).
 
 This class wires the parts and runs their life cycle; each part owns one concern:
@@ -56,7 +56,6 @@ from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application
 
 from adapters.telegram.chats import ADMIN_TTL, UNREACHABLE_TTL, Chats
-from adapters.telegram.commands import OWN_COMMANDS
 from adapters.telegram.common import (
     INTERACTIVE,
     MEMORY,
@@ -67,16 +66,18 @@ from adapters.telegram.common import (
     answer_quietly,
     notice_text,
 )
-from adapters.telegram.handlers import Handlers
-from adapters.telegram.hands import Hands
 from adapters.telegram.http import AiohttpRequest
-from adapters.telegram.messages import REFUSAL_TTL, Messages
+from adapters.telegram.inbound.commands import OWN_COMMANDS
+from adapters.telegram.inbound.handlers import Handlers
+from adapters.telegram.inbound.ordering import PerUser
+from adapters.telegram.inbound.polling import UPDATES, Poller
 from adapters.telegram.moves import Moves
-from adapters.telegram.ordering import PerUser
+from adapters.telegram.outbound.hands import Hands
+from adapters.telegram.outbound.menus import Menus
+from adapters.telegram.outbound.replies import REFUSAL_TTL, Messages
+from adapters.telegram.outbound.stickers import StickerSets
+from adapters.telegram.outbound.table import NEWS, QUIET_IN_LOBBY, RESUMED, Slot, Tables
 from adapters.telegram.outbox import Limits, Outbox
-from adapters.telegram.polling import UPDATES, Poller
-from adapters.telegram.stickers import StickerSets
-from adapters.telegram.tables import NEWS, QUIET_IN_LOBBY, RESUMED, Slot, Tables
 from bot import policy
 from bot.ops.config import Settings
 from bot.port import Notice, TableInfo
@@ -151,6 +152,7 @@ class Adapter:
             refusal_ttl=refusal_ttl,
         )
         self.hands = Hands(self.wire, self.chats, self.messages)
+        self.menus = Menus(self.wire, self.chats, self.messages, lambda: self.stickers is not None)
         self.tables = Tables(self.wire, self.messages, self.hands)
         self.moves = Moves(self.wire, self.chats, self.tables, self.hands, moved)
         webhook = bool(settings.telegram_webhook_url)

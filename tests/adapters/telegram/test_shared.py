@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 from aiohttp import ClientSession
 
-import adapters.telegram.polling as tg_polling
+import adapters.telegram.inbound.polling as tg_polling
 from adapters.telegram import Adapter, Limits
 from bot.model import PLAYING, Seat, Table
 from bot.ops.config import Settings

@@ -1,7 +1,7 @@
 """What the update handlers need of the adapter (:class:`Front`), and what they share.
 
-The handlers (``commands``, ``buttons``, ``menus``, ``inline``, put together by
-``handlers``) depend on this small protocol, not on the adapter: the adapter makes its
+The handlers (``commands``, ``presses``, ``inline``, put together by ``handlers``) depend
+on this small protocol, not on the adapter: the adapter makes its
 :class:`~.handlers.Handlers` with itself as the front, and nothing imports it back.
 
 Handlers only translate: who (``tg:<user>``), where (``tg:<chat>[:<topic>]``), what (an
@@ -26,18 +26,19 @@ from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from adapters.telegram import legacy
 from adapters.telegram.chats import Chats
 from adapters.telegram.common import INTERACTIVE, Origin, Posted, notice_text
-from adapters.telegram.hands import Hands
 from adapters.telegram.ids import chat_of, key_of, player_id, scope_of
-from adapters.telegram.messages import Messages
+from adapters.telegram.inbound import legacy
+from adapters.telegram.outbound.hands import Hands
+from adapters.telegram.outbound.menus import Menus
+from adapters.telegram.outbound.replies import Messages
 from bot import policy
 from bot.port import Notice, TableInfo
 from bot.service import Service
 from bot.ui.card_set import Pictures
 from bot.ui.i18n import N_, translator
-from bot.ui.intents import Press
+from bot.ui.intents import Look, Press
 
 __all__ = ["Base", "Context", "Front", "Handler", "Here", "Pressed", "Run", "display_name"]
 
@@ -64,6 +65,7 @@ class Front(Protocol):
     chats: Chats
     messages: Messages
     hands: Hands
+    menus: Menus
 
     @property
     def bot(self) -> Any: ...
@@ -136,6 +138,7 @@ class Base:
         self.chats = front.chats
         self.messages = front.messages
         self.hands = front.hands
+        self.menus = front.menus
 
     @property
     def svc(self) -> Service:
@@ -202,6 +205,25 @@ class Base:
         info = await self.svc.table(key)
         admin = await self._admin(key, uid, info)
         return info, policy.refusal_code(info, player_id(uid), admin=admin, manage=True), admin
+
+    async def _send_settings(self, key: str, uid: int, chat: int) -> None:
+        """The settings menu of table ``key`` as a new message in ``chat`` (private), or
+        why ``uid`` may not have it."""
+        info, refused, _admin = await self._manager(key, uid)
+        await self.menus.send_settings(chat, info, refused, await self.chats.user_tr(uid))
+
+    async def _set_chat_lang(self, key: str, chat: int, lang: str) -> None:
+        self.chats.set_chat_lang(chat, lang)
+        await self.svc.set_chat_language(key, scope_of(chat), lang)
+
+    async def _set_user_lang(self, uid: int, lang: str | None) -> None:
+        self.chats.set_user_lang(uid, lang)
+        await self.svc.set_user_language(player_id(uid), lang)
+
+    async def _set_user_cards(self, uid: int, look: Look) -> None:
+        """Saved first, then remembered: the next inline query shows the cards so."""
+        await self.svc.set_user_cards(player_id(uid), look)
+        self.chats.set_user_cards(uid, look)
 
     async def _refuse(self, here: Here, code: str, **params: Any) -> None:
         origin = await self._origin(here.uid, here=here)
