@@ -76,7 +76,7 @@ from adapters.telegram.outbound.hands import Hands
 from adapters.telegram.outbound.menus import Menus
 from adapters.telegram.outbound.replies import REFUSAL_TTL, Messages
 from adapters.telegram.outbound.stickers import StickerSets
-from adapters.telegram.outbound.table import NEWS, QUIET_IN_LOBBY, RESUMED, Slot, Tables
+from adapters.telegram.outbound.table import NEWS, QUIET_IN_LOBBY, RESUMED, Tables
 from adapters.telegram.outbox import Limits, Outbox
 from bot import policy
 from bot.ops.config import Settings
@@ -209,21 +209,22 @@ class Adapter:
     def usernames(self) -> Lru[str, int]:
         return self.chats.usernames
 
-    @property
-    def _slots(self) -> Lru[str, Slot]:
-        return self.tables.slots
+    # -- what it keeps, read only (for the tests and the curious; nothing writes here) --------
+
+    def table_message(self, key: str) -> int | None:
+        """The message this process shows table ``key`` on (``None``: none it knows)."""
+        slot = self.tables.slots.get(key)
+        return slot.msg_id if slot is not None else None
+
+    def hands_kept(self, key: str) -> set[int]:
+        """The users of table ``key`` whose private hand this process keeps (its message,
+        its recent lines): none once the table is closed."""
+        return {uid for k, uid in (*self.hands.dm, *self.hands.private) if k == key}
 
     @property
-    def _dm(self) -> dict[tuple[str, int], int]:
-        return self.hands.dm
-
-    @property
-    def _private(self) -> dict[tuple[str, int], Any]:
-        return self.hands.private
-
-    @property
-    def _expiring(self) -> dict[tuple[int, int], asyncio.TimerHandle]:
-        return self.messages.expiring
+    def replies_to_delete(self) -> int:
+        """Replies shown in groups for a while whose deletion is still to come."""
+        return len(self.messages.expiring)
 
     def _names(self, key: str) -> dict[str, str]:
         return self.tables.names(key)  # (made after the messages, which ask it)

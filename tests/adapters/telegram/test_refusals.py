@@ -37,7 +37,7 @@ async def test_a_refused_command_is_answered_in_the_group_for_a_while(tg: Harnes
     private = [c for c in api.of("sendMessage") if c.params.get("chat_id") == bob.id]
     assert [c.error.code for c in private if c.error is not None] == [403]
     await tg.until(lambda: reply.deleted, timeout=3)
-    assert not tg.adapter._expiring
+    assert not tg.adapter.replies_to_delete
 
     # in a forum topic, the reply goes to the topic
     forum = api.group("Forum", forum=True)
