@@ -56,16 +56,7 @@ from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application
 
 from adapters.telegram.chats import ADMIN_TTL, UNREACHABLE_TTL, Chats
-from adapters.telegram.common import (
-    INTERACTIVE,
-    MEMORY,
-    Lru,
-    Origin,
-    Posted,
-    Wire,
-    answer_quietly,
-    notice_text,
-)
+from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Origin, Posted, Wire, answer_quietly
 from adapters.telegram.http import AiohttpRequest
 from adapters.telegram.inbound.commands import OWN_COMMANDS
 from adapters.telegram.inbound.handlers import Handlers
@@ -78,6 +69,7 @@ from adapters.telegram.outbound.replies import REFUSAL_TTL, Messages
 from adapters.telegram.outbound.stickers import StickerSets
 from adapters.telegram.outbound.table import NEWS, QUIET_IN_LOBBY, RESUMED, Tables
 from adapters.telegram.outbox import Limits, Outbox
+from adapters.telegram.text import notice_text
 from bot import policy
 from bot.ops.config import Settings
 from bot.port import Notice, TableInfo

@@ -9,15 +9,9 @@ from telegram.error import Forbidden
 
 from adapters.telegram import widgets
 from adapters.telegram.ids import Link, key_of_tid, player_id, tid_of
-from adapters.telegram.inbound.front import (
-    NO_TABLES,
-    OPEN_PRIVATE,
-    Base,
-    Context,
-    Handler,
-    Here,
-)
+from adapters.telegram.inbound.front import Base, Context, Handler, Here
 from adapters.telegram.outbound.menus import lang_done
+from adapters.telegram.text import NO_TABLES, OPEN_PRIVATE
 from bot import policy
 from bot.port import TableInfo
 from bot.seats import strategies as ai

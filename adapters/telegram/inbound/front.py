@@ -22,39 +22,31 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from telegram import CallbackQuery, Message, Update, User
+from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from adapters.telegram.chats import Chats
-from adapters.telegram.common import INTERACTIVE, Origin, Posted, notice_text
+from adapters.telegram.common import INTERACTIVE, Origin, Posted
 from adapters.telegram.ids import chat_of, key_of, player_id, scope_of
 from adapters.telegram.inbound import legacy
 from adapters.telegram.outbound.hands import Hands
 from adapters.telegram.outbound.menus import Menus
 from adapters.telegram.outbound.replies import Messages
+from adapters.telegram.text import display_name, notice_text
 from bot import policy
 from bot.port import Notice, TableInfo
 from bot.service import Service
 from bot.ui.card_set import Pictures
-from bot.ui.i18n import N_, translator
+from bot.ui.i18n import translator
 from bot.ui.intents import Look, Press
 
-__all__ = ["Base", "Context", "Front", "Handler", "Here", "Pressed", "Run", "display_name"]
+__all__ = ["Base", "Context", "Front", "Handler", "Here", "Pressed", "Run"]
 
 log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
-
-INVALID = N_("This button is not valid.")
-# what went wrong is ours (the database full or locked, a bug): nothing was changed
-NOT_SAVED = N_("Could not save that — please try again.")
-FAILED = N_("Something went wrong — please try again.")
-OPEN_PRIVATE = N_("Open a private chat with me to see this.")
-# an update past what one user may have waiting (``ordering.BACKLOG``): not handled
-TOO_FAST = N_("Too fast: wait a moment, then try again.")
-NO_TABLES = N_("You are not playing at any table.")
 
 
 class Front(Protocol):
@@ -122,12 +114,6 @@ class Pressed:
 
 
 Run = Callable[[Pressed], Awaitable[None]]
-
-
-def display_name(user: User) -> str:
-    """First (and last) name, else the username, else the id; kept short."""
-    name = (user.full_name or user.username or str(user.id)).strip()
-    return name[:40] or str(user.id)
 
 
 class Base:

@@ -24,20 +24,12 @@ from telegram.ext import (
 from adapters.telegram.common import answer_quietly
 from adapters.telegram.ids import key_of_tid
 from adapters.telegram.inbound.commands import READ_ONLY, Commands
-from adapters.telegram.inbound.front import (
-    FAILED,
-    NOT_SAVED,
-    TOO_FAST,
-    Base,
-    Context,
-    Front,
-    Handler,
-    display_name,
-)
+from adapters.telegram.inbound.front import Base, Context, Front, Handler
 from adapters.telegram.inbound.inline import Inline
 from adapters.telegram.inbound.presses import Presses
+from adapters.telegram.text import FAILED, NOT_SAVED, TOO_FAST
 
-__all__ = ["Handlers", "display_name"]
+__all__ = ["Handlers"]
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,8 @@ from telegram.error import BadRequest
 from adapters.telegram import pictures, widgets
 from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Posted, answer_quietly
 from adapters.telegram.ids import decode_action, key_of, key_of_tid, player_id, version_of
-from adapters.telegram.inbound.front import INVALID, NO_TABLES, Base, Context, Front, display_name
+from adapters.telegram.inbound.front import Base, Context, Front
+from adapters.telegram.text import INVALID, NO_TABLES, display_name
 from bot.model import LOBBY, PLAYING
 from bot.port import Notice
 from engine import Card, Play

@@ -33,23 +33,15 @@ from adapters.telegram import widgets
 from adapters.telegram.common import INTERACTIVE, Origin
 from adapters.telegram.ids import Link, chat_of, key_of_tid, tid_of
 from adapters.telegram.inbound import legacy
-from adapters.telegram.inbound.front import (
-    INVALID,
-    NOT_SAVED,
-    OPEN_PRIVATE,
-    Base,
-    Context,
-    Handler,
-    Pressed,
-    display_name,
-)
+from adapters.telegram.inbound.front import Base, Context, Handler, Pressed
 from adapters.telegram.outbound.menus import lang_done
+from adapters.telegram.text import INVALID, NOT_SAVED, OPEN_PRIVATE, OUTDATED, display_name
 from bot import policy
 from bot.port import TableInfo
 from bot.service import Result
 from bot.ui import intents
 from bot.ui import settings_schema as schema
-from bot.ui.i18n import LANGUAGES, N_, translator
+from bot.ui.i18n import LANGUAGES, translator
 from bot.ui.intents import (
     TELEGRAM_LIMIT,
     Act,
@@ -75,8 +67,6 @@ from bot.ui.intents import (
 __all__ = ["MENUS", "ROUTES", "Presses", "menu_of", "on_its_menu", "read"]
 
 log = logging.getLogger(__name__)
-
-OUTDATED = N_("This button is outdated: use the buttons of the newest message.")
 
 Read = Press | legacy.OldChoice | DecodeRefusal
 

@@ -15,9 +15,10 @@ from telegram.error import BadRequest, Forbidden
 
 from adapters.telegram import widgets
 from adapters.telegram.chats import Chats
-from adapters.telegram.common import Wire, gone, notice_text
+from adapters.telegram.common import Wire, gone
 from adapters.telegram.ids import chat_of, player_id, user_of
 from adapters.telegram.outbound.replies import Messages
+from adapters.telegram.text import notice_text
 from bot import policy
 from bot.port import Notice, TableInfo
 from bot.ui import render

@@ -16,9 +16,10 @@ from telegram import CallbackQuery
 
 from adapters.telegram import widgets
 from adapters.telegram.chats import Chats
-from adapters.telegram.common import Wire, notice_text
+from adapters.telegram.common import Wire
 from adapters.telegram.ids import key_of, tid_of
 from adapters.telegram.outbound.replies import Messages
+from adapters.telegram.text import notice_text
 from bot.port import Notice, TableInfo
 from bot.ui import settings_schema as schema
 from bot.ui.i18n import LANGUAGE_NAMES, Translator

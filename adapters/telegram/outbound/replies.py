@@ -44,10 +44,10 @@ from adapters.telegram.common import (
     Wire,
     answer_quietly,
     content,
-    notice_text,
 )
 from adapters.telegram.ids import chat_of, key_of, user_of
 from adapters.telegram.outbound.unsent import NOTICE, Owed
+from adapters.telegram.text import notice_text
 from bot.port import Notice
 from bot.ui import render
 from bot.ui.i18n import N_, Translator, translator

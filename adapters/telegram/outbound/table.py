@@ -30,10 +30,11 @@ from typing import Any
 from telegram.error import BadRequest
 
 from adapters.telegram import widgets
-from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Wire, gone, notice_text
+from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Wire, gone
 from adapters.telegram.ids import chat_of
 from adapters.telegram.outbound.hands import Hands
 from adapters.telegram.outbound.replies import Messages
+from adapters.telegram.text import notice_text
 from bot.model import LOBBY, Pending
 from bot.port import NEWS as PORT_NEWS
 from bot.port import Notice, TableInfo

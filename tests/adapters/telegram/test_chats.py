@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adapters.telegram import widgets
 from adapters.telegram.ids import tid_of
-from adapters.telegram.inbound.front import INVALID
+from adapters.telegram.text import INVALID
 from bot.ui import intents as it
 from bot.ui import render
 from bot.ui.i18n import translator
