@@ -10,12 +10,12 @@ This class wires the parts and runs their life cycle; each part owns one concern
 
 - :mod:`.chats`: what it knows of users and chats (languages, admins, titles, usernames,
   private chats that refused the bot);
-- :mod:`.messages`: refusals, notices, replies and menu edits to people, and the plumbing
+- :mod:`.outbound.replies`: refusals, notices, replies and menu edits to people, and the plumbing
   of every send and edit (an edit that would change nothing is not sent);
-- :mod:`.tables`: each table's public message and the announcements (news), what the chat
+- :mod:`.outbound.table`: each table's public message and the announcements (news), what the chat
   has seen reported to the service (``Service.shown``), and the shared-store path;
-- :mod:`.hands`: the private hand messages;
-- :mod:`.polling`: who polls (the polling lease, several processes on one database).
+- :mod:`.outbound.hands`: the private hand messages;
+- :mod:`.inbound.polling`: who polls (the polling lease, several processes on one database).
 
 Whatever fails on our side is answered too: a change the database could not save is
 answered "Could not save that — please try again." (the handlers' ``_answered``). What
@@ -34,8 +34,8 @@ send that fails with ``ChatMigrated``, the adapter moves the chat's tables to th
 and inline results still naming the old chat follow it there.
 
 Several processes on one database (a shared store, PostgreSQL): the token's one update
-stream is polled by the process holding the polling lease (:mod:`.polling`), or, with a
-webhook, every process serves it and may get any update (see :mod:`.tables` for what
+stream is polled by the process holding the polling lease (:mod:`.inbound.polling`), or, with a
+webhook, every process serves it and may get any update (see :mod:`.outbound.table` for what
 follows). Sends to a group are also reserved in the database (``Store.pace``): the
 group's budget is shared. Every ``SWEEP_SECONDS`` each process shows the tables a dead
 one left unshown (:meth:`_catch_up`).

@@ -84,7 +84,7 @@ class Lru(OrderedDict[K, V]):
 class Wire:
     """One adapter's shared plumbing: its parts hold this, not the adapter. ``app``,
     ``outbox`` and ``username`` are set by :meth:`Adapter.start` (``None`` until then and
-    after a stop); ``shared``: several processes use the database (see ``tables``)."""
+    after a stop); ``shared``: several processes use the database (see ``outbound.table``)."""
 
     service: Service
     limits: Limits
