@@ -277,13 +277,13 @@ def _stickers(settings: Any) -> int:
 
 
 async def make_stickers(settings: Any, out: Any = print) -> int:
-    """Make or finish this version's card stickers (``adapters.telegram.stickers``), with
+    """Make or finish this version's card stickers (``adapters.telegram.outbound.stickers``), with
     what is uploaded kept in ``UNO_DB``; 0 once the set is ready, 1 with a line saying why
     not (run it again: it goes on from there)."""
     from telegram import Bot
     from telegram.error import InvalidToken
 
-    from adapters.telegram.stickers import StickerError, StickerSets, Uploader, set_name
+    from adapters.telegram.outbound.stickers import StickerError, StickerSets, Uploader, set_name
     from bot.store import store_for
     from bot.ui.card_set import Uploads
 

@@ -3,19 +3,19 @@
 PTB's life cycle is run by hand (``initialize``/``start``/``updater.start_polling``, then
 the reverse) inside the caller's event loop, so other platforms can share it; a start that
 fails half-way closes what it opened. Updates are turned into table-service calls by
-:mod:`adapters.telegram.handlers`; what the service shows comes back here and goes out
+:mod:`adapters.telegram.inbound.handlers`; what the service shows comes back here and goes out
 through the paced :class:`~.outbox.Outbox` (every send, edit and deletion, menus included).
 
 This class wires the parts and runs their life cycle; each part owns one concern:
 
 - :mod:`.chats`: what it knows of users and chats (languages, admins, titles, usernames,
   private chats that refused the bot);
-- :mod:`.messages`: refusals, notices, replies and menu edits to people, and the plumbing
+- :mod:`.outbound.replies`: refusals, notices, replies and menu edits to people, and the plumbing
   of every send and edit (an edit that would change nothing is not sent);
-- :mod:`.tables`: each table's public message and the announcements (news), what the chat
+- :mod:`.outbound.table`: each table's public message and the announcements (news), what the chat
   has seen reported to the service (``Service.shown``), and the shared-store path;
-- :mod:`.hands`: the private hand messages;
-- :mod:`.polling`: who polls (the polling lease, several processes on one database).
+- :mod:`.outbound.hands`: the private hand messages;
+- :mod:`.inbound.polling`: who polls (the polling lease, several processes on one database).
 
 Whatever fails on our side is answered too: a change the database could not save is
 answered "Could not save that — please try again." (the handlers' ``_answered``). What
@@ -34,8 +34,8 @@ send that fails with ``ChatMigrated``, the adapter moves the chat's tables to th
 and inline results still naming the old chat follow it there.
 
 Several processes on one database (a shared store, PostgreSQL): the token's one update
-stream is polled by the process holding the polling lease (:mod:`.polling`), or, with a
-webhook, every process serves it and may get any update (see :mod:`.tables` for what
+stream is polled by the process holding the polling lease (:mod:`.inbound.polling`), or, with a
+webhook, every process serves it and may get any update (see :mod:`.outbound.table` for what
 follows). Sends to a group are also reserved in the database (``Store.pace``): the
 group's budget is shared. Every ``SWEEP_SECONDS`` each process shows the tables a dead
 one left unshown (:meth:`_catch_up`).
@@ -55,27 +55,20 @@ from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application
 
 from adapters.telegram.chats import ADMIN_TTL, UNREACHABLE_TTL, Chats
-from adapters.telegram.commands import OWN_COMMANDS
-from adapters.telegram.common import (
-    INTERACTIVE,
-    MEMORY,
-    Lru,
-    Origin,
-    Posted,
-    Wire,
-    answer_quietly,
-    notice_text,
-)
-from adapters.telegram.handlers import Handlers
-from adapters.telegram.hands import Hands
+from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Origin, Posted, Wire, answer_quietly
 from adapters.telegram.http import AiohttpRequest
-from adapters.telegram.messages import REFUSAL_TTL, Messages
+from adapters.telegram.inbound.commands import OWN_COMMANDS
+from adapters.telegram.inbound.handlers import Handlers
+from adapters.telegram.inbound.ordering import PerUser
+from adapters.telegram.inbound.polling import UPDATES, Poller
 from adapters.telegram.moves import Moves
-from adapters.telegram.ordering import PerUser
+from adapters.telegram.outbound.hands import Hands
+from adapters.telegram.outbound.menus import Menus
+from adapters.telegram.outbound.replies import REFUSAL_TTL, Messages
+from adapters.telegram.outbound.stickers import StickerSets
+from adapters.telegram.outbound.table import NEWS, QUIET_IN_LOBBY, RESUMED, Tables
 from adapters.telegram.outbox import Limits, Outbox
-from adapters.telegram.polling import UPDATES, Poller
-from adapters.telegram.stickers import StickerSets
-from adapters.telegram.tables import NEWS, QUIET_IN_LOBBY, RESUMED, Slot, Tables
+from adapters.telegram.text import notice_text
 from bot import policy
 from bot.ops.config import Settings
 from bot.port import Notice, TableInfo
@@ -150,6 +143,7 @@ class Adapter:
             refusal_ttl=refusal_ttl,
         )
         self.hands = Hands(self.wire, self.chats, self.messages)
+        self.menus = Menus(self.wire, self.chats, self.messages, lambda: self.stickers is not None)
         self.tables = Tables(self.wire, self.messages, self.hands)
         self.moves = Moves(self.wire, self.chats, self.tables, self.hands, moved)
         webhook = bool(settings.telegram_webhook_url)
@@ -206,21 +200,22 @@ class Adapter:
     def usernames(self) -> Lru[str, int]:
         return self.chats.usernames
 
-    @property
-    def _slots(self) -> Lru[str, Slot]:
-        return self.tables.slots
+    # -- what it keeps, read only (for the tests and the curious; nothing writes here) --------
+
+    def table_message(self, key: str) -> int | None:
+        """The message this process shows table ``key`` on (``None``: none it knows)."""
+        slot = self.tables.slots.get(key)
+        return slot.msg_id if slot is not None else None
+
+    def hands_kept(self, key: str) -> set[int]:
+        """The users of table ``key`` whose private hand this process keeps (its message,
+        its recent lines): none once the table is closed."""
+        return {uid for k, uid in (*self.hands.dm, *self.hands.private) if k == key}
 
     @property
-    def _dm(self) -> dict[tuple[str, int], int]:
-        return self.hands.dm
-
-    @property
-    def _private(self) -> dict[tuple[str, int], Any]:
-        return self.hands.private
-
-    @property
-    def _expiring(self) -> dict[tuple[int, int], asyncio.TimerHandle]:
-        return self.messages.expiring
+    def replies_to_delete(self) -> int:
+        """Replies shown in groups for a while whose deletion is still to come."""
+        return len(self.messages.expiring)
 
     def _names(self, key: str) -> dict[str, str]:
         return self.tables.names(key)  # (made after the messages, which ask it)

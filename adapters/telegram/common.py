@@ -5,9 +5,9 @@
 - :class:`Origin` and :class:`Posted`: where a service call came from, so that what the
   service answers goes back the same way;
 - :data:`INTERACTIVE`: set by the handlers for a person's own change;
-- :class:`Lru`, :func:`notice_text`, :func:`answer_quietly` and small helpers.
+- :class:`Lru`, :func:`answer_quietly` and small helpers.
 
-The adapter's modules depend on this one (and on ``ids``, ``views``), never the other
+The adapter's modules depend on this one (and on ``ids``, ``widgets``, ``text``), never the other
 way round: there is no import circle in ``adapters/telegram`` (a test says so).
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Mapping
+from collections.abc import Awaitable, Callable, Hashable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -27,9 +27,7 @@ from telegram.ext import Application
 
 from adapters.telegram.outbox import Limits, Outbox, retry_seconds
 from bot.ops import metrics
-from bot.port import Notice
 from bot.service import Service
-from bot.ui import render
 from bot.ui.i18n import Translator
 from bot.weblinks import Links
 
@@ -44,7 +42,6 @@ __all__ = [
     "answer_quietly",
     "content",
     "gone",
-    "notice_text",
 ]
 
 log = logging.getLogger(__name__)
@@ -87,7 +84,7 @@ class Lru(OrderedDict[K, V]):
 class Wire:
     """One adapter's shared plumbing: its parts hold this, not the adapter. ``app``,
     ``outbox`` and ``username`` are set by :meth:`Adapter.start` (``None`` until then and
-    after a stop); ``shared``: several processes use the database (see ``tables``)."""
+    after a stop); ``shared``: several processes use the database (see ``outbound.table``)."""
 
     service: Service
     limits: Limits
@@ -157,12 +154,6 @@ class Origin:
     posted: Posted | None = None
     chosen: str | None = None
     choice: Choice | None = None
-
-
-def notice_text(notice: Notice, tr: Translator, names: Mapping[str, str] | None = None) -> str:
-    """A service notice as Telegram words it (``not_host``: the host or a group admin,
-    what this adapter checks): every notice the adapter shows goes through here."""
-    return render.notice_text(notice, tr, names or {}, platform="tg")
 
 
 async def answer_quietly(

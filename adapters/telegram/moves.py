@@ -11,9 +11,9 @@ from typing import Any
 
 from adapters.telegram.chats import Chats
 from adapters.telegram.common import Lru, Wire
-from adapters.telegram.hands import Hands
 from adapters.telegram.ids import chat_of, key_of, scope_of
-from adapters.telegram.tables import Tables
+from adapters.telegram.outbound.hands import Hands
+from adapters.telegram.outbound.table import Tables
 from bot import policy
 
 __all__ = ["Moves"]

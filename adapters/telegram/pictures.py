@@ -7,7 +7,7 @@ with a player or lays several cards together; then Draw, Pass, UNO and the rest,
 
 Choosing a playable card posts its sticker to the group as the player's own message (the
 table message then shows the move; a choice found stale is refused privately, as any).
-A dimmed card posts the same neutral :data:`views.POSTED` as the text results (Telegram
+A dimmed card posts the same neutral :data:`widgets.POSTED` as the text results (Telegram
 always posts something for a chosen result; it must name no card of the hand) and is
 refused privately with the reason, changing nothing. Result ids are those of the text
 results (``<tid>|<version>|<action>``, ``-<card>`` for a dimmed one).
@@ -25,7 +25,7 @@ from telegram import (
     InputTextMessageContent,
 )
 
-from adapters.telegram import views
+from adapters.telegram import widgets
 from adapters.telegram.ids import MAX_DATA, Link, encode_action, tid_of
 from bot.port import TableInfo
 from bot.ui import render
@@ -65,16 +65,16 @@ def inline_answer(
 ) -> tuple[list[InlineQueryResult], InlineQueryResultsButton | None]:
     """Personal inline results with the cards as stickers (see the module)."""
     if view is None or view.hand is None:
-        plain, button = views.inline_answer(info, view, legal, tr)
+        plain, button = widgets.inline_answer(info, view, legal, tr)
         return list(plain), button
     tid = tid_of(info.key)
     ver = info.version
     seats = [s.id for s in info.seats]
     names = info.names
-    m = views.hand_moves(info, view, legal, tr, **STICKER_OPTIONS)
+    m = widgets.hand_moves(info, view, legal, tr, **STICKER_OPTIONS)
     playable: list[InlineQueryResult] = []
     said: list[InlineQueryResult] = []  # plays a sticker cannot say
-    for a in views._actions(m.plays):
+    for a in widgets._actions(m.plays):
         code = encode_action(a, seats)
         if code is None or not isinstance(a, Play):
             continue
@@ -84,16 +84,16 @@ def inline_answer(
                 playable.append(st)
             continue
         label = render.action_label(a, tr, names)
-        found = views._result(tid, ver, code, ("📢 " if a.uno else "") + label, None)
+        found = widgets._result(tid, ver, code, ("📢 " if a.uno else "") + label, None)
         if found is not None:
             said.append(found)
     moves: list[InlineQueryResult] = []
-    for move, other in zip(m.others, views._actions(m.others), strict=True):
+    for move, other in zip(m.others, widgets._actions(m.others), strict=True):
         code = encode_action(other, seats)
         if code is None:
             continue
         label = "▶️ " + move.detail
-        found = views._result(tid, ver, code, label, views._hint(other, view, tr))
+        found = widgets._result(tid, ver, code, label, widgets._hint(other, view, tr))
         if found is not None:
             moves.append(found)
     can = m.cards()
@@ -103,16 +103,16 @@ def inline_answer(
         if c in can or c in seen:
             continue
         seen.add(c)
-        st = _sticker(tid, ver, "-" + c.code, pictures.ref(c, dim=True), posts=views.POSTED)
+        st = _sticker(tid, ver, "-" + c.code, pictures.ref(c, dim=True), posts=widgets.POSTED)
         if st is not None:
             dimmed.append(st)
     # 50 results at most: the moves always make it, then the playable cards, then what
     # else can be played, then the rest of the hand
-    room = views.INLINE_MAX - len(moves)
+    room = widgets.INLINE_MAX - len(moves)
     playable = playable[:room]
     said = said[: room - len(playable)]
     dimmed = dimmed[: room - len(playable) - len(said)]
     results = [*playable, *dimmed, *said, *moves]
-    status = views._status(view, tr, names)
+    status = widgets._status(view, tr, names)
     button = InlineQueryResultsButton(status[:64], start_parameter=Link.HAND + tid)
     return results, button

@@ -1,6 +1,6 @@
 """The card set as the platforms show it: which picture a card is, and what each platform
 has uploaded of the set. Platform-free: the uploads themselves are the adapters'
-(``adapters/telegram/stickers.py``, ``adapters/discord/emojis.py``).
+(``adapters/telegram/outbound/stickers.py``, ``adapters/discord/emojis.py``).
 
 Every face of :func:`bot.ui.card_images.card_set` comes in two looks, playable and
 dimmed: 126 pictures (:func:`manifest`), each named by its face and look (``r5``, ``r5_d``,

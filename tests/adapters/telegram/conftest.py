@@ -92,9 +92,7 @@ class Harness:
         k = key(chat, thread)
         t = self.service._tables.get(k)
         mid = t.meta.get("tg_msg") if t is not None else None
-        slot = self.adapter._slots.get(k)
-        if slot is not None and slot.msg_id is not None:
-            mid = slot.msg_id
+        mid = self.adapter.table_message(k) or mid
         assert mid is not None, "no table message"
         return self.api.messages[(chat.id, mid)]
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from adapters.telegram import views
-from adapters.telegram.front import INVALID
+from adapters.telegram import widgets
 from adapters.telegram.ids import tid_of
+from adapters.telegram.text import INVALID
 from bot.ui import intents as it
 from bot.ui import render
 from bot.ui.i18n import translator
@@ -98,7 +98,7 @@ async def test_a_group_in_simplified_chinese(tg: Harness) -> None:
     )
     draw = results.find(lambda r: r.code == "d")
     if draw is not None:
-        assert draw.text == views.POSTED  # neutral, whatever the move
+        assert draw.text == widgets.POSTED  # neutral, whatever the move
     # the admin switches the chat to Traditional Chinese from the menu
     await admin.send(g, "/language")
     menu = await tg.until(lambda: [m for m in api.bot_messages(g) if m.has_button("繁體中文")])
@@ -225,7 +225,7 @@ async def test_a_menu_press_acts_on_its_own_menu_only(tg: Harness) -> None:
         it.Kick(bob.pid),
     )
     for intent in forged:
-        data = views.callback_data(intent, tid)
+        data = widgets.callback_data(intent, tid)
         assert data is not None, intent
         ans = await alice.click(table, data=data)
         assert ans.show_alert and ans.text == EN.gettext(INVALID), (intent, ans.text)
@@ -241,12 +241,12 @@ async def test_a_menu_press_acts_on_its_own_menu_only(tg: Harness) -> None:
     )
     assert api.bot_messages(alice.chat) == []
     # the menu opens privately, and there its own buttons work
-    data = views.callback_data(it.OpenSettings(), tid)
+    data = widgets.callback_data(it.OpenSettings(), tid)
     assert data is not None
     ans = await alice.click(table, data=data)
     assert not ans.show_alert
     menu = await tg.until(lambda: api.bot_messages(alice.chat))
-    ans = await alice.click(menu[0], data=views.callback_data(it.OpenFlag("target"), tid))
+    ans = await alice.click(menu[0], data=widgets.callback_data(it.OpenFlag("target"), tid))
     assert not ans.show_alert, ans.text
     await tg.settle()
     assert menu[0].text.startswith("⚙️") and menu[0].has_button("✓ 500 points")

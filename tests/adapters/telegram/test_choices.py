@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.telegram import views
+from adapters.telegram import widgets
 from bot.ui.i18n import translator
 from engine import Card, Phase, Play, Rules
 from tests.adapters.telegram.conftest import (
@@ -44,7 +44,7 @@ async def test_colour_buttons_on_the_table_for_the_chooser_only(tg: Harness) -> 
     ans = await alice.inline(str(g.id))
     wild = ans.find(lambda r: r.code == "pW/G")
     assert wild is not None and wild.title == "🌈 Wild → 🟩 Green"
-    assert wild.text == views.POSTED  # what the group sees Alice post: not the card
+    assert wild.text == widgets.POSTED  # what the group sees Alice post: not the card
     # a wild played without a colour (the private chat's buttons list the colours too):
     # the table shows four colour buttons, for Alice alone
     res = await tg.service.act(key(g), alice.pid, _wild())

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from adapters.telegram.unsent import NOTICE
+from adapters.telegram.outbound.unsent import NOTICE
 from bot.store import store_for
 from bot.ui.i18n import translator
 from tests.fakes.telegram_api import FakeBotAPI, FakeChat

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from adapters.telegram import legacy
-from adapters.telegram.buttons import read
+from adapters.telegram.inbound import legacy
+from adapters.telegram.inbound.presses import read
 from bot.ui import intents as it
 from bot.ui import settings_schema as schema
 from bot.ui.i18n import translator

@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from adapters.telegram.buttons import read
+from adapters.telegram.inbound.presses import read
 from bot.ui.i18n import translator
 from tests.adapters.telegram.conftest import (
     Harness,

@@ -9,8 +9,8 @@ from typing import Any
 
 from telegram import Update
 
-from adapters.telegram.front import TOO_FAST
-from adapters.telegram.ordering import BACKLOG, PerUser
+from adapters.telegram.inbound.ordering import BACKLOG, PerUser
+from adapters.telegram.text import TOO_FAST
 from bot.ui import render
 from bot.ui.i18n import translator
 from tests.adapters.telegram.conftest import Harness, key, open_table, scenario_table

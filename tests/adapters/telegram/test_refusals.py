@@ -3,7 +3,7 @@ nothing about a hand."""
 
 from __future__ import annotations
 
-from adapters.telegram import Origin, views
+from adapters.telegram import Origin, widgets
 from adapters.telegram.adapter import Posted
 from bot.port import Notice
 from bot.ui.i18n import translator
@@ -37,7 +37,7 @@ async def test_a_refused_command_is_answered_in_the_group_for_a_while(tg: Harnes
     private = [c for c in api.of("sendMessage") if c.params.get("chat_id") == bob.id]
     assert [c.error.code for c in private if c.error is not None] == [403]
     await tg.until(lambda: reply.deleted, timeout=3)
-    assert not tg.adapter._expiring
+    assert not tg.adapter.replies_to_delete
 
     # in a forum topic, the reply goes to the topic
     forum = api.group("Forum", forum=True)
@@ -83,10 +83,10 @@ async def test_a_refused_inline_choice_is_answered_under_what_it_posted(tg: Harn
     assert info.view is not None
     waiting = bob if info.view.current == alice.pid else alice
     ans = await waiting.inline(play_query(table))
-    assert ans.results and {r.text for r in ans.results} == {views.POSTED}
+    assert ans.results and {r.text for r in ans.results} == {widgets.POSTED}
     dimmed = next(r for r in ans.results if r.code.startswith("-"))
     posted = await waiting.choose(ans, dimmed, g)
-    assert posted.text == views.POSTED
+    assert posted.text == widgets.POSTED
     replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is posted])
     assert replies[0].text == EN.gettext("It is not your turn.")
     await tg.until(lambda: replies[0].deleted, timeout=3)

@@ -234,7 +234,7 @@ async def test_a_closed_table_leaves_no_private_hands_behind(tg: Harness) -> Non
     await open_table(tg, g, alice, [bob, carol])
     await bob.send(bob.chat, "/hand")
     await tg.until(lambda: [m for m in api.bot_messages(bob.chat) if HAND in m.text])
-    assert (key(g), bob.id) in tg.adapter._dm
+    assert bob.id in tg.adapter.hands_kept(key(g))
     await bob.send(g, "/leave")
 
     def bob_out() -> bool:
@@ -245,8 +245,7 @@ async def test_a_closed_table_leaves_no_private_hands_behind(tg: Harness) -> Non
     await alice.send(g, "/stop")
     await tg.until(lambda: (t := tg.service._tables.get(key(g))) is None or t.status != "playing")
     await tg.settle()
-    assert not [k for k in tg.adapter._dm if k[0] == key(g)]
-    assert not [k for k in tg.adapter._private if k[0] == key(g)]
+    assert not tg.adapter.hands_kept(key(g))
 
 
 async def test_a_change_that_could_not_be_saved_is_answered(

@@ -7,8 +7,8 @@ import asyncio
 import time
 
 from adapters.telegram.adapter import RESUMED
-from adapters.telegram.buttons import read
-from adapters.telegram.unsent import NOTICE
+from adapters.telegram.inbound.presses import read
+from adapters.telegram.outbound.unsent import NOTICE
 from bot.service import RECENT
 from bot.ui import render
 from bot.ui.i18n import translator

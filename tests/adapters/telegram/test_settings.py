@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pydantic import Field
 
-from adapters.telegram import views
-from adapters.telegram.buttons import ROUTES, read
+from adapters.telegram import widgets
+from adapters.telegram.inbound.presses import ROUTES, read
 from bot.model import Seat
 from bot.port import TableInfo
 from bot.ui import intents as it
@@ -61,12 +61,12 @@ def _buttons(markup: Any) -> list[Any]:
 
 def test_a_made_up_numeric_flag_shows_in_the_menu_with_its_choices(bonus: str) -> None:
     info = _info(MoreRules(bonus_cards=2))
-    _, main = views.settings_main(info, EN)
+    _, main = widgets.settings_main(info, EN)
     opener = next(b for b in _buttons(main) if b.text.startswith("Bonus cards"))
     assert opener.text == "Bonus cards: 2 cards"
     press = read(opener.callback_data)
     assert isinstance(press, it.Press) and press.raw == it.OpenFlag(bonus)
-    text, menu = views.settings_flag(info, bonus, EN)
+    text, menu = widgets.settings_flag(info, bonus, EN)
     assert text.splitlines()[:2] == ["⚙️ Bonus cards: 2 cards", "Cards dealt on top of the hand."]
     values = _buttons(menu)[:-1]
     assert [b.text for b in values] == ["none", "1 card", "✓ 2 cards", "3 cards"]
@@ -80,12 +80,12 @@ def test_a_made_up_numeric_flag_shows_in_the_menu_with_its_choices(bonus: str) -
 def test_every_button_of_the_menus_has_its_handler() -> None:
     """What the views put in ``callback_data`` is read back into an intent whose kind has a
     handler of its own (registered by pattern)."""
-    routed = {kind for kinds, _name in ROUTES for kind in kinds}
+    routed = {kind for kind, _route in ROUTES}
     info = _info(Rules())
-    markups = [views.settings_main(info, EN)[1], views.table_keyboard(info, EN)]
-    markups += [views.settings_flag(info, flag, EN)[1] for flag in schema.flags()]
-    markups += [views.language_menu("-100123", kind, None, EN)[1] for kind in ("c", "u")]
-    kick = views.kick_menu(info, EN, "tg:1")
+    markups = [widgets.settings_main(info, EN)[1], widgets.table_keyboard(info, EN)]
+    markups += [widgets.settings_flag(info, flag, EN)[1] for flag in schema.flags()]
+    markups += [widgets.language_menu("-100123", kind, None, EN)[1] for kind in ("c", "u")]
+    kick = widgets.kick_menu(info, EN, "tg:1")
     assert kick is not None and kick[0] == EN.gettext("Choose who leaves the table")
     markups.append(kick[1])
     for markup in markups:

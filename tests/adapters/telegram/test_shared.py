@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 from aiohttp import ClientSession
 
-import adapters.telegram.polling as tg_polling
+import adapters.telegram.inbound.polling as tg_polling
 from adapters.telegram import Adapter, Limits
 from bot.model import PLAYING, Seat, Table
 from bot.ops.config import Settings
@@ -218,11 +218,10 @@ async def test_a_private_hand_message_is_the_one_the_tables_data_names(
     api.users.pop(ann.id)
     ann.id = 1  # the seat's user
     api.users[1] = ann
-    old = await a.adapter.send_hand(key, 1, new=True)
-    await b.service.table(key)
+    old = await b.adapter.send_hand(key, 1, new=True)  # what b saw last
+    await a.service.table(key)
     new = await a.adapter.send_hand(key, 1, new=True)
     assert old is not None and new is not None and new != old
-    b.adapter._dm[(key, 1)] = old  # what b saw last
     before = len(api.messages[(1, old)].history)
     await b.adapter.send_hand(key, 1)
     assert len(api.messages[(1, old)].history) == before  # the old one is left alone

@@ -19,8 +19,8 @@ from typing import Any, Literal
 import pytest
 
 from adapters.telegram import pictures
-from adapters.telegram.inline import WITHDRAW_AFTER
-from adapters.telegram.stickers import INITIAL, parts, set_name
+from adapters.telegram.inbound.inline import WITHDRAW_AFTER
+from adapters.telegram.outbound.stickers import INITIAL, parts, set_name
 from bot.cli import make_stickers
 from bot.ops.config import Settings
 from bot.ui import card_set as cards

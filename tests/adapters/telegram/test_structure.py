@@ -18,8 +18,9 @@ MAX_FUNCTION = 80
 
 def _modules() -> dict[str, Path]:
     found = {}
-    for path in sorted(ROOT.glob("*.py")):
-        name = PACKAGE if path.stem == "__init__" else f"{PACKAGE}.{path.stem}"
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        name = ".".join((PACKAGE, *parts)).removesuffix(".__init__")
         found[name] = path
     return found
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from adapters.telegram import Limits, views
+from adapters.telegram import Limits, widgets
 from adapters.telegram.outbox import Window
 from bot.ui.i18n import translator
 from engine import Phase, Rules
@@ -181,7 +181,7 @@ async def test_w4_challenge_innocent_through_inline_mode(tg: Harness) -> None:
     assert view is not None and view.counts[bob.pid] == 8
     # what Bob posted to the group by choosing is neutral
     posted = api.user_messages(g)[-1]
-    assert posted.text == views.POSTED and posted.via_bot
+    assert posted.text == widgets.POSTED and posted.via_bot
     assert api.dms(carol) == [] and api.alerts(carol) == []
     assert_no_hand_in_group(api, g)
 

@@ -13,11 +13,12 @@ from typing import Any
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden
 
-from adapters.telegram import views
+from adapters.telegram import widgets
 from adapters.telegram.chats import Chats
-from adapters.telegram.common import Wire, gone, notice_text
+from adapters.telegram.common import Wire, gone
 from adapters.telegram.ids import chat_of, player_id, user_of
-from adapters.telegram.messages import Messages
+from adapters.telegram.outbound.replies import Messages
+from adapters.telegram.text import notice_text
 from bot import policy
 from bot.port import Notice, TableInfo
 from bot.ui import render
@@ -125,7 +126,7 @@ class Hands:
         lines = render.event_lines(events, tr, info.names)
         title = self.chats.titles.get(chat_of(key)[0])
         web = self.wire.web_app(key) if view is not None and info.status == "playing" else None
-        text, markup = views.hand_message(info, view, legal, tr, lines, title, web=web)
+        text, markup = widgets.hand_message(info, view, legal, tr, lines, title, web=web)
         return text, markup, view is not None
 
     def remember_dm(self, key: str, uid: int, message_id: int) -> None:

@@ -1,8 +1,8 @@
 """Telegram updates -> table-service calls: every handler, registered on PTB's application.
 
-The handlers themselves are by kind: :mod:`.commands` (typed commands), :mod:`.buttons`
-(inline buttons), :mod:`.menus` (the settings and language menus), :mod:`.inline` (inline
-queries and chosen results); they all see the adapter as a :class:`~.front.Front`. What
+The handlers themselves are by kind: :mod:`.commands` (typed commands), :mod:`.presses`
+(inline buttons, the menus' too), :mod:`.inline` (inline queries and chosen results); they
+all see the adapter as a :class:`~.front.Front`. What
 fails on our side is answered here (``_answered``) and logged by update id and kind only.
 """
 
@@ -21,24 +21,15 @@ from telegram.ext import (
     filters,
 )
 
-from adapters.telegram.buttons import Buttons
-from adapters.telegram.commands import READ_ONLY, Commands
 from adapters.telegram.common import answer_quietly
-from adapters.telegram.front import (
-    FAILED,
-    NOT_SAVED,
-    TOO_FAST,
-    Base,
-    Context,
-    Front,
-    Handler,
-    display_name,
-)
 from adapters.telegram.ids import key_of_tid
-from adapters.telegram.inline import Inline
-from adapters.telegram.menus import Menus
+from adapters.telegram.inbound.commands import READ_ONLY, Commands
+from adapters.telegram.inbound.front import Base, Context, Front, Handler
+from adapters.telegram.inbound.inline import Inline
+from adapters.telegram.inbound.presses import Presses
+from adapters.telegram.text import FAILED, NOT_SAVED, TOO_FAST
 
-__all__ = ["Handlers", "display_name"]
+__all__ = ["Handlers"]
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +39,8 @@ class Handlers(Base):
 
     def __init__(self, front: Front) -> None:
         super().__init__(front)
-        self.menus = Menus(front)
-        self.commands = Commands(front, self.menus)
-        self.buttons = Buttons(front, self.menus)
+        self.commands = Commands(front)
+        self.presses = Presses(front)
         self.inline = Inline(front)
 
     def install(self, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -60,7 +50,7 @@ class Handlers(Base):
             failed = FAILED if name in READ_ONLY else NOT_SAVED
             guarded = self._answered(callback, failed)
             app.add_handler(CommandHandler(name, guarded, filters=new_messages))
-        self.buttons.install(app)  # one handler per kind of intent
+        self.presses.install(app)  # one handler per kind of intent
         app.add_handler(InlineQueryHandler(self._answered(self.inline.inline, FAILED)))
         app.add_handler(ChosenInlineResultHandler(self._answered(self.inline.chosen, NOT_SAVED)))
         posted = new_messages & filters.VIA_BOT & filters.ChatType.GROUPS

@@ -29,11 +29,12 @@ from typing import Any
 
 from telegram.error import BadRequest
 
-from adapters.telegram import views
-from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Wire, gone, notice_text
-from adapters.telegram.hands import Hands
+from adapters.telegram import widgets
+from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Wire, gone
 from adapters.telegram.ids import chat_of
-from adapters.telegram.messages import Messages
+from adapters.telegram.outbound.hands import Hands
+from adapters.telegram.outbound.replies import Messages
+from adapters.telegram.text import notice_text
 from bot.model import LOBBY, Pending
 from bot.port import NEWS as PORT_NEWS
 from bot.port import Notice, TableInfo
@@ -175,7 +176,7 @@ class Tables:
         recent = render.recent_lines(info, tr)
         if slot.resumed == info.version:
             recent.append(tr.gettext(RESUMED))
-        text, markup = views.table_message(
+        text, markup = widgets.table_message(
             info, tr, recent, self.wire.username, web=self.wire.web_link(info.key)
         )
         if slot.msg_id is not None:
@@ -220,7 +221,7 @@ class Tables:
         recent = render.recent_lines(info, tr)
         if slot.resumed == info.version:
             recent.append(tr.gettext(RESUMED))
-        text, markup = views.table_message(
+        text, markup = widgets.table_message(
             info, tr, recent, self.wire.username, web=self.wire.web_link(info.key)
         )
         mid = slot.msg_id

@@ -33,7 +33,7 @@ from telegram import (
 )
 from telegram.error import BadRequest, Forbidden
 
-from adapters.telegram import views
+from adapters.telegram import widgets
 from adapters.telegram.chats import Chats
 from adapters.telegram.common import (
     MEMORY,
@@ -44,10 +44,10 @@ from adapters.telegram.common import (
     Wire,
     answer_quietly,
     content,
-    notice_text,
 )
 from adapters.telegram.ids import chat_of, key_of, user_of
-from adapters.telegram.unsent import NOTICE, Owed
+from adapters.telegram.outbound.unsent import NOTICE, Owed
+from adapters.telegram.text import notice_text
 from bot.port import Notice
 from bot.ui import render
 from bot.ui.i18n import N_, Translator, translator
@@ -121,7 +121,7 @@ class Messages:
     def _notice(self, notice: Notice, tr: Translator, key: str) -> str:
         names = self._names(key)
         text = notice_text(notice, tr, names)
-        if notice.code == "info.revealed" and len(text) > views.ALERT_MAX:
+        if notice.code == "info.revealed" and len(text) > widgets.ALERT_MAX:
             cards = " ".join(
                 render.card_short(Card.parse(c)) for c in notice.params.get("cards", ())
             )
@@ -205,7 +205,7 @@ class Messages:
 
         async def job() -> None:
             tr = await self.chats.user_tr(uid)
-            link = views.deep_link(self.wire.username, "help")  # names no table: the help
+            link = widgets.deep_link(self.wire.username, "help")  # names no table: the help
             markup = None
             if link is not None:
                 button = InlineKeyboardButton("💬 " + tr.gettext(OPEN_CHAT), url=link)
@@ -441,11 +441,11 @@ class Messages:
         """Answer a callback query exactly once: alerts for what the service said. Never
         raises: a failure is retried briefly, then logged (without the update)."""
         text = "\n".join(origin.alerts)
-        if len(text) > views.ALERT_MAX:
+        if len(text) > widgets.ALERT_MAX:
             # too long for an alert: in full privately, the start of it on the button
             full = text
             self.dm(origin.user, lambda: self.wire.bot.send_message(origin.user, full))
-            text = text[: views.ALERT_MAX - 1] + "…"
+            text = text[: widgets.ALERT_MAX - 1] + "…"
 
         async def send() -> Any:
             if origin.url and not text:

@@ -28,10 +28,11 @@ from typing import Any
 from telegram import InlineQueryResultsButton, Update
 from telegram.error import BadRequest
 
-from adapters.telegram import pictures, views
+from adapters.telegram import pictures, widgets
 from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Posted, answer_quietly
-from adapters.telegram.front import INVALID, NO_TABLES, Base, Context, Front, display_name
 from adapters.telegram.ids import decode_action, key_of, key_of_tid, player_id, version_of
+from adapters.telegram.inbound.front import Base, Context, Front
+from adapters.telegram.text import INVALID, NO_TABLES, display_name
 from bot.model import LOBBY, PLAYING
 from bot.port import Notice
 from engine import Card, Play
@@ -113,7 +114,7 @@ class Inline(Base):
             if stickers is not None and await self.chats.user_cards(uid) != "text":
                 found, button = pictures.inline_answer(info, view, legal, tr, stickers)
             else:
-                found, button = views.inline_answer(info, view, legal, tr, self.a.username)
+                found, button = widgets.inline_answer(info, view, legal, tr, self.a.username)
             results.extend(found)
         await answer_quietly(
             "answerInlineQuery",

@@ -7,10 +7,11 @@ from typing import Any
 from telegram import InlineKeyboardMarkup, Message, MessageEntity, Update
 from telegram.error import Forbidden
 
-from adapters.telegram import views
-from adapters.telegram.front import NO_TABLES, OPEN_PRIVATE, Base, Context, Front, Handler, Here
+from adapters.telegram import widgets
 from adapters.telegram.ids import Link, key_of_tid, player_id, tid_of
-from adapters.telegram.menus import Menus, lang_done
+from adapters.telegram.inbound.front import Base, Context, Handler, Here
+from adapters.telegram.outbound.menus import lang_done
+from adapters.telegram.text import NO_TABLES, OPEN_PRIVATE
 from bot import policy
 from bot.port import TableInfo
 from bot.seats import strategies as ai
@@ -39,10 +40,6 @@ _LOOK_WORDS: dict[str, Look] = {
 
 class Commands(Base):
     """The handlers of typed commands (:meth:`table` names them)."""
-
-    def __init__(self, front: Front, menus: Menus) -> None:
-        super().__init__(front)
-        self.menus = menus
 
     def table(self) -> dict[str, Handler]:
         """Each command's name and handler."""
@@ -112,7 +109,7 @@ class Commands(Base):
             await self.hands.send_hand(key, here.uid, new=True)
             return
         if key is not None and kind == Link.SETTINGS:
-            await self.menus.send_settings(key, here.uid, here.uid)
+            await self._send_settings(key, here.uid, here.uid)
             return
         if payload == Link.CARDS:
             tr = await self.chats.user_tr(here.uid)
@@ -162,7 +159,7 @@ class Commands(Base):
         admin = await self._admin(here.key, here.uid, info)
         if here.private or policy.refusal_code(info, here.pid, admin=admin, manage=True):
             return False
-        menu = views.kick_menu(info, await self.chats.chat_tr(here.chat), here.pid)
+        menu = widgets.kick_menu(info, await self.chats.chat_tr(here.chat), here.pid)
         if menu is None:
             return False
         self.messages.say(here.chat, here.thread, *menu)
@@ -202,10 +199,10 @@ class Commands(Base):
     async def _point_to_private(self, here: Here, payload: str) -> None:
         """The user never opened the private chat: a button in the group that opens it."""
         tr = await self.chats.chat_tr(here.chat)
-        link = views.deep_link(self.a.username, payload)
+        link = widgets.deep_link(self.a.username, payload)
         if link is None:
             return
-        markup = InlineKeyboardMarkup([[views.my_cards_button(link, tr)]])
+        markup = InlineKeyboardMarkup([[widgets.my_cards_button(link, tr)]])
         self.messages.say(here.chat, here.thread, tr.gettext(OPEN_PRIVATE), markup)
 
     async def rules(self, update: Update, context: Context) -> None:
@@ -231,7 +228,7 @@ class Commands(Base):
             await self._refuse(here, refused)
             return
         try:
-            await self.menus.send_settings(here.key, here.uid, here.uid)
+            await self._send_settings(here.key, here.uid, here.uid)
         except Forbidden:
             await self._point_to_private(here, Link.SETTINGS + tid_of(here.key))
 
@@ -330,25 +327,25 @@ class Commands(Base):
         chosen = args[0] if args and args[0] in LANGUAGES else None
         if here.private:
             if chosen is not None:
-                await self.menus.set_user_lang(here.uid, chosen)
+                await self._set_user_lang(here.uid, chosen)
                 tr = await self.chats.user_tr(here.uid)
                 await self.messages.reply_private(here.message, lang_done(tr))
                 return
             tr = await self.chats.user_tr(here.uid)
             current = await self.svc.user_lang(here.pid)
-            text, markup = views.language_menu(tid_of(here.key), "u", current, tr)
+            text, markup = widgets.language_menu(tid_of(here.key), "u", current, tr)
             await self.messages.reply_private(here.message, text, markup)
             return
         if not await self.chats.is_admin(here.chat, here.uid):
             await self._refuse(here, "not_host")
             return
         if chosen is not None:
-            await self.menus.set_chat_lang(here.key, here.chat, chosen)
+            await self._set_chat_lang(here.key, here.chat, chosen)
             self.messages.say(here.chat, here.thread, lang_done(translator(chosen)))
             return
         tr = await self.chats.chat_tr(here.chat)
         current = await self.svc.chat_lang(here.scope)
-        text, markup = views.language_menu(tid_of(here.key), "c", current, tr)
+        text, markup = widgets.language_menu(tid_of(here.key), "c", current, tr)
         self.messages.say(here.chat, here.thread, text, markup)
 
     async def cards(self, update: Update, context: Context) -> None:
@@ -360,12 +357,12 @@ class Commands(Base):
         args = context.args or []
         look = _LOOK_WORDS.get(args[0].lower()) if args else None
         if look is not None:
-            await self.menus.set_user_cards(here.uid, look)
+            await self._set_user_cards(here.uid, look)
             origin = await self._origin(here.uid, here=here)
             stickers = self.a.stickers is not None
 
             def done(tr: Translator) -> str:
-                return views.cards_done(look, tr, stickers=stickers)
+                return widgets.cards_done(look, tr, stickers=stickers)
 
             if here.private:
                 tr = await self.chats.user_tr(here.uid)
@@ -444,7 +441,7 @@ def _help(tr: Translator, *, private: bool) -> str:
             "keyboard, playable ones first. Prefer buttons? “{mine}” opens them in a private "
             "chat with me.",
             play=render.button_label("play", tr),
-            mine=tr.gettext(views.MY_CARDS),
+            mine=tr.gettext(widgets.MY_CARDS),
         ),
     ]
     if private:

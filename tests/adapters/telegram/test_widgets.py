@@ -7,9 +7,9 @@ import dataclasses
 import pytest
 
 import engine
-from adapters.telegram import views
+from adapters.telegram import widgets
 from adapters.telegram.ids import encode_action
-from adapters.telegram.legacy import FLAGS_V1
+from adapters.telegram.inbound.legacy import FLAGS_V1
 from bot.model import Seat
 from bot.port import TableInfo
 from bot.ui import controls, intents, render
@@ -60,11 +60,11 @@ def _game(hands: list[list[str]], top: str = "R5", **rules: object) -> Game:
 
 
 def test_the_keyboard_follows_the_phase() -> None:
-    lobby = views.table_keyboard(_info(None, "lobby"), EN, "uno_bot")
+    lobby = widgets.table_keyboard(_info(None, "lobby"), EN, "uno_bot")
     assert _labels(lobby) == ["✋ Join", "Leave", "🤖 Add a bot", "⚙️ Settings", "▶️ Start"]
 
     g = _game([["R1", "B2"], ["G3", "Y4"], ["B5", "B6"]])
-    playing = views.table_keyboard(_info(g), EN, "uno_bot")
+    playing = widgets.table_keyboard(_info(g), EN, "uno_bot")
     assert _labels(playing) == ["🃏 Play", "📥 Draw", "🔒 My cards"]
     play = playing.inline_keyboard[0][0]  # type: ignore[union-attr]
     assert play.switch_inline_query_current_chat == "-1001234567890_2147483647"
@@ -75,35 +75,35 @@ def test_the_keyboard_follows_the_phase() -> None:
         PLAYERS[0],
         Play(Card.parse("RD2")),
     )
-    assert "Take +2" in _labels(views.table_keyboard(_info(g2), EN))
+    assert "Take +2" in _labels(widgets.table_keyboard(_info(g2), EN))
 
     # a Wild Draw Four: the victim's choice
     g3, _ = engine.apply(
         _game([["W4", "R2", "B3"], ["G3", "Y4"], ["B5"]]), PLAYERS[0], Play(Card.parse("W4"), "B")
     )
-    labels = _labels(views.table_keyboard(_info(g3), EN))
+    labels = _labels(widgets.table_keyboard(_info(g3), EN))
     assert "⚖️ Challenge" in labels and "Take +4" in labels and "📥 Draw" not in labels
 
     # one card left and no UNO called: UNO! and Catch
     g4, _ = engine.apply(_game([["R1", "B2"], ["G3", "Y4"], ["B5"]]), PLAYERS[0], Play("R1"))
-    labels = _labels(views.table_keyboard(_info(g4), EN))
+    labels = _labels(widgets.table_keyboard(_info(g4), EN))
     assert "📢 UNO!" in labels and "🎯 Catch Player 0" in labels
 
-    assert views.table_keyboard(_info(g4, "finished"), EN) is None
-    assert views.table_keyboard(_info(g4, "stopped"), EN) is None
+    assert widgets.table_keyboard(_info(g4, "finished"), EN) is None
+    assert widgets.table_keyboard(_info(g4, "stopped"), EN) is None
 
 
 def test_every_button_fits_in_64_bytes() -> None:
     g = _game([["R1", "B2"], ["G3", "Y4"], ["B5"]])
     g, _ = engine.apply(g, PLAYERS[0], Play("R1"))
-    markups = [views.table_keyboard(_info(g, version=10**9), EN, "uno_bot")]
+    markups = [widgets.table_keyboard(_info(g, version=10**9), EN, "uno_bot")]
     info = _info(g, version=10**9)
     for p in PLAYERS:
         view = engine.view(g, p)
-        markups.append(views.hand_message(info, view, engine.legal_actions(g, p), EN)[1])
-    markups.append(views.settings_main(_info(None, "lobby"), EN)[1])
+        markups.append(widgets.hand_message(info, view, engine.legal_actions(g, p), EN)[1])
+    markups.append(widgets.settings_main(_info(None, "lobby"), EN)[1])
     for flag in schema.flags():
-        markups.append(views.settings_flag(_info(None, "lobby"), flag, EN)[1])
+        markups.append(widgets.settings_flag(_info(None, "lobby"), flag, EN)[1])
     data = [d for m in markups for d in _data(m)]
     assert data and all(len(d.encode()) <= 64 for d in data)
 
@@ -114,7 +114,7 @@ def test_a_huge_hand_keeps_to_50_results_and_the_draw() -> None:
     view = engine.view(g, PLAYERS[0])
     legal = engine.legal_actions(g, PLAYERS[0])
     assert len(legal) > 1000  # every combination of same-rank cards
-    results, button = views.inline_answer(_info(g), view, legal, EN, "uno_bot")
+    results, button = widgets.inline_answer(_info(g), view, legal, EN, "uno_bot")
     assert len(results) == 50
     codes = [r.id.split("|")[2] for r in results]
     assert codes[-1] == "d"  # trimmed from the plays, never the other moves
@@ -123,15 +123,15 @@ def test_a_huge_hand_keeps_to_50_results_and_the_draw() -> None:
     assert button is not None and button.start_parameter == "h-1001234567890_2147483647"
     # what a choice posts is neutral: never a card, let alone the hand
     for r in results:
-        assert r.input_message_content.message_text == views.POSTED  # type: ignore[attr-defined]
-    _, markup = views.hand_message(_info(g), view, legal, EN)
+        assert r.input_message_content.message_text == widgets.POSTED  # type: ignore[attr-defined]
+    _, markup = widgets.hand_message(_info(g), view, legal, EN)
     assert markup is not None and sum(len(row) for row in markup.inline_keyboard) <= 100
 
 
 def test_results_put_playable_cards_first_and_mark_them() -> None:
     g = _game([["R1", "B2", "R9", "W"], ["G3"], ["B5"]])
     view = engine.view(g, PLAYERS[0])
-    results, _ = views.inline_answer(
+    results, _ = widgets.inline_answer(
         _info(g), view, engine.legal_actions(g, PLAYERS[0]), EN, "uno_bot"
     )
     kinds = [r.id.split("|")[2][0] for r in results]
@@ -142,7 +142,7 @@ def test_results_put_playable_cards_first_and_mark_them() -> None:
 
 def test_a_table_never_shows_a_hand() -> None:
     g = _game([["R1", "B2"], ["G3", "Y4"], ["B5"]])
-    text, _ = views.table_message(_info(g), EN, ["Player 0 played 🟥 1."])
+    text, _ = widgets.table_message(_info(g), EN, ["Player 0 played 🟥 1."])
     assert "Your cards" not in text
     for p in PLAYERS:
         for card in g.hands[g.seat[p]]:
@@ -167,14 +167,14 @@ def _house_without_stacking() -> Rules:
 
 def test_chinese_settings_buttons_use_a_full_width_colon() -> None:
     for tr in (HANS, HANT):
-        _, markup = views.settings_main(_info(None, "lobby"), tr)
+        _, markup = widgets.settings_main(_info(None, "lobby"), tr)
         flags = [label for label in _labels(markup) if "：" in label]
         assert len(flags) == len(schema.flags())
         assert not [label for label in _labels(markup) if ":" in label]
-        text, _ = views.settings_flag(_info(None, "lobby"), "target", tr)
+        text, _ = widgets.settings_flag(_info(None, "lobby"), "target", tr)
         assert text.splitlines()[0].startswith("⚙️ ") and "：" in text.splitlines()[0]
         assert ":" not in text.splitlines()[0]
-    _, markup = views.settings_main(_info(None, "lobby"), EN)
+    _, markup = widgets.settings_main(_info(None, "lobby"), EN)
     assert "Target score: 500 points" in _labels(markup)
 
 
@@ -186,27 +186,28 @@ def test_flags_that_need_stacking_are_shown_inactive_without_it() -> None:
     house_off = _rules_info(_house_without_stacking())  # deflect on, stacking off
     official = _rules_info(Rules())  # deflect off, stacking off
     house = _rules_info(Rules.preset("house"))  # deflect on, stacking on
-    labels = _labels(views.settings_main(house_off, EN)[1])
+    labels = _labels(widgets.settings_main(house_off, EN)[1])
     assert "Deflect a +2: on (needs “Stacking”)" in labels
     assert "Wild on a penalty: off (needs “Stacking”)" in labels
     assert "Stacking: off" in labels
-    assert "Deflect a +2: off (needs “Stacking”)" in _labels(views.settings_main(official, EN)[1])
-    assert "Deflect a +2: on" in _labels(views.settings_main(house, EN)[1])
+    main = widgets.settings_main(official, EN)[1]
+    assert "Deflect a +2: off (needs “Stacking”)" in _labels(main)
+    assert "Deflect a +2: on" in _labels(widgets.settings_main(house, EN)[1])
     for info in (house_off, official):
-        text, markup = views.settings_flag(info, deflect, EN)
+        text, markup = widgets.settings_flag(info, deflect, EN)
         assert "(needs “Stacking”)" in text.splitlines()[0]
         assert "Inactive while “Stacking” is off." in text
         # off, on, on with a +4 too (issue 14), back: it can still be set
         assert len(_labels(markup)) == 4
-        assert "Inactive while “Stacking” is off." in views.settings_flag(info, wild, EN)[0]
-    text, _ = views.settings_flag(house, deflect, EN)
+        assert "Inactive while “Stacking” is off." in widgets.settings_flag(info, wild, EN)[0]
+    text, _ = widgets.settings_flag(house, deflect, EN)
     assert "needs" not in text and "Inactive" not in text
-    labels = _labels(views.settings_main(house_off, HANS)[1])
+    labels = _labels(widgets.settings_main(house_off, HANS)[1])
     assert any(label.startswith("化解 +2：开") and "叠加" in label for label in labels), labels
 
 
 def test_the_language_prompt_is_in_every_language_until_one_is_chosen() -> None:
-    text, markup = views.language_menu("-100123", "c", None, EN)
+    text, markup = widgets.language_menu("-100123", "c", None, EN)
     assert text.splitlines() == [
         "Choose the language of this chat:",
         HANS.gettext("Choose the language of this chat:"),
@@ -214,9 +215,9 @@ def test_the_language_prompt_is_in_every_language_until_one_is_chosen() -> None:
     ]
     assert len(set(text.splitlines())) == 3
     assert _labels(markup) == ["English", "简体中文", "繁體中文"]
-    text, _ = views.language_menu("-100123", "c", "zh_Hans", HANS)
+    text, _ = widgets.language_menu("-100123", "c", "zh_Hans", HANS)
     assert text == HANS.gettext("Choose the language of this chat:")
-    text, _ = views.language_menu("1001", "u", None, HANT)
+    text, _ = widgets.language_menu("1001", "u", None, HANT)
     assert text.splitlines()[0] == "Choose your language:" and len(text.splitlines()) == 3
 
 
@@ -241,10 +242,10 @@ ISSUE_14 = {
 def test_the_settings_offer_every_value_of_the_variants() -> None:
     """Each flag of issue 14 has its button in the menu, and each of its values a button
     (callback data still within 64 bytes: test_every_button_fits_in_64_bytes)."""
-    labels = _labels(views.settings_main(_info(None, "lobby"), EN)[1])
+    labels = _labels(widgets.settings_main(_info(None, "lobby"), EN)[1])
     for flag, values in ISSUE_14.items():
         assert any(label.startswith(render.flag_name(flag, EN) + ":") for label in labels), flag
-        menu = views.settings_flag(_info(None), flag, EN)[1]
+        menu = widgets.settings_flag(_info(None), flag, EN)[1]
         shown = [t.removeprefix("✓ ") for t in _labels(menu)]
         assert shown == [*values, "⬅️ Back"], (flag, shown)
     # the flags that were there keep their places: an old menu's callback names a flag by
@@ -273,19 +274,19 @@ def test_with_play_offers_the_call_beside_the_card() -> None:
     g = Game.from_dict(d)
     view = engine.view(g, PLAYERS[0])
     legal = engine.legal_actions(g, PLAYERS[0])
-    results, _ = views.inline_answer(_info(g), view, legal, EN, "uno_bot")
+    results, _ = widgets.inline_answer(_info(g), view, legal, EN, "uno_bot")
     assert [r.title for r in results][:2] == ["🟥 Skip · UNO!", "🟥 Skip"]
-    hand = _labels(views.hand_message(_info(g), view, legal, EN)[1])
+    hand = _labels(widgets.hand_message(_info(g), view, legal, EN)[1])
     assert hand[:2] == ["🟥⊘ · UNO!", "🟥⊘"]
     # after a play without the call: no UNO! for them on the table, catching only
     g2 = _game([["R1", "B2"], ["G3", "Y4"], ["B5", "B6"]], uno_call="with_play")
     g2, _ = engine.apply(g2, PLAYERS[0], Play("R1"))
-    labels = _labels(views.table_keyboard(_info(g2), EN))
+    labels = _labels(widgets.table_keyboard(_info(g2), EN))
     assert "📢 UNO!" not in labels and "🎯 Catch Player 0" in labels
     # the official reading: the same play leaves the call for later, as before
     g3 = _game([["RS"], ["G3", "Y4"], ["B5", "B6"]], last_card="play_and_draw")
     legal3 = engine.legal_actions(g3, PLAYERS[0])
-    hand3 = _labels(views.hand_message(_info(g3), engine.view(g3, PLAYERS[0]), legal3, EN)[1])
+    hand3 = _labels(widgets.hand_message(_info(g3), engine.view(g3, PLAYERS[0]), legal3, EN)[1])
     assert "🟥⊘ · UNO!" not in hand3
 
 
@@ -298,7 +299,7 @@ def _mapped(info: TableInfo, username: str | None) -> list[tuple[str, str]]:
     tid = "-1001234567890_2147483647"
     out: list[tuple[str, str]] = []
     last: list[tuple[str, str]] = []
-    for row in controls.table_controls(info, EN, **views.TABLE_OPTIONS):
+    for row in controls.table_controls(info, EN, **widgets.TABLE_OPTIONS):
         for c in row:
             if isinstance(c.intent, intents.OpenHand):
                 out.append((c.icon + " Play", "inline:" + tid))
@@ -339,7 +340,7 @@ def test_the_round_keyboard_is_the_mapping_of_table_controls() -> None:
     assert phases[3].phase is engine.Phase.CHOOSING_COLOR
     for g in phases:
         for username in ("uno_bot", None):
-            markup = views.table_keyboard(_info(g), EN, username)
+            markup = widgets.table_keyboard(_info(g), EN, username)
             assert _shown(markup) == _mapped(_info(g), username)
 
 
@@ -361,26 +362,26 @@ def test_a_control_changed_in_the_core_shows_on_telegram(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(controls, "table_controls", changed)
     g = _phases()[0]
-    labels = _labels(views.table_keyboard(_info(g), EN, "uno_bot"))
+    labels = _labels(widgets.table_keyboard(_info(g), EN, "uno_bot"))
     assert labels == ["🃏 Play", "🫳 Pick one up", "Pass", "🔒 My cards"]
-    assert _shown(views.table_keyboard(_info(g), EN)) == _mapped(_info(g), None)
+    assert _shown(widgets.table_keyboard(_info(g), EN)) == _mapped(_info(g), None)
 
 
 def test_the_private_hand_is_the_mapping_of_hand_menu(monkeypatch: pytest.MonkeyPatch) -> None:
     """The private hand's buttons are ``hand_menu``'s (the UNO twin first, no next round:
-    ``views.HAND_OPTIONS``), and a label changed in the core shows as it is."""
+    ``widgets.HAND_OPTIONS``), and a label changed in the core shows as it is."""
     g = _game(
         [["RS"], ["G3", "Y4"], ["B5", "B6"]], uno_call="with_play", last_card="play_and_draw"
     )
     view, legal = engine.view(g, PLAYERS[0]), engine.legal_actions(g, PLAYERS[0])
-    rows = controls.hand_menu(_info(g), view, legal, EN, **views.HAND_OPTIONS)
+    rows = controls.hand_menu(_info(g), view, legal, EN, **widgets.HAND_OPTIONS)
     tid = "-1001234567890_2147483647"
     want = [
         (c.glyph or c.label, intents.encode(c.intent, tid, limit=intents.TELEGRAM_LIMIT))
         for row in rows
         for c in row
     ]
-    assert _shown(views.hand_message(_info(g), view, legal, EN)[1]) == want
+    assert _shown(widgets.hand_message(_info(g), view, legal, EN)[1]) == want
     real = controls.hand_menu
 
     def changed(*args: object, **kw: object) -> list[controls.Row]:
@@ -393,7 +394,7 @@ def test_the_private_hand_is_the_mapping_of_hand_menu(monkeypatch: pytest.Monkey
         ]
 
     monkeypatch.setattr(controls, "hand_menu", changed)
-    labels = _labels(views.hand_message(_info(g), view, legal, EN)[1])
+    labels = _labels(widgets.hand_message(_info(g), view, legal, EN)[1])
     assert labels == ["🟥⊘ · UNO!!", "🟥⊘!", "Draw a card!", "UNO!!", "🔄"]  # 🔄: its glyph
 
 
@@ -403,9 +404,9 @@ def test_the_inline_results_are_hand_menus_moves_then_the_rest_of_the_hand() -> 
     that cannot be played now."""
     g = _game([["R1", "B2", "R9", "W"], ["G3"], ["B5"]])
     view, legal = engine.view(g, PLAYERS[0]), engine.legal_actions(g, PLAYERS[0])
-    rows = controls.hand_menu(_info(g), view, legal, EN, **views.HAND_OPTIONS)
+    rows = controls.hand_menu(_info(g), view, legal, EN, **widgets.HAND_OPTIONS)
     moves = [c for row in rows for c in row if isinstance(c.intent, intents.Act)]
-    results, _ = views.inline_answer(_info(g), view, legal, EN, "uno_bot")
+    results, _ = widgets.inline_answer(_info(g), view, legal, EN, "uno_bot")
     seats = list(PLAYERS)
     assert [r.id.split("|")[2] for r in results[: len(moves)]] == [
         encode_action(c.intent.action, seats)  # type: ignore[union-attr]

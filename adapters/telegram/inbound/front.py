@@ -1,7 +1,7 @@
 """What the update handlers need of the adapter (:class:`Front`), and what they share.
 
-The handlers (``commands``, ``buttons``, ``menus``, ``inline``, put together by
-``handlers``) depend on this small protocol, not on the adapter: the adapter makes its
+The handlers (``commands``, ``presses``, ``inline``, put together by ``handlers``) depend
+on this small protocol, not on the adapter: the adapter makes its
 :class:`~.handlers.Handlers` with itself as the front, and nothing imports it back.
 
 Handlers only translate: who (``tg:<user>``), where (``tg:<chat>[:<topic>]``), what (an
@@ -22,38 +22,31 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from telegram import CallbackQuery, Message, Update, User
+from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from adapters.telegram import legacy
 from adapters.telegram.chats import Chats
-from adapters.telegram.common import INTERACTIVE, Origin, Posted, notice_text
-from adapters.telegram.hands import Hands
+from adapters.telegram.common import INTERACTIVE, Origin, Posted
 from adapters.telegram.ids import chat_of, key_of, player_id, scope_of
-from adapters.telegram.messages import Messages
+from adapters.telegram.inbound import legacy
+from adapters.telegram.outbound.hands import Hands
+from adapters.telegram.outbound.menus import Menus
+from adapters.telegram.outbound.replies import Messages
+from adapters.telegram.text import display_name, notice_text
 from bot import policy
 from bot.port import Notice, TableInfo
 from bot.service import Service
 from bot.ui.card_set import Pictures
-from bot.ui.i18n import N_, translator
-from bot.ui.intents import Press
+from bot.ui.i18n import translator
+from bot.ui.intents import Look, Press
 
-__all__ = ["Base", "Context", "Front", "Handler", "Here", "Pressed", "Run", "display_name"]
+__all__ = ["Base", "Context", "Front", "Handler", "Here", "Pressed", "Run"]
 
 log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
-
-INVALID = N_("This button is not valid.")
-# what went wrong is ours (the database full or locked, a bug): nothing was changed
-NOT_SAVED = N_("Could not save that — please try again.")
-FAILED = N_("Something went wrong — please try again.")
-OPEN_PRIVATE = N_("Open a private chat with me to see this.")
-# an update past what one user may have waiting (``ordering.BACKLOG``): not handled
-TOO_FAST = N_("Too fast: wait a moment, then try again.")
-NO_TABLES = N_("You are not playing at any table.")
 
 
 class Front(Protocol):
@@ -64,6 +57,7 @@ class Front(Protocol):
     chats: Chats
     messages: Messages
     hands: Hands
+    menus: Menus
 
     @property
     def bot(self) -> Any: ...
@@ -122,12 +116,6 @@ class Pressed:
 Run = Callable[[Pressed], Awaitable[None]]
 
 
-def display_name(user: User) -> str:
-    """First (and last) name, else the username, else the id; kept short."""
-    name = (user.full_name or user.username or str(user.id)).strip()
-    return name[:40] or str(user.id)
-
-
 class Base:
     """What every kind of handler does: find out who and where, answer them."""
 
@@ -136,6 +124,7 @@ class Base:
         self.chats = front.chats
         self.messages = front.messages
         self.hands = front.hands
+        self.menus = front.menus
 
     @property
     def svc(self) -> Service:
@@ -202,6 +191,25 @@ class Base:
         info = await self.svc.table(key)
         admin = await self._admin(key, uid, info)
         return info, policy.refusal_code(info, player_id(uid), admin=admin, manage=True), admin
+
+    async def _send_settings(self, key: str, uid: int, chat: int) -> None:
+        """The settings menu of table ``key`` as a new message in ``chat`` (private), or
+        why ``uid`` may not have it."""
+        info, refused, _admin = await self._manager(key, uid)
+        await self.menus.send_settings(chat, info, refused, await self.chats.user_tr(uid))
+
+    async def _set_chat_lang(self, key: str, chat: int, lang: str) -> None:
+        self.chats.set_chat_lang(chat, lang)
+        await self.svc.set_chat_language(key, scope_of(chat), lang)
+
+    async def _set_user_lang(self, uid: int, lang: str | None) -> None:
+        self.chats.set_user_lang(uid, lang)
+        await self.svc.set_user_language(player_id(uid), lang)
+
+    async def _set_user_cards(self, uid: int, look: Look) -> None:
+        """Saved first, then remembered: the next inline query shows the cards so."""
+        await self.svc.set_user_cards(player_id(uid), look)
+        self.chats.set_user_cards(uid, look)
 
     async def _refuse(self, here: Here, code: str, **params: Any) -> None:
         origin = await self._origin(here.uid, here=here)
