@@ -42,20 +42,20 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from adapters.discord.board import Board
 from adapters.discord.context import Context
 from adapters.discord.emojis import CardEmojis, EmojiSets
 from adapters.discord.gateway import IDENTIFY_SECONDS, IdentifyPacer, UnoClient
 from adapters.discord.gateway import shards_label as _shards  # noqa: F401 (tests)
-from adapters.discord.hands import Hands
 from adapters.discord.ids import OLD_HAND_ACTIONS as HAND_ACTIONS
+from adapters.discord.inbound.presses import Presses
 from adapters.discord.langs import Languages
 from adapters.discord.markup import invite_url, md, md_names, notice_text
-from adapters.discord.menus import Menus
+from adapters.discord.outbound.hands import Hands
+from adapters.discord.outbound.menus import Menus
+from adapters.discord.outbound.replies import Origin, Replies
+from adapters.discord.outbound.sessions import HAND_TTL, HandSession, hand_record
+from adapters.discord.outbound.table import Board
 from adapters.discord.outbox import Outbox
-from adapters.discord.presses import Presses
-from adapters.discord.replies import Origin, Replies
-from adapters.discord.sessions import HAND_TTL, HandSession, hand_record
 from adapters.discord.slash import SlashCommands
 from bot import policy
 from bot.ops.config import Settings

@@ -12,7 +12,7 @@ import discord
 
 from adapters.discord import text
 from adapters.discord.context import Context
-from adapters.discord.hands import Hands
+from adapters.discord.inbound.presses import Presses
 from adapters.discord.markup import (
     admin,
     can_post,
@@ -22,9 +22,9 @@ from adapters.discord.markup import (
     scope_of,
     table_key,
 )
-from adapters.discord.menus import Menus
-from adapters.discord.presses import Presses
-from adapters.discord.replies import Origin, Replies
+from adapters.discord.outbound.hands import Hands
+from adapters.discord.outbound.menus import Menus
+from adapters.discord.outbound.replies import Origin, Replies
 from bot.port import Notice
 from bot.ratings import Rating
 from bot.service import GLOBAL, Result

@@ -12,12 +12,12 @@ from typing import Any
 
 import discord
 
-from adapters.discord import ids, text, views
+from adapters.discord import ids, text, widgets
 from adapters.discord.context import Context
-from adapters.discord.hands import Hands
 from adapters.discord.markup import admin, display_name, table_key
-from adapters.discord.menus import Menus
-from adapters.discord.replies import Origin, Replies
+from adapters.discord.outbound.hands import Hands
+from adapters.discord.outbound.menus import Menus
+from adapters.discord.outbound.replies import Origin, Replies
 from bot import policy
 from bot.model import PLAYING
 from bot.port import Notice
@@ -140,7 +140,7 @@ class Presses:
         elif type(intent) in MENUS:
             # on its own menu only: slipped into a hand message it would overwrite it
             msg = o.interaction.message
-            if msg is None or views.menu_of(msg) != MENUS[type(intent)]:
+            if msg is None or widgets.menu_of(msg) != MENUS[type(intent)]:
                 await self.replies.forged(o)
             else:
                 await self.menus.press(o, key, intent)
@@ -233,7 +233,9 @@ class Presses:
         elif isinstance(intent, Back):
             s.picking = None
         elif isinstance(intent, Pick):
-            plays = views.uno_plays(intent.choice, _plays(await self.service.legal(key, o.player)))
+            plays = widgets.uno_plays(
+                intent.choice, _plays(await self.service.legal(key, o.player))
+            )
             if len(plays) == 1:
                 action = plays[0]
             elif plays:

@@ -14,11 +14,11 @@ from typing import Any
 
 import discord
 
-from adapters.discord import text, views
+from adapters.discord import text, widgets
 from adapters.discord.context import Context
-from adapters.discord.hand_edits import HandEdits, picture_of, view_signature
 from adapters.discord.markup import cut, md_names
-from adapters.discord.sessions import HAND_TTL, HandSession, Sessions
+from adapters.discord.outbound.hand_edits import HandEdits, picture_of, view_signature
+from adapters.discord.outbound.sessions import HAND_TTL, HandSession, Sessions
 from bot import policy
 from bot.model import PLAYING
 from bot.ui import controls, render
@@ -196,13 +196,13 @@ class Hands:
         art = self.ctx.emojis
         if s.picking is not None:
             rows = controls.hand_menu(info, hand, legal, tr)
-            choices = views.hand_choices(hand.hand or (), views.menu_plays(rows))
+            choices = widgets.hand_choices(hand.hand or (), widgets.menu_plays(rows))
             choice = next((c for c in choices if c.key == s.picking), None)
             if choice is not None and choice.needs() is not None:
-                prompt, view = views.picker_view(info, choice, tr, art)
+                prompt, view = widgets.picker_view(info, choice, tr, art)
                 return cut(body + "\n\n" + prompt), self._web(s, info, tr, view), shown
             s.picking = None
-        view, s.page, _ = views.hand_view(info, hand, legal, tr, page=s.page, art=art)
+        view, s.page, _ = widgets.hand_view(info, hand, legal, tr, page=s.page, art=art)
         return cut(body), self._web(s, info, tr, view), shown
 
     def _web(
