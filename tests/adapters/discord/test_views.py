@@ -11,7 +11,7 @@ import pytest
 from pydantic import Field
 
 from adapters.discord import ids, widgets
-from adapters.discord.commands import CommandTranslator
+from adapters.discord.inbound.commands import CommandTranslator
 from adapters.discord.text import command_names, option_names
 from bot.model import Seat
 from bot.port import TableInfo
