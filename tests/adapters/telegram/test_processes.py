@@ -35,7 +35,7 @@ import pytest
 
 from adapters.telegram.ids import tid_of
 from bot.model import PLAYING, Table
-from bot.store import ActionRecord, Store, WriteBatch, store_for
+from bot.store import ActionRecord, ChatUpdate, Store, WriteBatch, store_for
 from bot.ui import render
 from bot.ui.i18n import translator
 from engine import Phase
@@ -310,7 +310,9 @@ async def open_tables(w: World, n: int, rng: random.Random, hand_size: int) -> l
         users = [w.api.user(f"P{i}x{j}", started=True) for j in range(3)]
         # the chat's rules (as its /settings would keep them): one round, small hands
         over = {"target": 0, "hand_size": hand_size}
-        await w.store.write(WriteBatch(chat_settings=[(f"tg:{chat.id}", None, over, None)]))
+        await w.store.write(
+            WriteBatch(chat_settings=[ChatUpdate(f"tg:{chat.id}", overrides=over)])
+        )
         runs.append(Run(chat, users[0], users[1:]))
     return runs
 
