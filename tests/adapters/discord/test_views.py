@@ -422,9 +422,8 @@ def test_a_made_up_numeric_flag_shows_in_the_settings_menu(
 
 
 def _buttons(v: Any) -> list[tuple[str | None, str | None, bool]]:
-    """Each button's (label, custom id, disabled); a DynamicItem wraps its button."""
-    items = [getattr(b, "item", b) for b in v.children]
-    return [(b.label, b.custom_id, b.disabled) for b in items]
+    """Each button's (label, custom id, disabled)."""
+    return [(b.label, b.custom_id, b.disabled) for b in v.children]
 
 
 def test_the_table_buttons_are_the_mapping_of_the_cores_controls(
