@@ -23,9 +23,10 @@ scope ``dc:g:<guild id>``, player ``dc:<user id>``. The client runs the shards
 ``UNO_DISCORD_SHARDS`` names; on a shared database (PostgreSQL) other processes run the
 others, and any of them may show any table: what it draws is read from the table.
 
-This class only wires the parts and speaks the port: ``gateway`` (the client), ``presses``
-(components), ``slash`` (commands), ``menus`` (settings, kick), ``board`` (the table
-message, news), ``hands`` (hand messages), ``replies`` (answers), ``langs``.
+This class only wires the parts and speaks the port: ``gateway`` (the client),
+``inbound.presses`` (components), ``inbound.commands`` (the ``/uno`` group),
+``outbound.menus`` (settings, kick), ``outbound.table`` (the table message, news),
+``outbound.hands`` (hand messages), ``outbound.replies`` (answers), ``langs``.
 """
 
 from __future__ import annotations
@@ -42,27 +43,25 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from adapters.discord.board import Board
 from adapters.discord.context import Context
 from adapters.discord.emojis import CardEmojis, EmojiSets
 from adapters.discord.gateway import IDENTIFY_SECONDS, IdentifyPacer, UnoClient
 from adapters.discord.gateway import shards_label as _shards  # noqa: F401 (tests)
-from adapters.discord.hands import Hands
 from adapters.discord.ids import OLD_HAND_ACTIONS as HAND_ACTIONS
+from adapters.discord.inbound.commands import UnoCommands
+from adapters.discord.inbound.presses import Presses
 from adapters.discord.langs import Languages
-from adapters.discord.markup import invite_url, md, md_names, notice_text
-from adapters.discord.menus import Menus
+from adapters.discord.markup import invite_url, md
+from adapters.discord.outbound.hands import Hands
+from adapters.discord.outbound.menus import Menus
+from adapters.discord.outbound.replies import Origin, Replies
+from adapters.discord.outbound.sessions import HAND_TTL, HandSession, hand_record
+from adapters.discord.outbound.table import Board
 from adapters.discord.outbox import Outbox
-from adapters.discord.presses import Presses
-from adapters.discord.replies import Origin, Replies
-from adapters.discord.sessions import HAND_TTL, HandSession, hand_record
-from adapters.discord.slash import SlashCommands
 from bot import policy
 from bot.ops.config import Settings
 from bot.port import Notice, TableInfo
 from bot.service import Service
-from bot.ui import render
-from bot.ui.i18n import translator
 from engine import Event, View
 
 __all__ = [
@@ -114,7 +113,6 @@ class Adapter:
         self.hands = Hands(self.ctx, hand_ttl)
         self.menus = Menus(service, self.replies)
         self.presses = Presses(self.ctx, self.replies, self.hands, self.menus)
-        self.slash = SlashCommands(self.ctx, self.replies, self.hands, self.menus, self.presses)
         self.pacer = IdentifyPacer(service, identify_seconds)
         self._guild_ready_timeout = guild_ready_timeout
         # the shards this process runs (None: all Discord recommends) and their count
@@ -150,11 +148,7 @@ class Adapter:
     @property
     def image_times(self) -> deque[float]:
         """Seconds spent drawing each hand picture uploaded (the latest ones)."""
-        return self.hands.edits.image_times
-
-    @property
-    def _sessions(self) -> dict[tuple[str, str], HandSession]:
-        return self.hands.sessions.by_player
+        return self.hands.image_times
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -168,7 +162,9 @@ class Adapter:
         self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
         Route.BASE = base
         client = self.ctx.client = UnoClient(
-            self.presses, self.slash, self.pacer, self.replies.command_failed,
+            self.presses.on_component,
+            UnoCommands(self.ctx, self.replies, self.hands, self.menus, self.presses),
+            self.pacer, self.replies.command_failed,
             sync=self._sync, guilds=self.settings.discord_guild_ids,
             guild_ready_timeout=self._guild_ready_timeout,
             shard_ids=self.shard_ids, shard_count=self.shard_count,
@@ -225,7 +221,7 @@ class Adapter:
         await self.cards.stop()
         with contextlib.suppress(Exception):
             await self.idle(timeout=flush)
-        self.hands.sessions.clear()
+        self.hands.stop()
         await self.outbox.close()
         if self.ctx.client is not None:
             with contextlib.suppress(Exception):
@@ -312,20 +308,12 @@ class Adapter:
 
     async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
         self.board.show(table)  # its recent lines included (kept with the table)
-        self.hands.sessions.adopt(table)
-        for s in self.hands.sessions.at(table.key):
-            self.hands.queue(s)
+        self.hands.on_table(table)
 
     async def show_hand(
         self, table: TableInfo, player: str, view: View, events: Sequence[Event]
     ) -> None:
-        self.hands.sessions.adopt(table)
-        s = self.hands.sessions.get(table.key, player)
-        if s is None:
-            return  # no live hand message: they see it on their next "Show hand"
-        names = md_names(self.names(table))
-        s.recent.extend(render.event_lines(events, translator(s.lang), names))
-        self.hands.queue(s, force=True)
+        self.hands.on_hand(table, player, events, self.names(table))
 
     async def announce(self, table: TableInfo, notice: Notice) -> None:
         self.board.announce(table, notice)
@@ -336,26 +324,16 @@ class Adapter:
         return True
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
-        sessions = self.hands.sessions
-        if notice.code == "info.revealed" and sessions.get(table_key, user) is not None:
+        if notice.code == "info.revealed" and self.hands.has(table_key, user):
             # their hand message has it already: the challenge's line there (``show_hand``
             # comes first) names the cards
             return
         if isinstance(origin, Origin) and origin.player == user:
             origin.notices.append(notice)  # answered by the handler, after the call
             return
-        s = sessions.get(table_key, user)
-        if s is None or not sessions.alive(s):
+        if not self.hands.on_notice(table_key, user, notice, self.board.known(table_key)):
             log.debug("no way to tell %s privately at %s: %s", user, table_key, notice.code)
-            return
-        # a line under their hand (whichever process says it: no follow-up message needs
-        # the interaction itself)
-        names = self.board.known(table_key)
-        s.recent.append(notice_text(notice, translator(s.lang), names))
-        self.hands.queue(s, force=True)
 
     async def closed(self, table: TableInfo) -> None:
         self.board.close(table)
-        self.hands.sessions.adopt(table)
-        for s in self.hands.sessions.at(table.key):
-            self.hands.queue(s, force=True, final=True)
+        self.hands.on_table(table, final=True)

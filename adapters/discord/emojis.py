@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import logging
 import re
-import time
 from typing import Any
 
 import discord
@@ -36,6 +35,7 @@ import discord
 from bot.ui import card_set as cards
 from bot.ui.card_images import Face
 from bot.ui.card_set import EMOJI_VERSION, Asset, Pictures, Uploads, asset_for, manifest
+from bot.ui.uploads import CardUploads
 from engine import Card, Color
 
 __all__ = ["EMOJI_MAX", "CardEmojis", "EmojiSets", "emoji_name", "refused_emojis"]
@@ -123,14 +123,16 @@ class EmojiError(RuntimeError):
     """The card emojis could not be made now (the message says why)."""
 
 
-class EmojiSets:
+class EmojiSets(CardUploads):
     """The adapter's card emojis: checked against the application's emojis at start (the
     cards are text until then), made in the background where some are missing, retried
     after a failure (every ``retry`` seconds, doubling up to six hours). Processes sharing
     a database take turns making them (a lease); one that waits for another's record
-    checks it against the list too (every ``poll`` seconds until it is complete and there)."""
+    checks it against the list too (every ``poll`` seconds until it is complete and
+    there). The life cycle is ``bot.ui.uploads``' (Telegram's stickers share it)."""
 
     LEASE = "dc-emojis"
+    NAME = "uno-emojis"
 
     def __init__(
         self,
@@ -141,46 +143,33 @@ class EmojiSets:
         retry: float = 600.0,
         poll: float = 30.0,
     ) -> None:
-        self.store = store
-        self.enabled = enabled and store is not None
-        self.worker = worker
-        self.retry = retry
-        self.poll = poll
+        super().__init__(store, enabled=enabled, worker=worker, retry=retry, poll=poll)
         self.emojis: CardEmojis | None = None
-        self.error: str | None = None
         self.created = 0  # emojis uploaded by this process
         self.refused_ids: set[int] = set()  # emoji ids Discord refused: never shown again
         self._client: discord.Client | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._done = asyncio.Event()
 
     async def start(self, client: discord.Client) -> None:
         self._client = client
         if not self.enabled:
-            self._done.set()
+            self.done()
             return
         self._check()
 
     def _check(self) -> None:
         """Check the set against the application's emojis (and make what is missing), in
         the background; the cards are text meanwhile."""
-        if self._client is None or (self._task is not None and not self._task.done()):
+        if self._client is None or self.running():
             return  # (stopped; or a check under way, which takes the refused into account)
-        self._done.clear()
-        uploads = Uploads(self.store, "dc", EMOJI_VERSION)
-        self._task = asyncio.create_task(self._make(self._client, uploads), name="uno-emojis")
+        self.begin(Uploads(self.store, "dc", EMOJI_VERSION))
 
     async def stop(self) -> None:
         self._client = None  # (no check started after this)
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await super().stop()
 
-    async def wait(self, timeout: float | None = None) -> CardEmojis | None:
+    async def wait(self, timeout: float | None = None) -> CardEmojis | None:  # type: ignore[override]
         """Until the set is checked or made, or its making failed once."""
-        await asyncio.wait_for(self._done.wait(), timeout)
+        await super().wait(timeout)
         return self.emojis
 
     def refused(self, err: discord.HTTPException, view: discord.ui.View | None) -> bool:
@@ -203,48 +192,30 @@ class EmojiSets:
             self._check()
         return True
 
-    async def _make(self, client: discord.Client, uploads: Uploads) -> None:
-        delay = self.retry
-        while True:
-            try:
-                pictures = await self._attempt(client, uploads)
-            except Exception as err:  # Discord's refusal, the network, a bug
-                self.error = f"{type(err).__name__}: {err}"
-                self.emojis = None
-                known = isinstance(err, discord.DiscordException | EmojiError | OSError)
-                log.warning(
-                    "card emojis: not made (%s); cards are shown as text until they are: "
-                    "trying again in %.0f s", self.error, delay, exc_info=not known,
-                )  # fmt: skip
-                self._done.set()
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 6 * 3600.0)
-                continue
-            if pictures is None:  # another process is making them: its record, later
-                await asyncio.sleep(self.poll)
-            elif not self._refuses(pictures):
-                self.emojis = CardEmojis(pictures)
-                self.error = None
-                self._done.set()
-                return
-            # (else one was refused while this check ran: checked again at once)
+    # -- the platform's part of ``CardUploads`` ----------------------------------------------
 
-    async def _attempt(self, client: discord.Client, uploads: Uploads) -> Pictures | None:
-        """The set as this start's list of the application's emojis confirms it: made
-        complete here (holding the lease), else another process's record if complete and
-        there (``None``: not yet)."""
-        leased = await self.store.lease(self.LEASE, self.worker, time.time(), 3600.0)
-        try:
-            await uploads.load()  # (once leased: as the last process holding it left it)
-            if leased:
-                return await self._sync(client, uploads)
-            if uploads.pictures() is None:
-                return None
-            return self._confirmed(await client.fetch_application_emojis(), uploads)
-        finally:
-            if leased:
-                with contextlib.suppress(Exception):
-                    await self.store.release(self.LEASE, self.worker)
+    def failed(self, err: BaseException, delay: float) -> None:
+        self.emojis = None
+        known = isinstance(err, discord.DiscordException | EmojiError | OSError)
+        log.warning(
+            "card emojis: not made (%s); cards are shown as text until they are: "
+            "trying again in %.0f s", self.error, delay, exc_info=not known,
+        )  # fmt: skip
+
+    def accept(self, pictures: Pictures) -> bool:
+        return not self._refuses(pictures)  # (else one was refused while this check ran)
+
+    def ready(self, pictures: Pictures) -> None:
+        self.emojis = CardEmojis(pictures)
+
+    async def make(self, uploads: Uploads) -> Pictures:
+        assert self._client is not None
+        return await self._sync(self._client, uploads)
+
+    async def confirm(self, uploads: Uploads) -> Pictures | None:
+        if uploads.pictures() is None or self._client is None:
+            return None
+        return self._confirmed(await self._client.fetch_application_emojis(), uploads)
 
     def _refuses(self, pictures: Pictures) -> bool:
         return any(int(ref) in self.refused_ids for ref in pictures.refs.values())

@@ -1,6 +1,6 @@
-"""The connection to Discord: the discord.py client (shards, the command tree, the dynamic
-items), the identify pacing Discord asks of every process, and the commands' registration
-(only when Discord's differ)."""
+"""The connection to Discord: the discord.py client (shards, the command tree, the one way in
+of every component interaction), the identify pacing Discord asks of every process, and the
+commands' registration (only when Discord's differ)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from adapters.discord import items
-from adapters.discord.commands import CommandTranslator, UnoCommands
-from adapters.discord.markup import as_int
-from adapters.discord.protocols import Commands, Components
+from adapters.discord.inbound.commands import CommandTranslator
 from bot.ops import metrics
 from bot.service import Service
 
@@ -31,6 +28,7 @@ IDENTIFY_SECONDS = 5.0
 CommandFailed = Callable[
     [discord.Interaction[Any], app_commands.AppCommandError], Coroutine[Any, Any, None]
 ]
+OnComponent = Callable[[discord.Interaction[Any]], Coroutine[Any, Any, None]]
 
 
 class IdentifyPacer:
@@ -65,16 +63,17 @@ class IdentifyPacer:
 
 
 class UnoClient(discord.AutoShardedClient):
-    """The discord.py client: one command tree, the dynamic items, and where their
-    interactions go (``components``, ``commands``). Sharded: ``shard_ids`` of
+    """The discord.py client: one command tree holding ``commands`` (the ``/uno`` group),
+    and every component interaction handed to ``on_component`` (no item callbacks: a press
+    is decoded once, by the adapter). Sharded: ``shard_ids`` of
     ``shard_count`` (``UNO_DISCORD_SHARDS``), or (both ``None``) every shard Discord
     recommends (discord.py asks ``/gateway/bot``). ``guilds``: where the commands are
     registered (none: globally); ``sync``: whether this process registers them."""
 
     def __init__(
         self,
-        components: Components,
-        commands: Commands,
+        on_component: OnComponent,
+        commands: app_commands.Group,
         pacer: IdentifyPacer,
         command_failed: CommandFailed,
         *,
@@ -103,7 +102,7 @@ class UnoClient(discord.AutoShardedClient):
             http_trace=metrics.aiohttp_trace("dc", lambda: shards_label(self)),  # counts 429s
             **shards,
         )
-        self.components = components
+        self.on_component = on_component
         self.commands = commands
         self.pacer = pacer
         self.command_failed = command_failed
@@ -116,32 +115,17 @@ class UnoClient(discord.AutoShardedClient):
         await self.pacer.turn(shard_id)
 
     async def setup_hook(self) -> None:
-        # buttons and selects keep working after a restart: one template per kind of control
-        self.add_dynamic_items(*items.DYNAMIC_ITEMS)
         await self.tree.set_translator(CommandTranslator())
-        self.tree.add_command(UnoCommands(self.commands))
+        self.tree.add_command(self.commands)
         self.tree.on_error = self.command_failed  # type: ignore[method-assign]
         if self.sync:
             await sync_commands(self, self.command_guilds)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A component that no template claims (not ``uno:...``) is refused, not ignored;
-        one that discord.py will not hand to its template (below) is handled here."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: Mapping[str, Any] = interaction.data or {}
-        custom_id = str(data.get("custom_id", ""))
-        if not items.claimed(custom_id):
-            await self.components.refuse_unknown(interaction)
-        elif not _dispatched(interaction, custom_id):
-            # discord.py calls a DynamicItem only when the message the interaction carries
-            # still shows that component; a click that raced an edit of the message (the
-            # table moves on every turn) carries the edited message, and would go
-            # unanswered. The adapter checks the id and its version like any other press.
-            values = items.select_values(interaction)
-            await self.components.on_component(
-                interaction, custom_id, values, select=_is_select(data)
-            )
+        """Every interaction (discord.py's event); the components' go to the adapter, the
+        commands' to the tree (discord.py calls it before this event)."""
+        if interaction.type is discord.InteractionType.component:
+            await self.on_component(interaction)
 
 
 def shards_label(client: discord.Client) -> str:
@@ -149,26 +133,6 @@ def shards_label(client: discord.Client) -> str:
     one = client.shard_id
     ids = getattr(client, "shard_ids", None) or ([] if one is None else [one])
     return metrics.shard_range(ids, client.shard_count)
-
-
-def _is_select(data: Mapping[str, Any]) -> bool:
-    return as_int(data.get("component_type")) not in (None, discord.ComponentType.button.value)
-
-
-def _dispatched(interaction: discord.Interaction[Any], custom_id: str) -> bool:
-    """Whether discord.py's view store hands this component interaction to a dynamic item:
-    only when the message it carries has a component of that type and ``custom_id``
-    (``ViewStore.schedule_dynamic_item_call``)."""
-    msg = interaction.message
-    if msg is None:
-        return False
-    data: Mapping[str, Any] = interaction.data or {}
-    kind = as_int(data.get("component_type"))
-    try:
-        found = items.message_components(msg)
-    except Exception:  # a message discord.py cannot read back: it would not dispatch
-        return False
-    return any(c.type.value == kind and getattr(c, "custom_id", None) == custom_id for c in found)
 
 
 # -- registering the commands --------------------------------------------------------------

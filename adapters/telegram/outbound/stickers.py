@@ -25,10 +25,8 @@ resumed by the next start or ``uno-bot stickers``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
@@ -39,6 +37,7 @@ from adapters.telegram.outbox import retry_seconds
 from bot.ui import card_set as cards
 from bot.ui import render
 from bot.ui.card_set import SET_VERSION, Asset, Pictures, Uploads, manifest
+from bot.ui.uploads import CardUploads
 
 __all__ = [
     "INITIAL",
@@ -291,14 +290,17 @@ def _explain(err: BadRequest) -> str:
     return err.message
 
 
-class StickerSets:
+class StickerSets(CardUploads):
     """The adapter's card stickers: read from the database at start (a set made before
     costs no call), else made in the background while the cards are text, retried after a
     failure (every ``retry`` seconds, doubling up to six hours). Several processes on one
     database take turns (a lease): one uploads, the others wait for its record.
-    :attr:`pictures` is the set once complete."""
+    :attr:`pictures` is the set once complete. The life cycle is ``bot.ui.uploads``'
+    (Discord's emojis share it)."""
 
     LEASE = "tg-stickers"
+    NAME = "uno-stickers"
+    FAILURES = (StickerError,)
 
     def __init__(
         self,
@@ -309,71 +311,38 @@ class StickerSets:
         worker: str = "telegram",
         retry: float = 600.0,
     ) -> None:
-        self.store = store
+        super().__init__(store, enabled=enabled and owner is not None, worker=worker, retry=retry)
         self.owner = owner
-        self.enabled = enabled and owner is not None and store is not None
-        self.worker = worker
-        self.retry = retry
-        self.pictures: Pictures | None = None
-        self.error: str | None = None  # why the last upload stopped
         self.uploader: Uploader | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._done = asyncio.Event()
+        self._bot: Any = None
+        self._username = ""
 
     async def start(self, bot: Any, username: str | None) -> None:
         """Use the set if it is made; else start making it (in the background)."""
         if not self.enabled or self.owner is None or not username:
-            self._done.set()
+            self.done()
             return
         uploads = await Uploads(self.store, "tg").load()
         self.pictures = uploads.pictures()
         if self.pictures is not None and not uploads.old_versions():
-            self._done.set()
+            self.done()
             return
-        self._task = asyncio.create_task(self._make(bot, username, uploads), name="uno-stickers")
+        self._bot, self._username = bot, username
+        self.begin(uploads)
 
-    async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+    # -- the platform's part of ``CardUploads`` ----------------------------------------------
 
-    async def wait(self, timeout: float | None = None) -> Pictures | None:
-        """Until the upload started at :meth:`start` is done or has failed once."""
-        await asyncio.wait_for(self._done.wait(), timeout)
-        return self.pictures
-
-    async def _make(self, bot: Any, username: str, uploads: Uploads) -> None:
+    async def make(self, uploads: Uploads) -> Pictures:
         assert self.owner is not None
-        delay = self.retry
-        while True:
-            if await self.store.lease(self.LEASE, self.worker, time.time(), 3600.0):
-                try:
-                    await uploads.load()  # another process may have done some of it
-                    self.uploader = Uploader(bot, self.owner, username, uploads)
-                    self.pictures = await self.uploader.run()
-                    self.error = None
-                    log.info("stickers: the card set is ready (%d stickers)", len(self.pictures))
-                    return
-                except StickerError as err:
-                    self.error = str(err)
-                    log.warning(
-                        "stickers: the card set could not be made (%s); cards are shown as "
-                        "text until it is: trying again in %.0f s", err, delay,
-                    )  # fmt: skip
-                finally:
-                    with contextlib.suppress(Exception):
-                        await self.store.release(self.LEASE, self.worker)
-                    self._done.set()
-            else:  # another process makes it: wait for its record
-                await uploads.load()
-                pictures = uploads.pictures()
-                if pictures is not None:
-                    self.pictures = pictures
-                    self._done.set()
-                    return
-                await asyncio.sleep(30.0)
-                continue
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 6 * 3600.0)
+        self.uploader = Uploader(self._bot, self.owner, self._username, uploads)
+        return await self.uploader.run()
+
+    def failed(self, err: BaseException, delay: float) -> None:
+        self.error = str(err)
+        log.warning(
+            "stickers: the card set could not be made (%s); cards are shown as "
+            "text until it is: trying again in %.0f s", err, delay,
+        )  # fmt: skip
+
+    def ready(self, pictures: Pictures) -> None:
+        log.info("stickers: the card set is ready (%d stickers)", len(pictures))

@@ -441,7 +441,7 @@ async def test_an_emoji_refused_on_an_edit_redraws_that_hand_in_text_at_once(
     assert "50035" in fake.errors[0] and "BUTTON_COMPONENT_INVALID_EMOJI" in fake.errors[0]
     # and the hand arrived at once, in text, with its buttons
     assert "Alice played 🟥 5." in hand.content and emojis_on(hand) == set()
-    assert world.bot.hands.sessions.get(world.key(), f"dc:{alice.id}") is not None
+    assert world.bot.hands.has(world.key(), f"dc:{alice.id}")
     assert world.bot.cards.refused_ids == {red1[V + "r1"]}  # the one on the refused edit
     table = await world.table_message()
     # the next draws are text: nothing refused again while the set is checked

@@ -10,7 +10,7 @@ from pathlib import Path
 import adapters.discord
 
 ROOT = Path(adapters.discord.__file__).parent
-MODULES = {p.stem: p for p in ROOT.glob("*.py") if p.stem != "__init__"}
+MODULES = {str(p.relative_to(ROOT)): p for p in ROOT.rglob("*.py") if p.stem != "__init__"}
 
 
 def test_no_god_class_and_no_long_function() -> None:

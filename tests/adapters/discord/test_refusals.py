@@ -44,9 +44,9 @@ async def test_a_stale_button_is_refused_privately(world: World) -> None:
 
 
 async def test_a_click_racing_an_edit_of_the_table_is_answered(world: World) -> None:
-    """discord.py only dispatches a DynamicItem still shown on the message the interaction
-    carries; the table message changes every turn, so a click made just before an edit
-    used to go unanswered ("This interaction failed")."""
+    """The table message changes every turn: a click made just before an edit carries the
+    edited message (discord.py would not hand it to an item no longer shown there); every
+    component comes through the one ``on_interaction``, so it is answered all the same."""
     _, bob, carol = await _two_player_game(world)
     table = await world.table_message()
     old_hand, old_uno = world.button(table, "hand"), world.button(table, "uno")

@@ -23,7 +23,7 @@ from bot.port import RoutingPort
 from bot.service import Service
 from bot.store import SqliteStore
 from engine import scenario
-from tests.adapters.discord.harness import Cluster, Node, World, scenario_table
+from tests.adapters.discord.harness import Cluster, World, scenario_table
 from tests.fakes.discord_api import FakeDiscord, Guild, User
 
 SERVER_ONLY = "UNO is played in server channels."
@@ -188,20 +188,12 @@ async def test_each_interaction_is_answered_by_the_process_running_its_shard(
         assert after[1] - answered[1] == (1 if node is second else 0)
         assert user.name in (await cluster.table_message(channel)).content
 
-    helped: list[Node] = []
-    for node in cluster.nodes:
-
-        async def spy(
-            interaction: Any, node: Node = node, real: Any = node.adapter.slash.cmd_help
-        ) -> None:
-            helped.append(node)
-            await real(interaction)
-
-        node.adapter.slash.cmd_help = spy  # type: ignore[method-assign]
+    answered = (len(first.adapter.ack_latencies), len(second.adapter.ack_latencies))
     dm = await cluster.fake.dm_slash(servers[3][1], "help")
     await cluster.settle()
     assert dm.acked_at is not None and cluster.fake.texts_for(dm) == [SERVER_ONLY]
-    assert helped == [first]
+    after = (len(first.adapter.ack_latencies), len(second.adapter.ack_latencies))
+    assert after == (answered[0] + 1, answered[1])  # answered by shard 0's process only
     assert cluster.fake.errors == []
 
 
@@ -226,7 +218,6 @@ async def test_a_process_fires_another_s_deadline_and_shows_the_hand(
     seats = [Seat(f"dc:{alice.id}", "Player 1"), Seat(bot, "Bot 1", "smart")]
     await cluster.boot(tables=[scenario_table(key, f"dc:g:{guild.id}", game, seats)])
     owner = cluster.node_of(guild)
-    other = next(n for n in cluster.nodes if n is not owner)
     opened = await cluster.slash(alice, "hand", channel)
     assert opened.original is not None
     hand = cluster.fake.messages[opened.original]
@@ -243,7 +234,8 @@ async def test_a_process_fires_another_s_deadline_and_shows_the_hand(
     info = await cluster.info(channel)
     assert info.version == start + 2 and info.view is not None
     assert info.view.current == f"dc:{alice.id}"
-    assert (key, f"dc:{alice.id}") in other.adapter._sessions  # taken up from the table
+    # drawn by the other process (the owner fires nothing now), through the token it took
+    # up from the table: the hand shows the version only that process committed
     later = [s for s in cluster.fake.shown if s.message_id == hand.id][edits:]
     assert later[-1].via == "webhook"
     assert "Your turn" in hand.content, hand.content

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pydantic import Field
 
-from adapters.discord import ids, views
-from adapters.discord.commands import CommandTranslator
+from adapters.discord import ids, widgets
+from adapters.discord.inbound.commands import CommandTranslator
 from adapters.discord.text import command_names, option_names
 from bot.model import Seat
 from bot.port import TableInfo
@@ -194,11 +194,11 @@ async def test_every_hand_of_random_games_fits_and_plays(preset: str) -> None:
             for p in names:
                 legal = legal_actions(game, p)
                 hand = view(game, p)
-                v, _, pagecount = views.hand_view(info, hand, legal, tr)
+                v, _, pagecount = widgets.hand_view(info, hand, legal, tr)
                 items = _check(_rows(v))
                 pages = []
                 for n in range(1, pagecount):
-                    page, _, _ = views.hand_view(info, hand, legal, tr, page=n)
+                    page, _, _ = widgets.hand_view(info, hand, legal, tr, page=n)
                     pages.append(_check(_rows(page)))
                 wanted = {ids.group_key(a) for a in legal if isinstance(a, Play)}
                 assert wanted <= _reachable(items, pages)
@@ -220,14 +220,14 @@ async def test_a_huge_hand_pages_its_select() -> None:
     )
     legal = legal_actions(g, "dc:1")
     hv, info = view(g, "dc:1"), _info(g, names, 1)
-    v, page, pagecount = views.hand_view(info, hv, legal, tr)
+    v, page, pagecount = widgets.hand_view(info, hv, legal, tr)
     assert len(hv.hand or ()) == 108 and pagecount >= 2
     items = _check(_rows(v))
     sel = [c for c in items if c["type"] == 3]
     assert len(sel) == 1 and len(sel[0]["options"]) == 25
     nav = [c for c in items if name_of(c["custom_id"])[0] == "page"]
     assert [c["label"] for c in nav] == ["◀", "▶"] and nav[0]["disabled"]
-    last, page, _ = views.hand_view(info, hv, legal, tr, page=99)
+    last, page, _ = widgets.hand_view(info, hv, legal, tr, page=99)
     assert page == pagecount - 1
     _check(_rows(last))
 
@@ -242,20 +242,20 @@ async def test_table_and_settings_views_keep_the_limits() -> None:
             "seats": seats, "waiting": (), "rules": Rules(), "preset": "official",
             "lang": lang, "meta": {}, "game_no": 1,
         }  # fmt: skip
-        lobby = views.table_view(TableInfo(status="lobby", view=None, **base), tr)
+        lobby = widgets.table_view(TableInfo(status="lobby", view=None, **base), tr)
         assert lobby is not None
         _check(_rows(lobby))
         pv = view(g, None)
         pv = dataclasses.replace(pv, exposed=tuple(s.id for s in seats), phase=Phase.CHALLENGE)
-        playing = views.table_view(TableInfo(status="playing", view=pv, **base), tr)
+        playing = widgets.table_view(TableInfo(status="playing", view=pv, **base), tr)
         assert playing is not None
         _check(_rows(playing))
         info = TableInfo(status="lobby", view=None, **base)
         for page in range(12):
-            content, sv, _ = views.settings_view(info, tr, page)
+            content, sv, _ = widgets.settings_view(info, tr, page)
             assert len(content) <= 2000
             _check(_rows(sv))
-        kick = views.kick_view(info, seats[0].id, tr)
+        kick = widgets.kick_view(info, seats[0].id, tr)
         assert kick is not None
         _check(_rows(kick))
 
@@ -297,7 +297,7 @@ def test_settings_show_a_flag_without_what_it_needs_as_inactive(lang: str) -> No
             meta={}, game_no=0,
         )  # fmt: skip
         for flag in ("deflect", "wild_on_penalty", "jump_in"):
-            content, sv, _ = views.settings_view(info, tr, schema.page_of(flag))
+            content, sv, _ = widgets.settings_view(info, tr, schema.page_of(flag))
             line = next(x for x in content.splitlines() if x.startswith(tr.gettext(
                 "{flag}: {value}", flag=schema.flag_name(flag, tr),
                 value=schema.value_text(flag, getattr(rules, flag), tr),
@@ -315,7 +315,7 @@ def _flag_select(items: list[dict[str, Any]], flag: str) -> dict[str, Any]:
 
 def _offered(info: TableInfo, flag: str) -> list[Any]:
     """The values the Discord settings menu offers for ``flag`` at ``info``."""
-    _, sv, _ = views.settings_view(info, translator("en"), schema.page_of(flag))
+    _, sv, _ = widgets.settings_view(info, translator("en"), schema.page_of(flag))
     select = _flag_select(_check(_rows(sv)), flag)
     out = []
     for o in select["options"]:
@@ -337,7 +337,7 @@ def test_with_play_puts_the_call_beside_the_card() -> None:
     )
     legal = legal_actions(g, "dc:1")
     hand, info = view(g, "dc:1"), _info(g, names, 7)
-    v, _, _ = views.hand_view(info, hand, legal, tr)
+    v, _, _ = widgets.hand_view(info, hand, legal, tr)
     buttons = [c for c in _check(_rows(v)) if c["type"] == 2]
     labels = [b["label"] for b in buttons]
     assert labels[:4] == ["🟥5 · UNO!", "🌈 · UNO!", "🟥5", "🌈"], labels
@@ -345,14 +345,14 @@ def test_with_play_puts_the_call_beside_the_card() -> None:
     press = ids.read(r5["custom_id"], (), select=False)
     assert isinstance(press, Press) and press.raw == Act(Play("R5", uno=True), 7)
     plays = [a for a in legal if isinstance(a, Play)]
-    (wild,) = views.uno_plays("W!", [*plays, *(Play(p.card, p.color, uno=True) for p in plays)])[
+    (wild,) = widgets.uno_plays("W!", [*plays, *(Play(p.card, p.color, uno=True) for p in plays)])[
         :1
     ]
     assert wild.uno and wild.card.is_wild
-    menu = views.menu_plays(controls.hand_menu(info, hand, legal, tr))
-    choice = next(c for c in views.hand_choices(hand.hand or (), menu) if c.key == "W!")
+    menu = widgets.menu_plays(controls.hand_menu(info, hand, legal, tr))
+    choice = next(c for c in widgets.hand_choices(hand.hand or (), menu) if c.key == "W!")
     assert choice.needs() == "color"
-    _, picker = views.picker_view(info, choice, tr)
+    _, picker = widgets.picker_view(info, choice, tr)
     picks = [c for c in _check(_rows(picker)) if name_of(c["custom_id"])[0] == "play"]
     chosen = [ids.read(c["custom_id"], (), select=False) for c in picks]
     assert len(chosen) == 4
@@ -361,10 +361,10 @@ def test_with_play_puts_the_call_beside_the_card() -> None:
     # call with a play that leaves one card, beside it), nothing more
     g0 = scenario({"dc:1": ["R5", "W"], "dc:2": ["B1", "B2"]}, ["R9"])
     legal0, hand0 = legal_actions(g0, "dc:1"), view(g0, "dc:1")
-    v0, _, _ = views.hand_view(_info(g0, names, 7), hand0, legal0, tr)
+    v0, _, _ = widgets.hand_view(_info(g0, names, 7), hand0, legal0, tr)
     offered = {
         ids.group_key(p) + ("!" if p.uno else "")
-        for p in views.menu_plays(controls.hand_menu(_info(g0, names, 7), hand0, legal0, tr))
+        for p in widgets.menu_plays(controls.hand_menu(_info(g0, names, 7), hand0, legal0, tr))
     }
     drawn = {str(name_of(c["custom_id"])[1]).split("~")[0] for c in _check(_rows(v0))
              if name_of(c["custom_id"])[0] in ("play", "pick")}  # fmt: skip
@@ -412,7 +412,7 @@ def test_a_made_up_numeric_flag_shows_in_the_settings_menu(
         preset="official", lang="en", view=None, meta={}, game_no=0,
     )  # fmt: skip
     page = schema.page_of("bonus_cards")
-    content, sv, shown = views.settings_view(info, tr, page)
+    content, sv, shown = widgets.settings_view(info, tr, page)
     assert shown == page and "Bonus cards: 2 cards — Cards dealt on top of the hand." in content
     select = _flag_select(_check(_rows(sv)), "bonus_cards")
     assert select["placeholder"] == "Bonus cards: 2 cards"
@@ -422,9 +422,8 @@ def test_a_made_up_numeric_flag_shows_in_the_settings_menu(
 
 
 def _buttons(v: Any) -> list[tuple[str | None, str | None, bool]]:
-    """Each button's (label, custom id, disabled); a DynamicItem wraps its button."""
-    items = [getattr(b, "item", b) for b in v.children]
-    return [(b.label, b.custom_id, b.disabled) for b in items]
+    """Each button's (label, custom id, disabled)."""
+    return [(b.label, b.custom_id, b.disabled) for b in v.children]
 
 
 def test_the_table_buttons_are_the_mapping_of_the_cores_controls(
@@ -435,8 +434,8 @@ def test_the_table_buttons_are_the_mapping_of_the_cores_controls(
     names = {f"dc:{n}": f"Player {n}" for n in range(1, 4)}
     info = _info(new_game(list(names), Rules(), seed=5), names, version=42)
     tr = translator("en")
-    rows = controls.table_controls(info, tr, **views.TABLE_OPTIONS)
-    drawn = views.table_view(info, tr)
+    rows = controls.table_controls(info, tr, **widgets.TABLE_OPTIONS)
+    drawn = widgets.table_view(info, tr)
     assert drawn is not None
     want = [(c.label, ids.encode(c.intent, CHANNEL), not c.enabled) for r in rows for c in r]
     assert _buttons(drawn) == want
@@ -451,7 +450,7 @@ def test_the_table_buttons_are_the_mapping_of_the_cores_controls(
         return [controls.Row((relabelled, *first[1:], extra)), *out[1:]]
 
     monkeypatch.setattr(controls, "table_controls", changed)
-    again = views.table_view(info, tr)
+    again = widgets.table_view(info, tr)
     assert again is not None
     shown = _buttons(again)
     assert shown[0][0] == "Look at your cards" and shown[1:-1] == want[1:]

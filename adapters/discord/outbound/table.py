@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import discord
 
-from adapters.discord import text, views
+from adapters.discord import text, widgets
 from adapters.discord.context import Context
 from adapters.discord.markup import (
     as_int,
@@ -131,7 +131,7 @@ class Board:
             return
         service = self.ctx.service
         content, tr = self.content(info, {**self._known.get(key, {}), **info.names})
-        view = views.table_view(info, tr)
+        view = widgets.table_view(info, tr)
         channel = self._channel(key, info)
         mid = self._message(key, info)
         if mid is None and service.shared:  # posted by another process meanwhile?

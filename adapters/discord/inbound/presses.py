@@ -5,23 +5,21 @@ it is on) and handed to the one handler of its intent type, which calls the serv
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import discord
 
-from adapters.discord import ids, text, views
+from adapters.discord import ids, text, widgets
 from adapters.discord.context import Context
-from adapters.discord.hands import Hands
-from adapters.discord.markup import admin, display_name, table_key
-from adapters.discord.menus import Menus
-from adapters.discord.replies import Origin, Replies
+from adapters.discord.markup import admin, as_int, display_name, table_key
+from adapters.discord.outbound.hands import Hands
+from adapters.discord.outbound.menus import Menus
+from adapters.discord.outbound.replies import Origin, Replies
 from bot import policy
 from bot.model import PLAYING
 from bot.port import Notice
-from bot.ui import render
 from bot.ui.intents import (
     Act,
     AddBot,
@@ -46,6 +44,8 @@ from bot.ui.press import press
 from engine import Action, Draw, Pass, Play
 
 __all__ = ["Presses"]
+
+_BUTTON = discord.ComponentType.button.value
 
 # the intents of each kind of message: anything else there is forged (a table button
 # slipped into a hand message, a card on the public table, a menu pick on a hand)
@@ -79,27 +79,24 @@ class Presses:
             Act: self._table_act,
         }
 
-    async def refuse_unknown(self, interaction: discord.Interaction[Any]) -> None:
-        """A component id this bot never made."""
-        self.ctx.gate.track()
-        await self.replies.refuse_unknown(interaction)
-
-    async def on_component(
-        self,
-        interaction: discord.Interaction[Any],
-        custom_id: str,
-        values: Sequence[str],
-        *,
-        select: bool,
-    ) -> None:
-        """A button press or a select choice on any of this bot's messages."""
+    async def on_component(self, interaction: discord.Interaction[Any]) -> None:
+        """Every component interaction (the client's ``on_interaction``): a button press or
+        a select choice on any message, read once into one intent (``ids.read``: the codec,
+        or an id posted before it), acknowledged at once, then handed to its handler. An
+        id this bot never made, or one that decodes to nothing, is refused at once."""
+        if interaction.type is not discord.InteractionType.component:
+            return
         started = time.monotonic()
         gate = self.ctx.gate
         gate.track()
         if gate.closing:
             await self.replies.restarting(interaction)
             return
-        press = ids.read(custom_id, values, select=select)
+        data: Mapping[str, Any] = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        select = as_int(data.get("component_type")) not in (None, _BUTTON)
+        press = ids.read(custom_id, widgets.select_values(interaction) if select else (),
+                         select=select)  # fmt: skip
         if isinstance(press, DecodeRefusal) and press.reason == "outdated":
             await self.replies.now(interaction, text.OUTDATED)
             return
@@ -119,20 +116,20 @@ class Presses:
                 answered = await interaction.response.defer()
             gate.acked(started)
             o = await self.replies.origin(interaction, answered)
-            legacy = custom_id.startswith("uno:")
-            await self._route(o, press, private, legacy=legacy)
+            old = custom_id.split(":")[1] if custom_id.startswith("uno:") else None
+            await self._route(o, press, private, old=old)
         except Exception:
             await self.replies.fail(interaction)
 
-    async def _route(self, o: Origin, press: Press, private: bool, *, legacy: bool) -> None:
-        """Each intent only where this bot draws it (an old id: where it drew it then), to
-        its handler."""
+    async def _route(self, o: Origin, press: Press, private: bool, *, old: str | None) -> None:
+        """Each intent only where this bot draws it (an old id, whose action was ``old``:
+        where it drew it then), to its handler."""
         key = table_key(int(press.token))
         intent = ids.resolve(press, key)
         if isinstance(intent, DecodeRefusal):
             await self.replies.forged(o)
         elif not private:
-            if _public(intent) and (not legacy or _was_public(o)):
+            if _public(intent) and (old is None or old in ids.OLD_TABLE_ACTIONS):
                 await self._public.get(type(intent), self._press)(o, key, intent)
             else:
                 await self.replies.forged(o)
@@ -141,7 +138,7 @@ class Presses:
         elif type(intent) in MENUS:
             # on its own menu only: slipped into a hand message it would overwrite it
             msg = o.interaction.message
-            if msg is None or views.menu_of(msg) != MENUS[type(intent)]:
+            if msg is None or widgets.menu_of(msg) != MENUS[type(intent)]:
                 await self.replies.forged(o)
             else:
                 await self.menus.press(o, key, intent)
@@ -185,25 +182,18 @@ class Presses:
             o.notices.append(Notice("not_a_player" if info.status == PLAYING else "not_started"))
             await self.replies.answer(o, None, names=info.names)
             return
-        self.hands.sessions.adopt(info)  # the hand another process (or before a restart) drew
-        s = self.hands.open(key, o.player, o.interaction, o.lang, o.answer)
-        s.picking = None
-        if draw_version is not None:
-            res = await self.service.act(
-                key, o.player, Draw(), seen_version=draw_version, origin=o
-            )
-            if res.table is not None:
-                info = res.table
-        await asyncio.wait({self.hands.queue(s, force=True)})  # (cancelled when stopping)
-        token = o.interaction.token
-        if token not in (s.drawn, s.token):
-            # another press took the hand message over meanwhile (a double click, Show hand
-            # and Draw at once): this answer, deferred as "thinking", says where it went, or
-            # it would think forever
-            await self.hands.edits.empty(o.interaction, o.tr.gettext(text.REPLACED))
-        elif s.drawn != token:
-            # the drawing failed: this answer still gets the hand
-            await self.hands.answer(o.interaction, s)
+        shown = info
+
+        async def draw() -> None:
+            nonlocal shown
+            res = await press(self.service, key, o.player, Act(Draw(), drawn_at), origin=o)
+            if res is not None and res.table is not None:
+                shown = res.table
+
+        drawn_at = draw_version or 0
+        before = draw if draw_version is not None else None
+        await self.hands.show(info, o.player, o.interaction, o.lang, o.answer, before)
+        info = shown
         await self.replies.follow(o, info.names)
 
     # -- a hand message -------------------------------------------------------------------
@@ -219,14 +209,9 @@ class Presses:
             o.notices.append(Notice("no_table" if info is None else "game_over"))
             await self.replies.follow(o)
             return
-        self.hands.sessions.adopt(info)  # the hand another process (or before a restart) drew
-        pressed = _pressed(o.interaction)
-        live = self.hands.sessions.get(key, o.player)
-        if live is not None and live.message not in (None, pressed):
-            line = o.tr.gettext(text.EXPIRED, hand=render.button_label("hand", o.tr))
-            await self.hands.edits.empty(o.interaction, line)
+        s = await self.hands.take(info, o.player, o.interaction, o.lang, _pressed(o.interaction))
+        if s is None:
             return
-        s = self.hands.open(key, o.player, o.interaction, o.lang, pressed)
         action: Action | None = None
         version = getattr(intent, "version", 0)
         if isinstance(intent, Page):
@@ -234,7 +219,9 @@ class Presses:
         elif isinstance(intent, Back):
             s.picking = None
         elif isinstance(intent, Pick):
-            plays = views.uno_plays(intent.choice, _plays(await self.service.legal(key, o.player)))
+            plays = widgets.uno_plays(
+                intent.choice, _plays(await self.service.legal(key, o.player))
+            )
             if len(plays) == 1:
                 action = plays[0]
             elif plays:
@@ -249,7 +236,7 @@ class Presses:
             res = await press(self.service, key, o.player, Act(action, version), origin=o)
             if res is not None and res.table is not None:
                 names = res.table.names
-        await self.hands.queue(s, force=True)
+        await self.hands.redraw(s)
         await self.replies.follow(o, names)
 
 
@@ -258,13 +245,6 @@ def _public(intent: Intent) -> bool:
     if isinstance(intent, Act):
         return not isinstance(intent.action, Play | Pass)
     return isinstance(intent, PUBLIC)
-
-
-def _was_public(o: Origin) -> bool:
-    """Whether the old id pressed was one the table message drew then."""
-    data: Mapping[str, Any] = o.interaction.data or {}
-    action = str(data.get("custom_id", "")).split(":")[1:2]
-    return bool(action) and action[0] in ids.OLD_TABLE_ACTIONS
 
 
 def _opens_private(intent: Intent) -> bool:

@@ -15,7 +15,7 @@ import discord
 
 from adapters.discord.context import Context
 from adapters.discord.emojis import refused_emojis
-from adapters.discord.sessions import HandSession, Picture
+from adapters.discord.outbound.sessions import HandSession, Picture
 from bot.ui import card_images as images
 from engine import Action, Card, Draw, Play
 

@@ -5,9 +5,9 @@ refusal is a reply of its own, the menu stays. Who may use them is ``bot.policy`
 
 from __future__ import annotations
 
-from adapters.discord import text, views
+from adapters.discord import text, widgets
 from adapters.discord.markup import admin, cut
-from adapters.discord.replies import Origin, Replies
+from adapters.discord.outbound.replies import Origin, Replies
 from bot import policy
 from bot.port import Notice, TableInfo
 from bot.service import Service
@@ -40,7 +40,7 @@ class Menus:
         if info is None:
             await self.replies.answer(o, None)
             return
-        view = views.kick_view(info, o.player, o.tr)
+        view = widgets.kick_view(info, o.player, o.tr)
         if view is None:
             await self.replies.answer(o, o.tr.gettext(text.NOBODY_TO_KICK))
         else:
@@ -63,7 +63,7 @@ class Menus:
             else:
                 await self.replies.answer(o, None)
             return
-        content, view, _ = views.settings_view(info, o.tr, page)
+        content, view, _ = widgets.settings_view(info, o.tr, page)
         if not edit:
             await self.replies.answer(o, content, view=view)
             return

@@ -2,20 +2,24 @@
 table's (``table_controls``), a player's hand (``hand_menu``: the card buttons, a picker for
 a card whose plays still differ in colour or player, a select for the cards that find no
 button), the settings (``settings_menu``) and the kick menu (``kick_menu``). Deciding what
-to offer is ``bot.ui.controls``'; here it is only laid out as Discord allows (``items``).
+to offer is ``bot.ui.controls``'; here it is only laid out as Discord allows: at most 5
+rows of 5 buttons, a select alone on its row with at most 25 options, labels of 80
+characters, custom ids of 100 (``ids``) and each one once on a message.
+
+The components are discord.py's plain ``Button`` and ``Select``: a press comes back through
+the client's one ``on_interaction`` (``inbound.presses``), never through an item's callback.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from adapters.discord import ids, items, text
-from adapters.discord.items import PAGE_SIZE, PER_ROW, ROWS, layout
+from adapters.discord import ids, text
 from adapters.discord.markup import channel_of
 from bot.port import TableInfo
 from bot.ui import controls, render
@@ -24,14 +28,21 @@ from bot.ui.controls import Control, Row, Style
 from bot.ui.i18n import LANGUAGES, Translator, translator
 from bot.ui.intents import (
     Act,
+    AddBot,
     Back,
+    Choose,
     CloseSettings,
+    Join,
     Kick,
+    LeaveTable,
+    OpenHand,
     OpenSettings,
     Page,
     Pick,
+    Refresh,
     SetFlag,
     SetPreset,
+    Start,
 )
 from engine import COLORS, Action, Card, ChooseColor, Draw, Play, View
 
@@ -40,12 +51,22 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CARD_ROWS",
+    "LABEL_MAX",
+    "OPTION_MAX",
+    "PAGE_SIZE",
+    "PER_ROW",
+    "ROWS",
     "Choice",
+    "button",
     "hand_choices",
     "hand_view",
     "kick_view",
+    "layout",
     "menu_of",
+    "message_components",
     "picker_view",
+    "select",
+    "select_values",
     "settings_view",
     "table_view",
     "uno_plays",
@@ -56,6 +77,154 @@ UNO_MARK = "!"  # a choice's key: its plays call UNO with the card (the codec's 
 _COLOR_STYLE: dict[object, Style] = dict(
     zip(COLORS, ("danger", "secondary", "success", "primary"), strict=True)
 )
+
+
+ROWS = 5  # action rows in a message
+PER_ROW = 5  # buttons in a row
+PAGE_SIZE = 25  # options in a select menu
+LABEL_MAX = 80
+OPTION_MAX = 100
+PLACEHOLDER_MAX = 150
+
+STYLES: dict[Style, discord.ButtonStyle] = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+# the intents a button carries (the rest are a select's: ``Choose`` and its options)
+BUTTON_INTENTS = (
+    Act, Join, LeaveTable, AddBot, Start, OpenHand, Refresh, OpenSettings, CloseSettings,
+    Pick, Page, Back,
+)  # fmt: skip
+
+
+def cut(label: str, limit: int = LABEL_MAX) -> str:
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def select_values(interaction: discord.Interaction[Any]) -> tuple[str, ...]:
+    """The values chosen in a select menu (as Discord sent them: still to be checked)."""
+    data: Mapping[str, Any] = interaction.data or {}
+    values = data.get("values")
+    if not isinstance(values, list | tuple):
+        return ()
+    return tuple(str(v) for v in values)
+
+
+def message_components(msg: discord.Message) -> list[discord.ui.Item[Any]]:
+    """Every component of ``msg`` as discord.py reads it back (``View.from_message``)."""
+    cls = discord.ui.LayoutView if msg.flags.components_v2 else discord.ui.View
+    return list(cls.from_message(msg, timeout=None).walk_children())
+
+
+# -- controls to components -------------------------------------------------------------------
+
+
+def button(
+    control: Control,
+    channel: int,
+    *,
+    row: int | None = None,
+    emoji: discord.PartialEmoji | None = None,
+    label: str | None = None,
+    style: discord.ButtonStyle | None = None,
+) -> discord.ui.Button[Any] | None:
+    """The button of ``control`` (``None``: its intent cannot be a custom id here)."""
+    custom_id = ids.encode(control.intent, channel)
+    if custom_id is None or not isinstance(control.intent, BUTTON_INTENTS):
+        return None
+    text_ = control.label if label is None else label
+    return discord.ui.Button(
+        label=cut(text_) if text_ else None,
+        style=STYLES[control.style] if style is None else style,
+        custom_id=custom_id,
+        disabled=not control.enabled,
+        emoji=emoji,
+        row=row,
+    )
+
+
+def select(
+    row: Row,
+    channel: int,
+    *,
+    at: int | None = None,
+    emojis: Iterable[discord.PartialEmoji | None] = (),
+) -> discord.ui.Select[Any] | None:
+    """The select of a choice ``row`` (its first 25 controls that can be an option)."""
+    custom_id = ids.encode(Choose(row.menu), channel)
+    if custom_id is None:
+        return None
+    options = []
+    marks = list(emojis)
+    for i, c in enumerate(row.controls):
+        value = ids.encode(c.intent, channel)
+        if value is None or not c.enabled:
+            continue
+        options.append(
+            discord.SelectOption(
+                label=cut(c.label, OPTION_MAX), value=value, default=c.selected,
+                description=cut(c.detail, OPTION_MAX) if c.detail else None,
+                emoji=marks[i] if i < len(marks) else None,
+            )
+        )  # fmt: skip
+        if len(options) == PAGE_SIZE:
+            break
+    if not options:
+        return None
+    placeholder = cut(row.title, PLACEHOLDER_MAX) if row.title else None
+    return discord.ui.Select(
+        custom_id=custom_id, options=options, placeholder=placeholder,
+        min_values=1, max_values=1, row=at,
+    )  # fmt: skip
+
+
+def layout(
+    rows: Sequence[Row], channel: int, view: discord.ui.View | None = None
+) -> discord.ui.View:
+    """``rows`` as a message's components: a choice row as a select, a row of buttons cut
+    at 5; what does not fit in 5 rows is left out. A custom id already on the message (a
+    disabled page label that names the page it is on) is drawn inert."""
+    view = view or discord.ui.View(timeout=None)
+    at = 0
+    for r in rows:
+        if at >= ROWS:
+            break
+        if r.choice:
+            item = select(r, channel, at=at)
+            if item is not None:
+                view.add_item(item)
+                at += 1
+            continue
+        for i in range(0, len(r.controls), PER_ROW):
+            if at >= ROWS:
+                break
+            placed = False
+            for c in r.controls[i : i + PER_ROW]:
+                b = _unique(view, c, channel, at)
+                if b is not None:
+                    view.add_item(b)
+                    placed = True
+            at += 1 if placed else 0
+    return view
+
+
+def _unique(
+    view: discord.ui.View, c: Control, channel: int, at: int
+) -> discord.ui.Item[Any] | None:
+    b = button(c, channel, row=at)
+    if b is None:
+        return None
+    taken = {getattr(i, "custom_id", None) for i in view.children}
+    if b.custom_id not in taken:
+        return b
+    if c.enabled:
+        return None  # the same press twice: once is enough
+    n = sum(1 for x in taken if isinstance(x, str) and x.startswith("inert:"))
+    return discord.ui.Button(
+        label=cut(c.label), style=STYLES[c.style], custom_id=f"inert:{n}", disabled=True, row=at
+    )
 
 
 # -- the public table -------------------------------------------------------------------------
@@ -177,12 +346,12 @@ def _choice_button(
     style: Style = "primary" if ch.playable else "secondary"
     label, emoji = ch.pictured(art, dim=dim and not ch.playable)
     if len(ch.plays) == 1:
-        b = items.button(Control(Act(ch.plays[0], version), "", style), channel, row=row,
+        b = button(Control(Act(ch.plays[0], version), "", style), channel, row=row,
                          label=label or "", emoji=emoji)  # fmt: skip
         if b is not None:
             return b
     pick = Control(Pick(ch.key, version), "", style, enabled=ch.playable)
-    return items.button(pick, channel, row=row, label=label or "", emoji=emoji)
+    return button(pick, channel, row=row, label=label or "", emoji=emoji)
 
 
 def hand_view(
@@ -238,7 +407,7 @@ def hand_view(
     for c in moves[: PER_ROW - len(bottom)]:
         emoji = art.back() if art is not None and isinstance(c.intent, Act) and isinstance(
             c.intent.action, Draw) else None  # fmt: skip
-        b = items.button(c, channel, row=row, emoji=emoji)
+        b = button(c, channel, row=row, emoji=emoji)
         if b is not None:
             bottom.append(b)
     for b in bottom:
@@ -254,7 +423,7 @@ def _page_buttons(
         Control(Page(max(page - 1, 0), version), "◀", enabled=page > 0),
         Control(Page(min(page + 1, pages - 1), version), "▶", enabled=page < pages - 1),
     ]
-    return [b for c in nav if (b := items.button(c, channel, row=row)) is not None]
+    return [b for c in nav if (b := button(c, channel, row=row)) is not None]
 
 
 def _more_cards(
@@ -279,7 +448,7 @@ def _more_cards(
         options.append(Control(Pick(ch.key, version), ch.long(tr), detail=desc))
     emojis = [art.emoji(ch.cards[0]) if art is not None else None for ch in rest[:PAGE_SIZE]]
     title = tr.gettext(text.MORE_CARDS, page=page + 1, pages=pages)
-    found = items.select(Row(tuple(options), True, "cards", title), channel, at=row,
+    found = select(Row(tuple(options), True, "cards", title), channel, at=row,
                          emojis=emojis)  # fmt: skip
     assert found is not None
     return found
@@ -318,12 +487,12 @@ def picker_view(
             label = names.get(p.target, p.target)
         else:
             label = render.action_label(p, tr, names)
-        b = items.button(Control(Act(p, version), label, style), channel, row=n // PER_ROW,
+        b = button(Control(Act(p, version), label, style), channel, row=n // PER_ROW,
                          emoji=emoji)  # fmt: skip
         if b is not None:
             view.add_item(b)
             n += 1
-    back = items.button(Control(Back(version), tr.gettext(text.BACK)), channel, row=ROWS - 1)
+    back = button(Control(Back(version), tr.gettext(text.BACK)), channel, row=ROWS - 1)
     if back is not None:
         view.add_item(back)
     return prompt, view
@@ -368,7 +537,7 @@ def menu_of(msg: discord.Message) -> str | None:
     judged by their old ids.)"""
     kinds: list[str] = []
     try:
-        found = items.message_components(msg)
+        found = message_components(msg)
     except Exception:  # a message discord.py cannot read back is none of ours
         return None
     for item in found:

@@ -1,0 +1,2 @@
+"""What comes in from Discord: components pressed (``presses``), the ``/uno`` commands
+(``commands``)."""

@@ -1,0 +1,2 @@
+"""What goes out to Discord: the table message (``table``), hand messages (``hands``), the
+private menus (``menus``), answers to interactions (``replies``)."""
