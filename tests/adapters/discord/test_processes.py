@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from bot.model import FINISHED, PLAYING
-from bot.store import Store, WriteBatch, store_for
+from bot.store import ChatUpdate, Store, WriteBatch, store_for
 from engine import Phase
 from tests.adapters.discord.harness import World
 from tests.bot.helpers import game_json, replay
@@ -238,8 +238,9 @@ async def play_with_kills(
     marks: dict[str, float] = {}
     try:
         # each server's default rules (what /uno new takes): a short single round
-        scopes: list[tuple[str, str | None, dict[str, Any] | None, str | None]] = [
-            (f"dc:g:{t.guild.id}", "official", rules or RULES, None) for t in tables
+        scopes = [
+            ChatUpdate(f"dc:g:{t.guild.id}", preset="official", overrides=rules or RULES)
+            for t in tables
         ]
         await store.write(WriteBatch(chat_settings=scopes))
         starting = (start_bot(fake, postgres_url, s, tmp_path) for s in shards)
