@@ -55,7 +55,7 @@ async def change_meta(
     async with cache.lock(key):
         t = await cache.get(key)
         tries = core.tries(key, t, fresh=not core.shared)
-        async for t in tries:
+        for t in tries:
             if t is None:
                 return None
             changes = decide(core.info(t))
@@ -105,7 +105,7 @@ async def _move_locked(
 ) -> dict[str, TableInfo]:
     cache = core.cache
     tries = core.tries(old_scope, None, fresh=True)
-    async for _ in tries:
+    for _ in tries:
         keys = await cache.keys_of(old_scope)
         pairs = {k: rekey(k) for k in keys}
         async with contextlib.AsyncExitStack() as stack:

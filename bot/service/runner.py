@@ -9,7 +9,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -40,7 +40,7 @@ log = logging.getLogger("bot.service")
 
 
 class Tries:
-    """The one stale-retry loop: ``async for t in tries`` gives the table to decide on, up
+    """The one stale-retry loop: ``for t in tries`` gives the table to decide on, up
     to ``STALE_TRIES`` times. ``await tries.stale()`` after a write found the stored table
     changed (``Stale``): the next try decides on the stored one. ``await tries.newer()``
     before answering from a copy that may be old (a refusal, nothing to do): ``True`` if
@@ -53,7 +53,7 @@ class Tries:
         self.table = t
         self.fresh = fresh  # ``table`` is as stored (just read), not a kept copy
 
-    async def __aiter__(self) -> AsyncIterator[Table | None]:
+    def __iter__(self) -> Iterator[Table | None]:
         for _ in range(STALE_TRIES):
             yield self.table
 
@@ -159,7 +159,7 @@ class Runner:
             if t is None:
                 t = await self.cache.load(key)
             tries = self.tries(key, t, fresh=fresh)
-            async for t in tries:
+            for t in tries:
                 try:
                     step = build(t)
                 except Refused as r:

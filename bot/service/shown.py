@@ -24,7 +24,7 @@ async def shown(core: Runner, key: str, version: int) -> None:
         # on a shared store another process may have shown or changed it since
         t = await cache.current(key) if core.shared else cache.tables.get(key)
         tries = core.tries(key, t, fresh=True)
-        async for t in tries:
+        for t in tries:
             if t is None or not policy.is_open(t):
                 # closed: the mark alone (the store keeps it within the version)
                 alone = WriteBatch(shown=[ShownMark(key, version)])

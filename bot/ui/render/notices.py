@@ -109,7 +109,7 @@ _STOPPED_BY_NOBODY = N_("The game was stopped.")
 _ROUND_WON_NO_POINTS = N_("🏁 {player} wins the round!")
 _GAME_OVER_NO_WINNER = N_("🏆 The game is over.")
 _BAD_SETTING_PLAIN = N_("That setting is not possible.")
-# why rules were refused (bot.service._setting_error's "reason")
+# why rules were refused (bot.service.steps.setting_error's "reason")
 _BAD_SETTING: dict[str, str] = {
     "value": N_("“{flag}” cannot take that value."),
     "value_range": N_("“{flag}” must be a number from {low} to {high}."),
