@@ -19,7 +19,7 @@ from bot.ops.config import Settings
 from bot.ops.metrics import Metrics
 from bot.port import Notice, Port, TableInfo, on_table, reports_shown
 from bot.service.cache import Tables
-from bot.service.steps import PENDING, RECENT, STALE_TRIES, Ctx, Refused, Result, Step
+from bot.service.steps import PENDING, RECENT, STALE_TRIES, Ctx, Refused, Result, Step, unseen
 from bot.store import Stale, Store, WriteBatch
 from bot.timers import Timers
 from engine import (
@@ -112,7 +112,10 @@ class Runner:
     def info(self, t: Table) -> TableInfo:
         g = t.game
         turn = t.deadline("turn")
-        due = None if turn is None else turn.due - self.ctx(t.key).unseen(t, turn.version)
+        due = None
+        if turn is not None:
+            wait = unseen(t, turn.version, self.settings, reports=reports_shown(self.port, t.key))
+            due = turn.due - wait
         return TableInfo(
             key=t.key,
             scope=t.scope,

@@ -85,12 +85,16 @@ class Ctx:
     reports: bool = False
 
     def unseen(self, t: Table, version: int) -> float:
-        """How much longer than its length a window opened at ``version`` of table ``t``
-        is armed: ``show_wait_seconds`` while its port has not reported it shown (and
-        says it will), so that its clock starts when it is seen, else 0."""
-        if version <= t.shown or not self.reports:
-            return 0.0
-        return self.settings.show_wait_seconds
+        return unseen(t, version, self.settings, reports=self.reports)
+
+
+def unseen(t: Table, version: int, settings: Settings, *, reports: bool) -> float:
+    """How much longer than its length a window opened at ``version`` of table ``t`` is
+    armed: ``show_wait_seconds`` while its port has not reported it shown (``reports``:
+    it says it will), so that its clock starts when it is seen, else 0."""
+    if version <= t.shown or not reports:
+        return 0.0
+    return settings.show_wait_seconds
 
 
 def touch(t: Table, ctx: Ctx, **changes: Any) -> Table:
