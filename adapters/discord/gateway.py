@@ -59,8 +59,7 @@ class IdentifyPacer:
             self._identifies += 1
             owner = f"{self.service.worker}:{shard_id}:{self._identifies}"  # each identify's own
             name = f"dc:identify:{bucket}"
-            store = self.service.store
-            while not await store.lease(name, owner, time.time(), self.seconds):
+            while not await self.service.lease(name, self.seconds, owner=owner):
                 await asyncio.sleep(0.2)
         self._identified[bucket] = time.monotonic()
 

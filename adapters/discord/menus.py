@@ -14,6 +14,7 @@ from bot.service import Service
 from bot.ui import controls
 from bot.ui import settings_schema as schema
 from bot.ui.intents import CloseSettings, Intent, Kick, OpenSettings, SetFlag, SetPreset
+from bot.ui.press import press
 
 __all__ = ["Menus"]
 
@@ -81,7 +82,7 @@ class Menus:
             return
         page = intent.page if isinstance(intent, OpenSettings) else 0
         if isinstance(intent, SetPreset):
-            await self.service.press(key, o.player, intent, admin=admin(o.interaction), origin=o)
+            await press(self.service, key, o.player, intent, admin=admin(o.interaction), origin=o)
         elif isinstance(intent, SetFlag):
             if not await self._set_flag(o, key, intent):
                 return
@@ -98,7 +99,7 @@ class Menus:
         if not any(value == v and type(value) is type(v) for v in offered):
             await self.replies.forged(o)  # not a value the menu offered
             return False
-        await self.service.press(key, o.player, intent, admin=admin(o.interaction), origin=o)
+        await press(self.service, key, o.player, intent, admin=admin(o.interaction), origin=o)
         return True
 
     async def _close(self, o: Origin, key: str) -> None:
@@ -108,7 +109,9 @@ class Menus:
         await o.interaction.edit_original_response(content=cut(summary or "✅"), view=None)
 
     async def _kick(self, o: Origin, key: str, intent: Kick) -> None:
-        res = await self.service.press(key, o.player, intent, admin=admin(o.interaction), origin=o)
+        res = await press(
+            self.service, key, o.player, intent, admin=admin(o.interaction), origin=o
+        )
         names = res.table.names if res is not None and res.table is not None else {}
         if o.notices:
             await self.replies.follow(o, names)

@@ -42,6 +42,7 @@ from bot.ui.intents import (
     SetPreset,
     Start,
 )
+from bot.ui.press import press
 from engine import Action, Draw, Pass, Play
 
 __all__ = ["Presses"]
@@ -71,7 +72,7 @@ class Presses:
         self.hands = hands
         self.menus = menus
         # what the public table message's intents do beyond the service's own (the rest:
-        # ``Service.press``)
+        # ``bot.ui.press``)
         self._public: dict[type, Handler] = {
             OpenSettings: self._open_settings,
             OpenHand: self._open_hand,
@@ -150,10 +151,10 @@ class Presses:
     # -- the public table message ---------------------------------------------------------
 
     async def _press(self, o: Origin, key: str, intent: Intent) -> None:
-        """Join, leave, add a bot, start, a move: what ``Service.press`` does."""
-        res = await self.service.press(
-            key, o.player, intent, name=display_name(o.interaction), admin=admin(o.interaction),
-            origin=o,
+        """Join, leave, add a bot, start, a move: what ``bot.ui.press`` does."""
+        res = await press(
+            self.service, key, o.player, intent, name=display_name(o.interaction),
+            admin=admin(o.interaction), origin=o,
         )  # fmt: skip
         names: Mapping[str, str] = res.table.names if res is not None and res.table else {}
         await self.replies.follow(o, names)
@@ -245,7 +246,7 @@ class Presses:
         names: Mapping[str, str] = {}
         if action is not None:
             s.picking = None
-            res = await self.service.press(key, o.player, Act(action, version), origin=o)
+            res = await press(self.service, key, o.player, Act(action, version), origin=o)
             if res is not None and res.table is not None:
                 names = res.table.names
         await self.hands.queue(s, force=True)

@@ -6,7 +6,7 @@
   server); it wires the parts below, which share a ``common.Wire``;
 - ``inbound``: updates -> intents -> service calls: ``handlers`` registers them,
   ``presses`` (one handler per kind of intent, each a typed function; every change through
-  ``Service.press``), ``commands``, ``inline`` (queries and chosen results); they see the
+  ``bot.ui.press.press``), ``commands``, ``inline`` (queries and chosen results); they see the
   adapter as a ``front.Front`` and never import it (no import circle: import-linter);
   ``legacy`` reads the buttons posted before the intent codec, ``ordering`` keeps one
   user's updates in order, ``polling`` holds the polling lease;

@@ -46,7 +46,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar
 from urllib.parse import urlparse
@@ -301,9 +300,7 @@ class Adapter:
         process (``Store.pace``): at most ``group_per_minute`` a minute, whoever sends."""
         lim = self.limits
         spare = 0 if urgent else lim.group_reserve
-        return await self.service.store.pace(
-            f"tg:{chat}", time.time(), 1.0 / lim.group_rate, lim.group_burst, spare
-        )
+        return await self.service.pace(f"tg:{chat}", 1.0 / lim.group_rate, lim.group_burst, spare)
 
     async def _abort(self) -> None:
         """Undo a start that failed half-way: whatever runs is stopped, whatever is open

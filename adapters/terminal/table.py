@@ -24,7 +24,7 @@ and without the call, and a player who forgets may still call while nobody has c
 
 With ``settings`` the host sets the table's rules before the deal: the settings menu of
 ``bot.ui.controls`` as numbered lines, each number an intent dispatched to the service
-(``Service.press``), the pages on fixed keys. This adapter is the worked example of
+(``bot.ui.press``), the pages on fixed keys. This adapter is the worked example of
 docs/adding-a-platform.md.
 """
 
@@ -57,6 +57,7 @@ from bot.store import SqliteStore
 from bot.ui import controls, intents, render
 from bot.ui import settings_schema as schema
 from bot.ui.i18n import Translator, translator
+from bot.ui.press import press
 from engine import CallUno, CatchUno, NextRound, Phase, Play
 
 __all__ = [
@@ -160,7 +161,7 @@ class TerminalTable:
         """Play until the game ends or the person leaves; the summary (``interrupted``:
         left with Ctrl-C)."""
         svc, opts = self.service, self.opts
-        await self.store.open()
+        await svc.open()
         outcome: Signal = DONE
         try:
             await svc.start(run_timers=False)
@@ -197,7 +198,7 @@ class TerminalTable:
         try:
             summary = await _summary(self.store, self.resumed)
         finally:
-            await self.store.close()
+            await svc.close()
         summary["interrupted"] = outcome is INTERRUPT
         if outcome is not DONE and summary["status"] == PLAYING:
             self._final(saved_line(self.tr, opts.command))
@@ -453,7 +454,7 @@ class TerminalTable:
             if isinstance(intent, intents.OpenSettings):
                 page = intent.page
                 continue
-            await svc.press(KEY, host, intent)  # a refusal is told through the port
+            await press(svc, KEY, host, intent)  # a refusal is told through the port
 
 
 async def play(

@@ -6,7 +6,7 @@ Discord player opens from their hand), a third front end on the same service.
   and language; a hand to its owner's pages only), other processes through ``NOTIFY``;
 - ``app``: the aiohttp server: the page (``static/``: HTML, CSS, JavaScript modules, no
   build step), card pictures, one WebSocket a page whose messages are intents of
-  ``bot.ui.intents`` sent through ``Service.press``;
+  ``bot.ui.intents`` sent through ``bot.ui.press``;
 - ``identity``: Telegram's initData validated; ``frames``: what a page is sent;
   ``strings``: the page's words (the ``web`` domain).
 

@@ -10,7 +10,7 @@ page uses is relative to it, so it runs under any prefix and in a frame.
 A page's socket: its first message says who it is (``hello``: a table token, a player
 token, or Telegram's initData; ``adapters.web.identity``); every later one is a press, an
 intent in the one codec (``bot.ui.intents``), read and checked as a button press is and sent
-through ``Service.press``; a refusal is told to that page only. A socket whose ``Origin`` is
+through ``bot.ui.press``; a refusal is told to that page only. A socket whose ``Origin`` is
 not the web table's own is refused (403), and each page may send ``RATE`` messages a
 second (``BURST`` at once): past that it is told to slow down, and one that keeps on is
 closed. Tokens and initData are never logged: the access log is off, and the page keeps
@@ -41,6 +41,7 @@ from bot.ui import intents
 from bot.ui.card_images import SET_VERSION, card_set, web_png
 from bot.ui.i18n import resolve_lang
 from bot.ui.intents import DecodeRefusal
+from bot.ui.press import press as press_intent
 from bot.weblinks import Links
 
 __all__ = ["BURST", "RATE", "WebApp", "WebOrigin"]
@@ -425,8 +426,13 @@ class WebApp:
             ):
                 log.debug("web: %s pressed %s at %s", conn.player, type(intent).__name__,
                           conn.key)  # fmt: skip
-                await self.service.press(
-                    conn.key, conn.player, intent, name=conn.name, origin=WebOrigin(conn)
+                await press_intent(
+                    self.service,
+                    conn.key,
+                    conn.player,
+                    intent,
+                    name=conn.name,
+                    origin=WebOrigin(conn),
                 )
                 return
         self._refuse(conn, "forged")

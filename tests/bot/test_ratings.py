@@ -26,7 +26,7 @@ from tests.bot.helpers import (
     settings,
     store_path,
 )
-from tests.bot.test_service import DECK
+from tests.bot.service.test_service import DECK
 
 BACKENDS = ("sqlite", "postgresql")
 

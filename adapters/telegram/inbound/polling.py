@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dtm
 import logging
-import time
 
 from adapters.telegram.common import Wire
 
@@ -57,15 +56,14 @@ class Poller:
         in time (the database out of reach) or was lost."""
         name = self.lease
         assert name is not None
-        store, owner = self.wire.service.store, self.wire.service.worker
+        service = self.wire.service
+        owner = service.worker
         loop = asyncio.get_running_loop()
         held: float | None = None  # when the lease was last granted (loop time)
         while True:
             granted: bool | None
             try:
-                granted = await asyncio.wait_for(
-                    store.lease(name, owner, time.time(), POLL_LEASE), POLL_RENEW
-                )
+                granted = await asyncio.wait_for(service.lease(name, POLL_LEASE), POLL_RENEW)
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # (TimeoutError too) held until it runs out here
@@ -96,6 +94,6 @@ class Poller:
         if name is None:
             return
         try:
-            await self.wire.service.store.release(name, self.wire.service.worker)
+            await self.wire.service.release(name)
         except Exception as err:  # it runs out by itself
             log.warning("telegram: the polling lease could not be released: %s", err)

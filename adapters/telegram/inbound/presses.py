@@ -1,4 +1,4 @@
-"""The inline buttons: a press -> an intent (``bot.ui.intents``) -> ``Service.press``, always
+"""The inline buttons: a press -> an intent (``bot.ui.intents``) -> ``bot.ui.press.press``, always
 answered (refusals as an alert on the button).
 
 One ``CallbackQueryHandler`` per kind of intent (:data:`ROUTES`, put on PTB's application by
@@ -10,7 +10,7 @@ function. Anything else (forged, over 64 bytes, naming another chat's table) is 
 "This button is not valid."; a form too old to read "This button is outdated".
 
 Every change a button asks (play, join, leave, add a bot, start, kick, a setting) goes
-through :meth:`Service.press`; what only the presser sees (the hand, a settings page, the
+through ``bot.ui.press.press``; what only the presser sees (the hand, a settings page, the
 menus) is drawn by ``outbound`` (``hands``, ``menus``). A menu's button acts on its own
 menu message only (:func:`menu_of` judges a message by the buttons it holds): a
 ``callback_data`` slipped onto the public table message, or onto a private hand, would draw
@@ -63,6 +63,7 @@ from bot.ui.intents import (
     SetPreset,
     Start,
 )
+from bot.ui.press import press
 
 __all__ = ["MENUS", "ROUTES", "Presses", "menu_of", "on_its_menu", "read"]
 
@@ -223,10 +224,16 @@ class Presses(Base):
         return info, admin
 
     async def press(self, p: Pressed, intent: Intent, *, admin: bool = False) -> Result | None:
-        """``intent`` through :meth:`Service.press` as the presser: the table as changed,
+        """``intent`` through ``bot.ui.press.press`` as the presser: the table as changed,
         or ``None`` (refused: told on the button through the port)."""
-        res = await self.svc.press(
-            p.key, p.pid, intent, name=display_name(p.q.from_user), admin=admin, origin=p.origin
+        res = await press(
+            self.svc,
+            p.key,
+            p.pid,
+            intent,
+            name=display_name(p.q.from_user),
+            admin=admin,
+            origin=p.origin,
         )
         return res if res is not None and res.ok else None
 

@@ -24,7 +24,7 @@ import logging
 import time
 
 from adapters.telegram.common import Wire
-from bot.store import Unsent, WriteBatch
+from bot.store import Unsent
 from bot.ui.i18n import N_
 
 __all__ = ["NOTICE", "STALE_SECONDS", "Owed"]
@@ -95,7 +95,7 @@ class Owed:
             if not marks:
                 continue
             try:
-                await service.store.write(WriteBatch(unsent=marks))
+                await service.mark_unsent(marks)
             except Exception as err:  # a courtesy: the replies go out all the same
                 log.warning("telegram: chats owed replies not noted: %s", err)
 
@@ -123,7 +123,7 @@ class Owed:
         now = time.time()
         before = now - STALE_SECONDS / scale if self.wire.shared else now
         try:
-            taken = await service.store.take_unsent(prefix, service.worker, before, now)
+            taken = await service.take_unsent(prefix, before, now)
         except Exception as err:
             log.warning("telegram: chats owed replies not read: %s", err)
             return []

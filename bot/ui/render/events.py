@@ -673,7 +673,9 @@ _SAID_ELSEWHERE = (RoundWon, GameWon)
 
 def table_line(event: Event) -> bool:
     """Whether ``event`` (public) is one of a table message's recent lines: it has a line,
-    and is not a result its notice and the table's heading say already."""
+    and is not a result its notice and the table's heading say already. The service keeps
+    a table's recent lines deciding the same on the events alone
+    (``bot.service.runner.recent_event``; a test checks that the two agree)."""
     return not isinstance(event, _SAID_ELSEWHERE) and has_line(event)
 
 

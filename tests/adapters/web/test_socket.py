@@ -201,14 +201,14 @@ async def test_a_flood_is_refused_then_closed(world: WebWorld) -> None:
     waiting = p2 if info.view.current == p1 else p1
     page = await world.player("dc:100", waiting)
     calls = 0
-    press = world.service.press
+    act = world.service.act  # where a move's press goes (``bot.ui.press``)
 
     async def counted(*a, **kw):  # type: ignore[no-untyped-def]
         nonlocal calls
         calls += 1
-        return await press(*a, **kw)
+        return await act(*a, **kw)
 
-    world.service.press = counted  # type: ignore[method-assign]
+    world.service.act = counted  # type: ignore[method-assign]
     intent = encode(Act(Draw(), info.version), web_token("dc:100"), limit=200)
     for _ in range(200):
         if page.ws.closed:

@@ -53,7 +53,9 @@ from engine import (
 from engine.cards import ALL_CARDS
 
 ROOT = Path(__file__).resolve().parents[3]
-SERVICE = (ROOT / "bot" / "service.py").read_text(encoding="utf-8")
+SERVICE = "\n".join(
+    p.read_text(encoding="utf-8") for p in sorted((ROOT / "bot" / "service").glob("*.py"))
+)
 SERVICE_REFUSALS = sorted(set(re.findall(r'Refused\(\s*"(\w+)"', SERVICE)))
 SERVICE_INFOS = sorted(set(re.findall(r'"(info\.\w+)"', SERVICE)))
 NAMES = {"A": "Alice", "B": "Bob", "C": "小明", "D": "Dave"}
@@ -395,7 +397,7 @@ def test_action_labels_of_a_real_game() -> None:
 
 def test_every_refusal_code_has_its_own_message() -> None:
     codes = {c.value for c in Code} | set(SERVICE_REFUSALS)
-    assert SERVICE_REFUSALS, "no Refused(...) found in bot/service.py"
+    assert SERVICE_REFUSALS, "no Refused(...) found in bot/service/"
     assert codes <= set(render.REFUSALS)
     assert len(set(render.REFUSALS.values())) == len(render.REFUSALS)
     for tr in TRS:
@@ -434,7 +436,7 @@ def test_bad_setting_says_why_in_the_readers_language() -> None:
 
 
 def test_every_info_code_has_its_message() -> None:
-    assert SERVICE_INFOS, "no info.* notices found in bot/service.py"
+    assert SERVICE_INFOS, "no info.* notices found in bot/service/"
     assert set(SERVICE_INFOS) <= set(render.INFOS)
     params = {"player": "A", "points": 42, "cards": ["R5", "W4", "GS"]}
     for tr in TRS:

@@ -12,7 +12,7 @@ from bot.service import GLOBAL, Service
 from bot.store import ChatSettings, ChatUpdate, SqliteStore, StatUpdate, WriteBatch
 from engine import Draw, Play, Rules, TurnTimedOut, scenario
 from tests.bot.helpers import Clock, close_service, open_service, put_game, store_path
-from tests.bot.test_service import DECK, pass_turn
+from tests.bot.service.test_service import DECK, pass_turn
 
 BACKENDS = ("sqlite", "postgresql")
 

@@ -16,7 +16,7 @@ import pytest
 from bot.model import Deadline
 from bot.port import RecordingPort
 from bot.service import OVERDUE_SECONDS, Service
-from bot.store import Store, store_for
+from bot.store import Store, Unsent, store_for
 from engine import Draw, Leave, Pass, Timeout, scenario
 from tests.bot.helpers import Clock, game_json, put_game, replay, settings
 
@@ -370,3 +370,36 @@ async def test_actions_at_random_from_three_processes(
                 assert by_version[version].player == player
         assert len([a for a in accepted if a[0] == key]) <= len(log)
     assert {k for k, *_ in fired} <= set(keys)
+
+
+# -- leases, pacing and replies owed: what adapters ask of the store, through the service --
+
+
+async def test_a_lease_is_one_process_s_until_released(procs: list[Proc]) -> None:
+    (a, _, _), (b, _, _), _ = procs
+    assert await a.lease("dc-emojis", 60.0)
+    assert await a.lease("dc-emojis", 60.0)  # renewed by its holder
+    assert not await b.lease("dc-emojis", 60.0)
+    assert await b.lease("dc:identify:0", 5.0, owner=f"{b.worker}:0:1")  # another lease
+    await b.release("dc-emojis")  # not b's: nothing changes
+    assert not await b.lease("dc-emojis", 60.0)
+    await a.release("dc-emojis")
+    assert await b.lease("dc-emojis", 60.0)
+    assert not await a.lease("dc-emojis", 60.0)
+
+
+async def test_a_flow_is_paced_across_processes(procs: list[Proc]) -> None:
+    (a, _, _), (b, _, _), _ = procs
+    waits = [await svc.pace("tg:-5", 3.0, 2) for svc in (a, b, a)]
+    assert waits[:2] == [0.0, 0.0]  # the burst
+    assert 2.0 < waits[2] <= 3.0  # the third waits about one interval, whoever sends it
+
+
+async def test_replies_owed_by_a_process_are_taken_by_another(procs: list[Proc]) -> None:
+    (a, _, _), (b, _, _), _ = procs
+    await a.mark_unsent([Unsent("tg:-1", a.worker, 100.0), Unsent("tg:-2", a.worker, 100.0)])
+    await a.mark_unsent([Unsent("tg:-2", a.worker, None)])  # no longer owed
+    assert await b.take_unsent("tg", 50.0, 200.0) == []  # marked after ``before``
+    taken = await b.take_unsent("tg", 150.0, 200.0)
+    assert taken == [Unsent("tg:-1", a.worker, 100.0)]
+    assert await a.take_unsent("tg", 150.0, 300.0) == []  # b's now, marked at 200

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.port import RecordingPort
 from bot.service import Service
 from bot.store import SqliteStore
+from bot.ui.press import press
 
 Env = tuple[Service, SqliteStore, RecordingPort]
 KEY = "t:chat:1"
@@ -57,22 +58,22 @@ async def test_press_calls_what_an_intent_means(env: Env) -> None:
 
     svc, _, _ = env
     assert (await svc.create(KEY, "chat", "u1", "Ann")).ok
-    res = await svc.press(KEY, "u2", it.Join(), name="Bob")
+    res = await press(svc, KEY, "u2", it.Join(), name="Bob")
     assert res is not None and res.ok and res.table is not None
     assert [s.name for s in res.table.seats] == ["Ann", "Bob"]
-    res = await svc.press(KEY, "u2", it.SetFlag("jump_in", True))
+    res = await press(svc, KEY, "u2", it.SetFlag("jump_in", True))
     assert res is not None and res.code == "not_host"
-    res = await svc.press(KEY, "u2", it.SetFlag("jump_in", True), admin=True)
+    res = await press(svc, KEY, "u2", it.SetFlag("jump_in", True), admin=True)
     assert res is not None and res.ok and res.table is not None and res.table.rules.jump_in
-    res = await svc.press(KEY, "u1", it.SetPreset("party"))
+    res = await press(svc, KEY, "u1", it.SetPreset("party"))
     assert res is not None and res.table is not None and res.table.preset == "party"
-    res = await svc.press(KEY, "u1", it.AddBot())
+    res = await press(svc, KEY, "u1", it.AddBot())
     assert res is not None and res.ok and res.table is not None and len(res.table.seats) == 3
     bot = res.table.seats[-1].id
-    res = await svc.press(KEY, "u1", it.Kick(bot))
+    res = await press(svc, KEY, "u1", it.Kick(bot))
     assert res is not None and res.ok and res.table is not None and len(res.table.seats) == 2
-    assert await svc.press(KEY, "u1", it.OpenSettings(2)) is None  # the adapter's to draw
-    res = await svc.press(KEY, "u1", it.Start())
+    assert await press(svc, KEY, "u1", it.OpenSettings(2)) is None  # the adapter's to draw
+    res = await press(svc, KEY, "u1", it.Start())
     assert res is not None and res.ok
-    res = await svc.press(KEY, "u2", it.LeaveTable())
+    res = await press(svc, KEY, "u2", it.LeaveTable())
     assert res is not None and res.ok

@@ -1,0 +1,68 @@
+"""``bot.ui.press``: each intent a press carries calls the one service method it means,
+with the presser's name, admin flag and origin; an intent that only changes what the
+presser sees calls nothing. The service is any object with those methods (a Protocol):
+here one that records its calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.ui import intents as it
+from bot.ui.press import press
+from engine import Draw
+
+
+class Recording:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        async def call(*a: Any, **kw: Any) -> str:
+            self.calls.append((name, a, kw))
+            return name
+
+        return call
+
+
+@pytest.mark.parametrize(
+    ("intent", "call"),
+    [
+        (it.Act(Draw(), 7), ("act", ("k", "u1", Draw()), {"seen_version": 7, "origin": "o"})),
+        (it.Join(), ("join", ("k", "u1", "Ann"), {"origin": "o"})),
+        (it.LeaveTable(), ("leave", ("k", "u1"), {"origin": "o"})),
+        (it.AddBot(), ("add_bot", ("k", "u1"), {"admin": True, "origin": "o"})),
+        (it.Start(), ("start_game", ("k", "u1"), {"admin": True, "origin": "o"})),
+        (
+            it.SetFlag("jump_in", True),
+            (
+                "configure",
+                ("k", "u1"),
+                {"overrides": {"jump_in": True}, "admin": True, "origin": "o"},
+            ),
+        ),
+        (
+            it.SetPreset("party"),
+            ("configure", ("k", "u1"), {"preset": "party", "admin": True, "origin": "o"}),
+        ),
+        (it.Kick("u2"), ("kick", ("k", "u1", "u2"), {"admin": True, "origin": "o"})),
+    ],
+)
+async def test_an_intent_calls_the_method_it_means(intent: it.Intent, call: Any) -> None:
+    svc = Recording()
+    res = await press(svc, "k", "u1", intent, name="Ann", admin=True, origin="o")  # type: ignore[arg-type]
+    assert svc.calls == [call] and res == call[0]
+
+
+async def test_a_page_or_a_menu_calls_nothing() -> None:
+    svc = Recording()
+    for intent in (it.OpenSettings(2), it.OpenHand()):
+        assert await press(svc, "k", "u1", intent) is None  # type: ignore[arg-type]
+    assert svc.calls == []
+
+
+async def test_joining_without_a_name_is_named_by_the_id() -> None:
+    svc = Recording()
+    await press(svc, "k", "u1", it.Join())  # type: ignore[arg-type]
+    assert svc.calls == [("join", ("k", "u1", "u1"), {"origin": None})]
