@@ -46,8 +46,8 @@ def test_no_class_or_function_too_long(kind: str) -> None:
 
 def test_every_change_a_button_asks_goes_through_service_press() -> None:
     """Issue 20 item 3: the buttons' handlers (``inbound/presses.py``) change a table only
-    through ``Service.press``; of the service they otherwise only read (the table, a hand).
-    No route is a string resolved by ``getattr``."""
+    through ``bot.ui.press.press`` (the intent -> the service call); of the service they
+    otherwise only read (the table, a hand). No route is a string resolved by ``getattr``."""
     path = ROOT / "inbound" / "presses.py"
     tree = ast.parse(path.read_text(encoding="utf-8"))
     called = {
@@ -58,8 +58,20 @@ def test_every_change_a_button_asks_goes_through_service_press() -> None:
         and isinstance(node.func.value, ast.Attribute)
         and node.func.value.attr == "svc"
     }
-    assert "press" in called
-    assert called <= {"press", "table", "hand"}, called
+    assert called <= {"table", "hand"}, called
+    pressed = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "press"
+    ]
+    imported = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "bot.ui.press"
+    ]
+    assert pressed and imported
     getattrs = [
         node
         for node in ast.walk(tree)
