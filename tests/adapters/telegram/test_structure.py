@@ -42,3 +42,44 @@ def test_no_class_or_function_too_long(kind: str) -> None:
     limit = MAX_CLASS if kind == "class" else MAX_FUNCTION
     long = [f"{f}: {name} ({n} lines)" for f, name, n, lim in _sizes() if lim == limit and n > lim]
     assert not long, f"over {limit} lines: {long}"
+
+
+def test_every_change_a_button_asks_goes_through_service_press() -> None:
+    """Issue 20 item 3: the buttons' handlers (``inbound/presses.py``) change a table only
+    through ``bot.ui.press.press`` (the intent -> the service call); of the service they
+    otherwise only read (the table, a hand). No route is a string resolved by ``getattr``."""
+    path = ROOT / "inbound" / "presses.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    called = {
+        node.func.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Attribute)
+        and node.func.value.attr == "svc"
+    }
+    assert called <= {"table", "hand"}, called
+    pressed = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "press"
+    ]
+    imported = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "bot.ui.press"
+    ]
+    assert pressed and imported
+    getattrs = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and not (
+            isinstance(node.args[0], ast.Attribute) and node.args[0].attr in ("rules", "message")
+        )
+    ]
+    assert not getattrs
