@@ -253,9 +253,9 @@ async def test_no_hand_leaks_in_a_fuzzed_run(world: WebWorld) -> None:
 
 @pytest.mark.soak
 async def test_no_hand_leaks_in_a_deep_fuzzed_run(world: WebWorld) -> None:
-    for seed in range(3):
-        rec = await fuzz(world, random.Random(100 + seed), tables=12, presses=3000)
-        assert rec.problems() == []
+    # (some 50 pages: the client session holds 100 connections at most)
+    rec = await fuzz(world, random.Random(100), tables=10, presses=4000)
+    assert rec.problems() == []
 
 
 async def test_the_check_catches_a_leak(world: WebWorld) -> None:
