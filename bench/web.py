@@ -146,10 +146,14 @@ async def _moves(mover: World, n: int, pages: int, pipe: Any) -> list[float]:
         if info is None or info.view is None or info.view.current is None:
             break
         legal = await mover.service.legal(KEY, info.view.current)
-        # draws and passes keep the game going for as many moves as are asked
-        order = [a for a in legal if isinstance(a, Draw)] + [
+        # draws and passes keep the game going for as many moves as are asked, but only
+        # while the pile lasts (a draw from an empty pile ends the game: the figures were
+        # once of 54 moves of 100); then cards are played, which fills it again
+        waits = [a for a in legal if isinstance(a, Draw)] + [
             a for a in legal if isinstance(a, Pass | Accept)
         ]
+        plays = [a for a in legal if not isinstance(a, Draw | Pass | Accept)]
+        order = waits + plays if info.view.draw_pile_size > 5 else plays + waits
         action = (order or legal)[0]
         await mover.service.act(KEY, info.view.current, action, seen_version=info.version)
         now = await mover.service.table(KEY)

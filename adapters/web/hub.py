@@ -132,6 +132,7 @@ class Hub:
         self.pages: dict[str, set[Conn]] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
+        self._stale: dict[str, int] = {}  # tables another process changed (to a version)
         self.worker = str(getattr(service, "worker", ""))
         self.listener: Any = None
         self.frames_sent = 0  # table frames put to pages (bench, tests)
@@ -183,7 +184,8 @@ class Hub:
         if not conns:
             return
         players = sorted({c.player for c in conns if c.player is not None})
-        info, own = await self.service.seen(key, players)
+        reload = self._stale.pop(key, None) is not None
+        info, own = await self.service.seen(key, players, reload=reload)
         if info is None:
             for c in conns:
                 c.send_json({"type": "gone", "code": "no_table"})
@@ -257,6 +259,11 @@ class Hub:
             if isinstance(code, str) and isinstance(params, dict):
                 asyncio.get_running_loop().create_task(self._announce(key, Notice(code, params)))
             return
+        version = msg.get("v")
+        if isinstance(version, int) and key in self.pages:
+            # another process committed it: this one's copy is behind, so read the table
+            # at once (one read, not a revision check and then a read)
+            self._stale[key] = max(self._stale.get(key, 0), version)
         self.changed(key)
 
     async def _announce(self, key: str, notice: Notice) -> None:
@@ -268,12 +275,17 @@ class Hub:
         for key in list(self.pages):
             self.changed(key)
 
-    async def tell_others(self, store: Any, key: str, notice: Notice | None = None) -> None:
-        """Tell the other processes that table ``key`` changed (or made ``notice``)."""
+    async def tell_others(
+        self, store: Any, key: str, notice: Notice | None = None, version: int | None = None
+    ) -> None:
+        """Tell the other processes that table ``key`` changed (to ``version``), or made
+        ``notice``."""
         notify = getattr(store, "notify", None)
         if notify is None or not getattr(store, "shared", False):
             return
         msg: dict[str, Any] = {"w": self.worker, "k": key}
+        if version is not None:
+            msg["v"] = version
         if notice is not None:
             msg["n"] = {"code": notice.code, "params": notice.params}
         text = json.dumps(msg, separators=(",", ":"), default=str)

@@ -34,20 +34,20 @@ class WebPort:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _changed(self, key: str, notice: Notice | None = None) -> None:
+    def _changed(self, key: str, notice: Notice | None = None, version: int | None = None) -> None:
         hub = self.hub
         if hub is None:
             return
         if self.store is not None and getattr(self.store, "shared", False):
-            self._later(hub.tell_others(self.store, key, notice))
+            self._later(hub.tell_others(self.store, key, notice, version))
 
     async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
-        try:
-            await self.inner.show_table(table, events)
-        finally:
-            if self.hub is not None:
-                self.hub.changed(table.key)
-                self._changed(table.key)
+        # the pages first (committed already): the other processes are told and this one's
+        # pages start their fan-out before the chats' (slower) show
+        if self.hub is not None:
+            self.hub.changed(table.key)
+            self._changed(table.key, version=table.version)
+        await self.inner.show_table(table, events)
 
     async def show_hand(
         self, table: TableInfo, player: str, view: View, events: Sequence[Event]

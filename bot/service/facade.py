@@ -170,13 +170,15 @@ class Service(Runner):
         return engine.legal_actions(g, player)
 
     async def seen(
-        self, key: str, players: Sequence[str] = ()
+        self, key: str, players: Sequence[str] = (), *, reload: bool = False
     ) -> tuple[TableInfo | None, dict[str, tuple[engine.View, list[Action]]]]:
         """The table at ``key`` as everyone sees it, and each of ``players``' own view of
         it with their legal moves, from one read (a page of the web table draws all of it
         at once: one version, never a table of one version beside a hand of another).
-        Players not dealt in are left out; their moves are none while not in play."""
-        t = await self.cache.current(key)
+        Players not dealt in are left out; their moves are none while not in play.
+        ``reload``: another process is known to have changed it (read it without first
+        checking its revision)."""
+        t = await self.cache.load(key) if reload and self.shared else await self.cache.current(key)
         if t is None:
             return None, {}
         g = t.game

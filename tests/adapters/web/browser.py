@@ -92,3 +92,28 @@ async def page_of(browser: Any, *, init_data: str | None = None, locale: str = "
 
         await page.route(TELEGRAM_SCRIPT, fulfill)
     return page
+
+
+async def until(page: Any, js: str, timeout: float = 5000) -> None:
+    """Wait until ``js`` (an expression) is true in ``page``, polled from here: the page's
+    own Content Security Policy forbids the string evaluation ``wait_for_function`` uses."""
+    for _ in range(int(timeout / 25)):
+        if await page.evaluate(f"() => Boolean({js})"):
+            return
+        await page.wait_for_timeout(25)
+    raise AssertionError(f"timed out waiting for {js}")
+
+
+async def move(page: Any) -> None:
+    """What a person would do: a card that can be played (its UNO call too), else the first
+    move offered (take the penalty, draw, pass, a colour, challenge)."""
+    lit = page.locator("#hand .card.lit:not([disabled])")
+    if await lit.count():
+        await lit.first.click()
+        chooser = page.locator("#chooser[open]")
+        if await chooser.count():
+            uno = page.locator("#choices button[data-intent$='!']")
+            choice = uno.first if await uno.count() else page.locator("#choices button").first
+            await choice.click()
+        return
+    await page.locator("#moves button:not([disabled])").first.click()

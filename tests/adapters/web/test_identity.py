@@ -5,6 +5,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import parse_qsl
 
 from adapters.web.identity import INIT_DATA_SECONDS, TelegramLogin, telegram_login
@@ -48,3 +52,24 @@ def test_refused() -> None:
             assert telegram_login(data, BOT_TOKEN, NOW) == code, data
     assert isinstance(telegram_login(init_data(42, auth_date=NOW - 60), BOT_TOKEN, NOW),
                       TelegramLogin)  # fmt: skip
+
+
+def test_a_web_url_without_a_secret_stops_uno_bot_run_with_one_line(tmp_path: Path) -> None:
+    """``UNO_WEB_URL`` set and ``UNO_WEB_SECRET`` not: ``uno-bot run`` exits at once (not
+    0) with one line naming the missing variable, before it opens anything."""
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("UNO_")}
+    env.update(
+        PYTHONPATH=str(Path(__file__).resolve().parents[3]),
+        UNO_DB=str(tmp_path / "uno.sqlite3"),
+        UNO_TELEGRAM_TOKEN=BOT_TOKEN,
+        UNO_WEB_URL="https://uno.example",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "run"], env=env, cwd=tmp_path, capture_output=True,
+        text=True, timeout=60, stdin=subprocess.DEVNULL, check=False,
+    )  # fmt: skip
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode != 0
+    assert len(lines) == 1, done.stderr
+    assert "UNO_WEB_SECRET" in lines[0] and "UNO_WEB_URL" in lines[0]
+    assert not (tmp_path / "uno.sqlite3").exists()  # nothing opened
