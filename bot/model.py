@@ -20,6 +20,7 @@ __all__ = [
     "Recent",
     "Seat",
     "Table",
+    "Vote",
 ]
 
 LOBBY = "lobby"
@@ -50,6 +51,17 @@ class Deadline:
     kind: str
     due: float
     version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """An open vote to end a stuck game (issue 22, ``bot.presence``): opened at table
+    ``version`` (the vote's id in its buttons), open until ``until`` (unix time), by
+    ``voters`` (player ids, in the order they voted)."""
+
+    version: int
+    until: float
+    voters: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +219,12 @@ class Table:
     # made since (``Pending``): what a restart shows again
     shown: int = 0
     pending: tuple[Pending, ...] = ()
+    # issue 22 (``bot.presence``), stored together as the row's ``presence``: the people
+    # whose seat the autopilot plays, when each person last pressed something the table
+    # took (unix time), and the open vote to end the game
+    autopilot: tuple[str, ...] = ()
+    acted: dict[str, float] = field(default_factory=dict)
+    vote: Vote | None = None
     # the stored row's revision this copy was read or written at: every write of the row
     # (a change, adapter data, a shown mark) raises it, so a copy whose ``rev`` is the
     # stored one is current (the store checks it at commit: ``WriteBatch.expect``); 0 for
@@ -307,6 +325,7 @@ class Table:
             "recent": _recent_json(self.recent),
             "shown": self.shown,
             "pending": "\n".join([p.to_line() for p in self.pending]),
+            "presence": _presence_json(self.autopilot, self.acted, self.vote),
         }
 
     @classmethod
@@ -338,6 +357,7 @@ class Table:
             shown=int(row["shown"]),
             pending=_pending_of(row["pending"]),
             rev=int(row["rev"]),
+            **_presence_of(row["presence"]),
         )
 
 
@@ -372,6 +392,42 @@ def _pending_of(text: str | None) -> tuple[Pending, ...]:
         return ()
     found = (Pending.of_line(line) for line in text.split("\n") if line)
     return tuple(p for p in found if p is not None)
+
+
+def _presence_json(autopilot: tuple[str, ...], acted: dict[str, float], vote: Vote | None) -> str:
+    """The ``presence`` column: ``{}`` while there is nothing (most tables, most moves)."""
+    if not autopilot and not acted and vote is None:
+        return "{}"
+    d: dict[str, Any] = {}
+    if autopilot:
+        d["autopilot"] = list(autopilot)
+    if acted:
+        d["acted"] = acted
+    if vote is not None:
+        d["vote"] = {"v": vote.version, "until": vote.until, "by": list(vote.voters)}
+    return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
+
+
+def _presence_of(text: str | None) -> dict[str, Any]:
+    """The ``presence`` column read back into the table's fields (what this version cannot
+    read is left out: a vote or an autopilot lost is a courtesy lost, never a game)."""
+    out: dict[str, Any] = {}
+    if not text or text == "{}":
+        return out
+    try:
+        d = json.loads(text)
+        autopilot = d.get("autopilot") or []
+        acted = d.get("acted") or {}
+        if isinstance(autopilot, list):
+            out["autopilot"] = tuple(str(p) for p in autopilot)
+        if isinstance(acted, dict):
+            out["acted"] = {str(k): float(v) for k, v in acted.items()}
+        v = d.get("vote")
+        if isinstance(v, dict):
+            out["vote"] = Vote(int(v["v"]), float(v["until"]), tuple(str(p) for p in v["by"]))
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return out
+    return out
 
 
 def _recent_of(text: str | None) -> tuple[Recent, ...]:

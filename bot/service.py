@@ -42,7 +42,7 @@ from functools import partial
 from typing import Any
 
 import engine
-from bot import ai, intents, policy
+from bot import ai, intents, policy, presence
 from bot.codec import action_to_dict
 from bot.config import Settings
 from bot.metrics import Metrics
@@ -57,6 +57,7 @@ from bot.model import (
     Recent,
     Seat,
     Table,
+    Vote,
 )
 from bot.names import clean_name, fallback_name
 from bot.port import Notice, Port, TableInfo, on_table, reports_shown
@@ -155,6 +156,7 @@ class _Step:
     )
     closed: bool = False
     public: list[Event] = field(default_factory=list)  # the events as everyone sees them
+    hands: set[str] = field(default_factory=set)  # people shown their hand whatever happened
 
 
 class Service:
@@ -291,6 +293,8 @@ class Service:
             return self.bot_delay
         if kind == "next_round":
             return self.settings.round_pause_seconds
+        if kind == "vote":
+            return presence.VOTE_SECONDS
         g = t.game
         if g is None:
             return None
@@ -358,6 +362,8 @@ class Service:
         g = t.game
         turn = t.deadline("turn")
         due = None if turn is None else turn.due - self._unseen(t, turn.version)
+        now = self.clock()
+        vote = presence.open_vote(t, now) if t.status == PLAYING else None
         return TableInfo(
             key=t.key,
             scope=t.scope,
@@ -380,6 +386,9 @@ class Service:
             created=t.created,
             updated=t.updated,
             turn_version=t.turn_version,
+            autopilot=t.autopilot,
+            vote=vote,
+            vote_needed=presence.needed(t, vote.voters, now) if vote is not None else 0,
         )
 
     async def table(self, key: str) -> TableInfo | None:
@@ -539,8 +548,10 @@ class Service:
             ("table", lambda: port.show_table(info, step.public))
         ]
         g = t.game
-        if g is not None and step.events:
-            for p in self._hand_audience(before, t, step.events):
+        if g is not None and (step.events or step.hands):
+            audience = self._hand_audience(before, t, step.events) if step.events else []
+            audience += [p for p in g.players if p in step.hands and p not in audience]
+            for p in audience:
                 calls.append(("hand", partial(self._show_hand, info, g, p, step.events)))
         calls.extend(("announce", partial(port.announce, info, n)) for n in step.notices)
         calls.extend(("tell", partial(port.tell, t.key, u, n, origin)) for u, n in step.tells)
@@ -665,7 +676,8 @@ class Service:
                 seats = (*t.seats, _seat(player, name))
             if t.status == LOBBY:
                 return _Step(self._touch(t, seats=seats))
-            step = _Step(self._touch(t, seats=seats, waiting=(*t.waiting, player)))
+            acted = presence.acted(t, player, self.clock())
+            step = _Step(self._touch(t, seats=seats, waiting=(*t.waiting, player), acted=acted))
             step.tells.append((player, Notice("info.next_round")))
             return step
 
@@ -1057,9 +1069,12 @@ class Service:
                 g, events = engine.new_game_events(ids, rules, seed=t.seed)
             except ValueError as e:
                 raise Refused("bad_setting", **_setting_error(e)) from None
+            now = self.clock()
             nt = self._touch(
-                t, status=PLAYING, game=g, game_no=t.game_no + 1, played={}, strikes={}
-            )
+                t, status=PLAYING, game=g, game_no=t.game_no + 1, played={}, strikes={},
+                # everyone dealt in is at the table now (``bot.presence``)
+                autopilot=(), vote=None, acted={s.id: now for s in t.seats if s.bot is None},
+            )  # fmt: skip
             nt.turn_version = nt.version
             step = _Step(nt, events=list(events))
             # what ``engine.new_game`` needs, so that the log alone replays the game
@@ -1078,12 +1093,106 @@ class Service:
         def build(t: Table | None) -> _Step:
             t = _open(t)
             _host_or_admin(t, by, admin)
-            step = _Step(self._arm(self._touch(t, status=STOPPED)))
-            step.closed = True
-            step.notices.append(Notice("info.stopped", _who(t, by)))
-            return step
+            return self._stopped(t, Notice("info.stopped", _who(t, by)))
 
         return await self._run(key, by, origin, build)
+
+    def _stopped(self, t: Table, notice: Notice, **changes: Any) -> _Step:
+        """The step that ends table ``t`` without a result (``/stop``, a vote to end it,
+        everyone away): stopped, its scores counted for nobody, the game abandoned."""
+        step = _Step(self._arm(self._touch(t, status=STOPPED, vote=None, **changes)))
+        step.closed = True
+        step.notices.append(notice)
+        return step
+
+    # -- presence: the autopilot, the vote to end a game (``bot.presence``) -----------------
+
+    async def autopilot(self, key: str, player: str, on: bool, *, origin: Any = None) -> Result:
+        """``player`` hands their seat to the autopilot (``on``: "Play for me") or takes it
+        back."""
+
+        def build(t: Table | None) -> _Step:
+            t = _open(t)
+            if t.status != PLAYING:
+                raise Refused("not_started")
+            if not isinstance(player, str) or player not in presence.people(t):
+                raise Refused("not_a_player")
+            if on == (player in t.autopilot):
+                raise Refused("autopilot_on" if on else "autopilot_off")
+            now = self.clock()
+            if not on:
+                step = _Step(self._touch(t))
+                self._here(step, player, now)
+                step.table = self._arm(step.table)
+                return step
+            nt = self._touch(
+                t, autopilot=(*t.autopilot, player), acted=presence.acted(t, player, now)
+            )
+            step = _Step(self._arm(nt))
+            step.notices.append(Notice("info.autopilot_on", _who(t, player)))
+            step.hands.add(player)  # their hand offers their seat back
+            return step
+
+        return await self._run(key, player, origin, build)
+
+    async def vote_end(
+        self, key: str, player: str, vote: int = 0, *, origin: Any = None
+    ) -> Result:
+        """``player`` votes to end the game (``vote``: the version the vote they pressed
+        opened at, 0 for a button drawn while none was open): a vote opens, or counts, or
+        ends the game (``bot.presence``)."""
+
+        def build(t: Table | None) -> _Step:
+            t = _open(t)
+            if t.status != PLAYING:
+                raise Refused("not_started")
+            if not isinstance(player, str) or player not in presence.people(t):
+                raise Refused("vote_not_player")
+            now = self.clock()
+            current = presence.open_vote(t, now)
+            if vote and (current is None or current.version != vote):
+                raise Refused("vote_expired")
+            if current is not None and player in current.voters:
+                raise Refused("vote_twice")
+            voters = (*current.voters, player) if current is not None else (player,)
+            step = _Step(t)
+            self._here(step, player, now)
+            need = presence.needed(step.table, voters, now)
+            if len(voters) >= need:
+                return self._stopped(
+                    step.table, Notice("info.vote_ended", {"votes": len(voters), "needed": need})
+                )
+            # the vote's id is the version that opens it (this one, for a new vote)
+            opened = current or Vote(t.version + 1, now + presence.VOTE_SECONDS)
+            nt = self._touch(step.table, vote=Vote(opened.version, opened.until, voters))
+            step.table = self._arm(nt)
+            left = round(opened.until - now)
+            said = {**_who(t, player), "votes": len(voters), "needed": need, "seconds": left}
+            step.notices.append(Notice("info.vote_open", said))
+            return step
+
+        return await self._run(key, player, origin, build)
+
+    def _here(self, step: _Step, player: str, now: float) -> None:
+        """``player`` pressed something the table takes: they are present, and a seat the
+        autopilot played is theirs again (a turn of theirs running: its clock in full)."""
+        t = step.table
+        changes: dict[str, Any] = {"acted": presence.acted(t, player, now)}
+        if player in t.autopilot:
+            changes["autopilot"] = tuple(p for p in t.autopilot if p != player)
+            step.notices.append(Notice("info.autopilot_off", _who(t, player)))
+            step.hands.add(player)  # their hand offers "Play for me" again
+            g = t.game
+            turn = t.deadline("turn")
+            if g is not None and g.current == player and turn is not None:
+                length = self._window(t, turn)
+                if length is not None:
+                    changes["deadlines"] = tuple(
+                        Deadline("turn", max(d.due, now + length), d.version)
+                        if d.kind == "turn" else d
+                        for d in t.deadlines
+                    )  # fmt: skip
+        step.table = t.evolve(**changes)
 
     # -- playing --------------------------------------------------------------------------
 
@@ -1120,6 +1229,10 @@ class Service:
                 return await self.configure(key, player, preset=preset, admin=admin, origin=origin)
             case intents.Kick(target):
                 return await self.kick(key, player, target, admin=admin, origin=origin)
+            case intents.Autopilot(on):
+                return await self.autopilot(key, player, on, origin=origin)
+            case intents.VoteEnd(vote):
+                return await self.vote_end(key, player, vote, origin=origin)
         return None
 
     async def act(
@@ -1154,6 +1267,8 @@ class Service:
             if isinstance(action, Timeout):
                 raise Refused("bad_action")  # only the service's own timers time out
             step = _Step(t)
+            if player in presence.people(t):
+                self._here(step, player, self.clock())  # (refused below: none of it kept)
             if isinstance(action, NextRound):
                 self._next_round(step, player, source="player")
             elif isinstance(action, Leave):
@@ -1220,6 +1335,16 @@ class Service:
                     won["places"] = list(e.places)
                 step.notices.append(Notice("info.round_won", {**_who(nt, e.player), **won}))
                 self._count_round(step, e.player, e.places)
+        if isinstance(action, Leave) and player in nt.autopilot:
+            nt = step.table = nt.evolve(autopilot=tuple(p for p in nt.autopilot if p != player))
+        if (
+            nt.rules.absent == "autopilot"
+            and isinstance(action, Timeout)
+            and action.window == "turn"
+            and source == "timer"
+        ):
+            self._away(step, player)
+            return
         # AFK: a player timed out afk_strikes times in a row leaves
         limit = nt.rules.afk_strikes
         if (
@@ -1242,6 +1367,28 @@ class Service:
             self._finish(step)
         else:
             step.table = self._arm(step.table)
+
+    def _away(self, step: _Step, player: str) -> None:
+        """``player``'s turn timed out under ``absent=autopilot``: the autopilot plays their
+        seat from now on (``bot.presence``); a table where that leaves nobody present ends
+        unrated."""
+        t = step.table
+        g = t.game
+        assert g is not None
+        if g.phase is Phase.GAME_OVER:
+            self._finish(step)
+            return
+        if player in presence.people(t) and player not in t.autopilot:
+            t = step.table = t.evolve(autopilot=(*t.autopilot, player))
+            step.notices.append(Notice("info.autopilot_away", _who(t, player)))
+            step.hands.add(player)
+            if presence.all_away(t, self.clock()):
+                # (a step of its own: its version follows the timeout's)
+                away = self._stopped(t, Notice("info.all_away"))
+                step.table, step.closed = away.table, True
+                step.notices.extend(away.notices)
+                return
+        step.table = self._arm(step.table)
 
     def _next_round(self, step: _Step, by: str, *, source: str) -> None:
         t = step.table
@@ -1458,6 +1605,8 @@ class Service:
                     old.get("next_round")
                     or Deadline("next_round", now + self.settings.round_pause_seconds, 0)
                 )
+            if t.vote is not None:  # it lapses when it is due
+                out.append(Deadline("vote", t.vote.until, t.vote.version))
         t.deadlines = tuple(out)
         return t
 
@@ -1465,10 +1614,8 @@ class Service:
         g = t.game
         if g is None:
             return False
-        for s in t.seats:
-            if s.bot is None or s.id not in g.players:
-                continue
-            if g.current == s.id or ai.out_of_turn(g, s.id, s.bot):
+        for p, strategy in presence.pilots(t):  # bot seats, and people on autopilot
+            if g.current == p or ai.out_of_turn(g, p, strategy):
                 return True
         return False
 
@@ -1489,6 +1636,8 @@ class Service:
                 return None
             g = t.game
             assert g is not None
+            if d.kind == "vote":
+                return self._vote_lapsed(t, d)
             step = _Step(t)
             try:
                 if d.kind == "turn":
@@ -1529,6 +1678,17 @@ class Service:
         if self.shared and not changed:  # nor, kept claimed, in any other process
             await self.store.spend(self.worker, key, d)
 
+    def _vote_lapsed(self, t: Table, d: Deadline) -> _Step | None:
+        """The vote to end the game ran out without enough votes: it closes, and the table
+        says so."""
+        v = t.vote
+        if v is None or v.version != d.version:
+            return None
+        needed = presence.needed(t, v.voters, self.clock())
+        step = _Step(self._arm(self._touch(t, vote=None)))
+        step.notices.append(Notice("info.vote_lapsed", {"votes": len(v.voters), "needed": needed}))
+        return step
+
     async def _claim(self, due: list[tuple[str, Deadline]]) -> list[tuple[str, Deadline]]:
         """The deadlines of ``due`` this process fires: those it claimed in the database.
         A table whose deadline another process claimed (or changed) is that one's now."""
@@ -1567,17 +1727,16 @@ class Service:
         t = step.table
         g = t.game
         assert g is not None
-        bots = [s for s in t.seats if s.bot is not None and s.id in g.players]
-        # the bot whose turn it is first, then any bot that would act out of turn
-        bots.sort(key=lambda s: s.id != g.current)
-        for s in bots:
-            assert s.bot is not None
-            if g.current != s.id and not ai.out_of_turn(g, s.id, s.bot):
+        # bot seats and people on autopilot: the one whose turn it is first, then any that
+        # would act out of turn
+        bots = sorted(presence.pilots(t), key=lambda pilot: pilot[0] != g.current)
+        for p, strategy in bots:
+            if g.current != p and not ai.out_of_turn(g, p, strategy):
                 continue
-            action = ai.choose(g, s.id, s.bot, self._rng)
+            action = ai.choose(g, p, strategy, self._rng)
             if action is None:
                 continue
-            self._apply(step, s.id, action, source="bot")
+            self._apply(step, p, action, source="bot")
             return True
         return False
 

@@ -24,6 +24,7 @@ from bot.controls import Control, Row, Style
 from bot.intents import (
     Act,
     AddBot,
+    Autopilot,
     Back,
     Choose,
     CloseSettings,
@@ -35,6 +36,7 @@ from bot.intents import (
     Pick,
     Refresh,
     Start,
+    VoteEnd,
 )
 
 __all__ = [
@@ -203,6 +205,18 @@ class BackButton(IntentButton, template=rf"c:{_T}:{_V}"):
     intent = Back
 
 
+class AutopilotButton(IntentButton, template=rf"P:{_T}:[01]"):
+    """A hand's "Play for me" (``1``) or "Take my seat back" (``0``)."""
+
+    intent = Autopilot
+
+
+class VoteButton(IntentButton, template=rf"e:{_T}:{_V}"):
+    """The table's vote to end the game (the vote's version, or 0: none open)."""
+
+    intent = VoteEnd
+
+
 class LegacyButton(IntentButton, template=r"uno:(?!(?:cards|preset|flag|kick):)\S{1,96}"):
     """A button posted before the codec (``uno:<action>:...``): read by ``ids.read_legacy``."""
 
@@ -255,7 +269,7 @@ class LegacySelect(IntentSelect, template=r"uno:(?:cards|preset|flag|kick):\S{1,
 
 BUTTONS: tuple[type[IntentButton], ...] = (
     ActButton, JoinButton, LeaveButton, AddBotButton, StartButton, HandButton, RefreshButton,
-    SettingsButton, DoneButton, PickButton, PageButton, BackButton,
+    SettingsButton, DoneButton, PickButton, PageButton, BackButton, AutopilotButton, VoteButton,
 )  # fmt: skip
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     *BUTTONS, IntentSelect, LegacyButton, LegacySelect,

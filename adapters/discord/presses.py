@@ -22,6 +22,7 @@ from bot import policy, render
 from bot.intents import (
     Act,
     AddBot,
+    Autopilot,
     Back,
     CloseSettings,
     Intent,
@@ -38,6 +39,7 @@ from bot.intents import (
     SetFlag,
     SetPreset,
     Start,
+    VoteEnd,
 )
 from bot.model import PLAYING
 from bot.port import Notice
@@ -47,8 +49,8 @@ __all__ = ["Presses"]
 
 # the intents of each kind of message: anything else there is forged (a table button
 # slipped into a hand message, a card on the public table, a menu pick on a hand)
-PUBLIC = (Join, Leave, AddBot, Start, OpenSettings, OpenHand, Act)
-HAND = (Act, Pick, Page, Back, Refresh)
+PUBLIC = (Join, Leave, AddBot, Start, OpenSettings, OpenHand, Act, VoteEnd)
+HAND = (Act, Pick, Page, Back, Refresh, Autopilot)
 MENUS: dict[type, str] = {
     OpenSettings: "settings",
     SetPreset: "settings",
@@ -242,6 +244,10 @@ class Presses:
         elif isinstance(intent, Act):
             action = intent.action
         names: Mapping[str, str] = {}
+        if isinstance(intent, Autopilot):  # "Play for me", or my seat back
+            res = await self.service.press(key, o.player, intent, origin=o)
+            if res is not None and res.table is not None:
+                names = res.table.names
         if action is not None:
             s.picking = None
             res = await self.service.press(key, o.player, Act(action, version), origin=o)

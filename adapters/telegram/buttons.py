@@ -43,6 +43,7 @@ from bot.intents import (
     TELEGRAM_LIMIT,
     Act,
     AddBot,
+    Autopilot,
     CardLook,
     CloseSettings,
     Join,
@@ -58,6 +59,7 @@ from bot.intents import (
     SetFlag,
     SetPreset,
     Start,
+    VoteEnd,
 )
 
 __all__ = ["ROUTES", "Buttons", "read"]
@@ -78,6 +80,8 @@ ROUTES: tuple[tuple[tuple[type, ...], str], ...] = (
     ((Start,), "start"),
     ((OpenHand, Refresh), "hand"),
     ((Kick,), "kick"),
+    ((Autopilot,), "autopilot"),
+    ((VoteEnd,), "vote"),
     ((OpenSettings,), "menus.open_settings"),
     ((OpenFlag,), "menus.open_flag"),
     ((SetFlag,), "menus.set_flag"),
@@ -218,6 +222,22 @@ class Buttons(Base):
     async def start(self, p: Pressed) -> None:
         admin = await self._admin(p.key, p.uid)
         await self.svc.start_game(p.key, p.pid, admin=admin, origin=p.origin)
+
+    async def autopilot(self, p: Pressed) -> None:
+        """A private hand's "Play for me", or "Take my seat back"."""
+        intent = await self._intent(p)
+        if not isinstance(intent, Autopilot):
+            p.alert(translator(p.origin.lang).gettext(INVALID))
+            return
+        await self.svc.autopilot(p.key, p.pid, intent.on, origin=p.origin)
+
+    async def vote(self, p: Pressed) -> None:
+        """The table's vote to end the game."""
+        intent = await self._intent(p)
+        if not isinstance(intent, VoteEnd):
+            p.alert(translator(p.origin.lang).gettext(INVALID))
+            return
+        await self.svc.vote_end(p.key, p.pid, intent.vote, origin=p.origin)
 
     async def kick(self, p: Pressed) -> None:
         """A player chosen in the ``/kick`` menu: removed, and the menu closed."""

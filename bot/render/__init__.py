@@ -80,6 +80,7 @@ from bot.render.table import (
     scores_lines,
     seat_lines,
     table_text,
+    vote_line,
 )
 
 __all__ = [
@@ -128,4 +129,5 @@ __all__ = [
     "stats_text",
     "table_line",
     "table_text",
+    "vote_line",
 ]

@@ -16,7 +16,7 @@ from adapters.discord.text import command_names, option_names
 from bot import controls
 from bot import settings_schema as schema
 from bot.i18n import LANGUAGES, translator
-from bot.intents import Act, Press, SetFlag
+from bot.intents import Act, Press, SetFlag, VoteEnd
 from bot.model import Seat
 from bot.port import TableInfo
 from engine import (
@@ -454,5 +454,7 @@ def test_the_table_buttons_are_the_mapping_of_the_cores_controls(
     again = views.table_view(info, tr)
     assert again is not None
     shown = _buttons(again)
-    assert shown[0][0] == "Look at your cards" and shown[1:-1] == want[1:]
-    assert shown[-1] == ("Walk away", ids.encode(Act(Leave(), 42), CHANNEL), False)
+    walk = ("Walk away", ids.encode(Act(Leave(), 42), CHANNEL), False)
+    # the first row changed (the vote to end the game is a row of its own, after it)
+    assert shown == [("Look at your cards", *want[0][1:]), *want[1:-1], walk, want[-1]]
+    assert want[-1][1] == ids.encode(VoteEnd(0), CHANNEL)
