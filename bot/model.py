@@ -223,6 +223,7 @@ class Table:
     # whose seat the autopilot plays, when each person last pressed something the table
     # took (unix time), and the open vote to end the game
     autopilot: tuple[str, ...] = ()
+    asked: tuple[str, ...] = ()  # those of ``autopilot`` who asked for it ("Play for me")
     acted: dict[str, float] = field(default_factory=dict)
     vote: Vote | None = None
     # the stored row's revision this copy was read or written at: every write of the row
@@ -325,7 +326,7 @@ class Table:
             "recent": _recent_json(self.recent),
             "shown": self.shown,
             "pending": "\n".join([p.to_line() for p in self.pending]),
-            "presence": _presence_json(self.autopilot, self.acted, self.vote),
+            "presence": _presence_json(self.autopilot, self.asked, self.acted, self.vote),
         }
 
     @classmethod
@@ -394,13 +395,20 @@ def _pending_of(text: str | None) -> tuple[Pending, ...]:
     return tuple(p for p in found if p is not None)
 
 
-def _presence_json(autopilot: tuple[str, ...], acted: dict[str, float], vote: Vote | None) -> str:
+def _presence_json(
+    autopilot: tuple[str, ...],
+    asked: tuple[str, ...],
+    acted: dict[str, float],
+    vote: Vote | None,
+) -> str:
     """The ``presence`` column: ``{}`` while there is nothing (most tables, most moves)."""
     if not autopilot and not acted and vote is None:
         return "{}"
     d: dict[str, Any] = {}
     if autopilot:
         d["autopilot"] = list(autopilot)
+    if asked:
+        d["asked"] = list(asked)
     if acted:
         d["acted"] = acted
     if vote is not None:
@@ -417,9 +425,12 @@ def _presence_of(text: str | None) -> dict[str, Any]:
     try:
         d = json.loads(text)
         autopilot = d.get("autopilot") or []
+        asked = d.get("asked") or []
         acted = d.get("acted") or {}
         if isinstance(autopilot, list):
             out["autopilot"] = tuple(str(p) for p in autopilot)
+        if isinstance(asked, list):
+            out["asked"] = tuple(str(p) for p in asked)
         if isinstance(acted, dict):
             out["acted"] = {str(k): float(v) for k, v in acted.items()}
         v = d.get("vote")

@@ -8,9 +8,13 @@ calling UNO, catching) through the same path as a bot seat, from the same deadli
 press of theirs that the table takes (a move, a vote, "Take my seat back") hands the seat
 back; opening one's hand only looks. The people on autopilot are kept with the table
 (``Table.autopilot``, stored), so a restart keeps them, and every table message shows them.
-A timeout that leaves nobody present at the table (everyone in the game on autopilot and
-nobody has pressed anything for :func:`window` seconds) ends the game unrated, as ``/stop``
-does: the bots would only be playing among themselves for people who are gone.
+**Nobody left.** Under ``absent=autopilot``, when nobody is at a game any more (every
+person in it let their last turn time out, none asked for the autopilot, and nobody has
+pressed anything for :func:`window` seconds), the game ends unrated, as ``/stop`` ends it,
+at the next timeout or move of the autopilot: the bots would only be playing among
+themselves for people who are gone. Those who asked for the autopilot may be watching: a
+game left to it goes on to its result. (``absent=remove`` is as it was: its timeouts
+remove a player after ``afk_strikes`` in a row, and a table with no person left closes.)
 
 **The vote.** When neither the host nor an admin is around to ``/stop`` a stuck game, the
 people playing it vote to end it (a button on the table). It ends when more than half of
@@ -101,7 +105,12 @@ def pilots(t: Table) -> list[tuple[str, str]]:
 
 
 def all_away(t: Table, now: float) -> bool:
-    """Whether nobody is present at the game: every person in it on autopilot, and none
-    has pressed anything for :func:`window` seconds."""
+    """Whether nobody is at the game any more: every person in it let their last turn time
+    out (``Table.strikes``: a move of theirs resets it) and did not ask for the autopilot
+    (they may be watching), and none has pressed anything for :func:`window` seconds."""
     everyone = people(t)
-    return bool(everyone) and set(everyone) <= set(t.autopilot) and not present(t, now)
+    return (
+        bool(everyone)
+        and all(t.strikes.get(p, 0) >= 1 and p not in t.asked for p in everyone)
+        and not present(t, now)
+    )

@@ -1073,7 +1073,8 @@ class Service:
             nt = self._touch(
                 t, status=PLAYING, game=g, game_no=t.game_no + 1, played={}, strikes={},
                 # everyone dealt in is at the table now (``bot.presence``)
-                autopilot=(), vote=None, acted={s.id: now for s in t.seats if s.bot is None},
+                autopilot=(), asked=(), vote=None,
+                acted={s.id: now for s in t.seats if s.bot is None},
             )  # fmt: skip
             nt.turn_version = nt.version
             step = _Step(nt, events=list(events))
@@ -1126,7 +1127,10 @@ class Service:
                 step.table = self._arm(step.table)
                 return step
             nt = self._touch(
-                t, autopilot=(*t.autopilot, player), acted=presence.acted(t, player, now)
+                t,
+                autopilot=(*t.autopilot, player),
+                asked=(*t.asked, player),
+                acted=presence.acted(t, player, now),
             )
             step = _Step(self._arm(nt))
             step.notices.append(Notice("info.autopilot_on", _who(t, player)))
@@ -1178,8 +1182,11 @@ class Service:
         autopilot played is theirs again (a turn of theirs running: its clock in full)."""
         t = step.table
         changes: dict[str, Any] = {"acted": presence.acted(t, player, now)}
+        if player in t.strikes:  # timeouts in a row: not any more
+            changes["strikes"] = {p: n for p, n in t.strikes.items() if p != player}
         if player in t.autopilot:
             changes["autopilot"] = tuple(p for p in t.autopilot if p != player)
+            changes["asked"] = tuple(p for p in t.asked if p != player)
             step.notices.append(Notice("info.autopilot_off", _who(t, player)))
             step.hands.add(player)  # their hand offers "Play for me" again
             g = t.game
@@ -1336,13 +1343,13 @@ class Service:
                 step.notices.append(Notice("info.round_won", {**_who(nt, e.player), **won}))
                 self._count_round(step, e.player, e.places)
         if isinstance(action, Leave) and player in nt.autopilot:
-            nt = step.table = nt.evolve(autopilot=tuple(p for p in nt.autopilot if p != player))
-        if (
-            nt.rules.absent == "autopilot"
-            and isinstance(action, Timeout)
-            and action.window == "turn"
-            and source == "timer"
-        ):
+            nt = step.table = nt.evolve(
+                autopilot=tuple(p for p in nt.autopilot if p != player),
+                asked=tuple(p for p in nt.asked if p != player),
+            )
+        # (a turn that ran out while the bot itself was down is nobody's absence: "late")
+        timed_out = isinstance(action, Timeout) and action.window == "turn" and source == "timer"
+        if timed_out and nt.rules.absent == "autopilot":
             self._away(step, player)
             return
         # AFK: a player timed out afk_strikes times in a row leaves
@@ -1370,8 +1377,7 @@ class Service:
 
     def _away(self, step: _Step, player: str) -> None:
         """``player``'s turn timed out under ``absent=autopilot``: the autopilot plays their
-        seat from now on (``bot.presence``); a table where that leaves nobody present ends
-        unrated."""
+        seat from now on (``bot.presence``)."""
         t = step.table
         g = t.game
         assert g is not None
@@ -1382,13 +1388,19 @@ class Service:
             t = step.table = t.evolve(autopilot=(*t.autopilot, player))
             step.notices.append(Notice("info.autopilot_away", _who(t, player)))
             step.hands.add(player)
-            if presence.all_away(t, self.clock()):
-                # (a step of its own: its version follows the timeout's)
-                away = self._stopped(t, Notice("info.all_away"))
-                step.table, step.closed = away.table, True
-                step.notices.extend(away.notices)
-                return
-        step.table = self._arm(step.table)
+        if not self._nobody_here(step):
+            step.table = self._arm(step.table)
+
+    def _nobody_here(self, step: _Step) -> bool:
+        """Whether nobody is at the table's game any more (``presence.all_away``): then it
+        ends unrated, in a step of its own (its version follows the timeout's)."""
+        t = step.table
+        if not presence.all_away(t, self.clock()):
+            return False
+        away = self._stopped(t, Notice("info.all_away"))
+        step.table, step.closed = away.table, True
+        step.notices.extend(away.notices)
+        return True
 
     def _next_round(self, step: _Step, by: str, *, source: str) -> None:
         t = step.table
@@ -1655,7 +1667,11 @@ class Service:
                         return None
                     self._next_round(step, g.players[0], source="timer")
                 elif d.kind == "bot":
-                    if d.version != t.version or not self._bot_move(step):
+                    if d.version != t.version:
+                        return None
+                    if t.autopilot and presence.all_away(t, self.clock()):
+                        return self._stopped(t, Notice("info.all_away"))
+                    if not self._bot_move(step):
                         return None
                 else:
                     return None

@@ -242,6 +242,41 @@ async def test_a_timeout_that_leaves_nobody_present_ends_the_game_unrated(
     assert await store.player_stats(GLOBAL, "u1") is None
 
 
+async def test_those_gone_are_not_played_for_past_five_minutes_but_those_who_asked_are(
+    env: Env, clock: Clock
+) -> None:
+    """Both people pressed something, then vanished: their timeouts hand their seats to the
+    autopilot, which plays on while they might still be around; once nobody has pressed
+    anything for five minutes the next move of the autopilot ends the game instead. Had
+    one of them asked for the autopilot ("Play for me"), it would play on: they may be
+    watching."""
+    svc, store, port = env
+    hands = {"u1": ["B5", "B6", "G7", "R3", "R4"], "u2": ["B1", "G2", "Y7", "R5", "R6"]}
+    g = scenario(hands, ["Y9"], draw_pile=DECK * 2, rules=AWAY, current="u1")
+    await put_game(store, KEY, g, clock=clock, bots={})
+    await svc.start(run_timers=False)
+    assert (await svc.act(KEY, "u1", Draw())).ok  # both here at first
+    if await current(svc) == "u1":
+        assert (await svc.act(KEY, "u1", Pass())).ok
+    assert (await svc.act(KEY, "u2", Draw())).ok
+    if await current(svc) == "u2":
+        assert (await svc.act(KEY, "u2", Pass())).ok
+    pressed = clock()
+    await time_out(svc, clock, "u1")
+    await time_out(svc, clock, "u2")
+    info = await svc.table(KEY)
+    assert info is not None and info.status == PLAYING and set(info.autopilot) == {"u1", "u2"}
+    while (info := await svc.table(KEY)) is not None and info.status == PLAYING:
+        due = svc.timers.next_due()
+        assert due is not None  # never without a deadline: it never waits on them
+        clock.t = max(clock.t, due)
+        await svc.timers.run_due(clock())
+    assert info is not None and info.status == STOPPED
+    assert codes(port)[-1] == "info.all_away"
+    # not before five minutes, and at the first move of the autopilot after them
+    assert pressed + presence.ACTIVE_SECONDS <= clock() <= pressed + presence.ACTIVE_SECONDS + 11
+
+
 async def test_under_remove_a_timeout_is_a_strike_as_before(env: Env, clock: Clock) -> None:
     svc, store, port = env
     await three(store, clock, Rules(afk_strikes=1, turn_seconds=10))
