@@ -45,8 +45,10 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    """A timer: ``kind`` is ``turn``, ``uno:<player>``, ``lobby``, ``bot`` or ``next_round``;
-    ``version`` the table's ``turn_version`` when it was armed; ``due`` a unix time."""
+    """A timer: ``kind`` is ``turn``, ``uno:<player>``, ``lobby``, ``bot``, ``next_round`` or
+    ``vote`` (a vote to end the game lapses: ``bot.presence``);
+    ``version`` the table's ``turn_version`` when it was armed (a vote's: the version it
+    opened at); ``due`` a unix time."""
 
     kind: str
     due: float
