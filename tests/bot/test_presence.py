@@ -419,3 +419,20 @@ async def test_the_log_replays_with_the_autopilot(env: Env, clock: Clock, absent
     assert t is not None and t.game is not None and t.status == FINISHED
     assert t.game.winner in ("u1", "u2")
     assert replay(await store.actions(KEY), t.game_no) == t.game
+
+
+async def test_the_setting_is_a_rule_of_the_table_set_like_any_other(env: Env) -> None:
+    """``absent`` goes through the settings schema: a menu's SetFlag, /rules' words."""
+    from bot import intents
+    from bot import settings_schema as schema
+
+    svc, _store, _ = env
+    assert (await svc.create(KEY, "chat", "u1", "Ann")).ok
+    res = await svc.press(KEY, "u1", intents.SetFlag("absent", "autopilot"))
+    assert res is not None and res.ok and res.table is not None
+    assert res.table.rules.absent == "autopilot" and res.table.rules.afk_strikes == 3
+    summary = schema.rules_summary(res.table.rules, translator("en"), res.table.preset)
+    assert "Absent players: a bot plays for them" in summary
+    hans = schema.rules_summary(res.table.rules, translator("zh_Hans"), res.table.preset)
+    assert "离开的玩家：机器人代打" in hans
+    assert (await svc.press(KEY, "u2", intents.SetFlag("absent", "remove"))).code == "not_host"
