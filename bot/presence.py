@@ -3,11 +3,12 @@
 **The autopilot.** A seat may be played by a bot although a person sits in it: under the
 table setting ``absent=autopilot`` from the player's first turn that times out, or at any
 time when they ask for it ("Play for me"). The autopilot is the ``smart`` strategy
-(``bot.seats.strategies``): it plays their turns and makes their other decisions (a
-colour, a challenge, calling UNO, catching) through the same path as a bot seat, from the
-same deadline. Any press of theirs that the table takes (a move, a vote, "Take my seat back") hands the seat
-back; opening one's hand only looks. The people on autopilot are kept with the table
-(``Table.autopilot``, stored), so a restart keeps them, and every table message shows them.
+(``bot.seats.strategies``): it plays their turns and makes their other decisions (a colour,
+a challenge, calling UNO, catching) through the same path as a bot seat, from the same
+deadline. Any press of theirs that the table takes (a move, a vote, "Take my seat back")
+hands the seat back; opening one's hand only looks. The people on autopilot are kept with
+the table (``Table.autopilot``, stored), so a restart keeps them, and every table message
+shows them.
 **Nobody left.** Under ``absent=autopilot``, when nobody is at a game any more (every
 person in it let their last turn time out, none asked for the autopilot, and nobody has
 pressed anything for :func:`window` seconds), the game ends unrated, as ``/stop`` ends it,
@@ -25,7 +26,7 @@ it lapses (the table says so) and a new press opens a new one. A game ended by a
 stopped exactly as ``/stop`` stops it: recorded as abandoned, counted for nobody.
 
 Pure functions of a table and the time; the service (``bot.service``) commits what they
-decide.
+decide (``bot.service.absent``, ``bot.service.play``).
 """
 
 from __future__ import annotations

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from bot import presence
-from bot.ui.i18n import LANGUAGES, translator
 from bot.model import FINISHED, PLAYING, STOPPED
 from bot.port import Notice, RecordingPort
-from bot.ui.render import REFUSAL_FALLBACK, notice_text
+from bot.ratings import ABANDONED, ALL_TIME
 from bot.service import GLOBAL, Service
 from bot.store import Store
+from bot.ui.i18n import LANGUAGES, translator
+from bot.ui.render import REFUSAL_FALLBACK, notice_text
 from engine import Color, Draw, Pass, Phase, Play, Rules, scenario
 from tests.bot.helpers import Clock, close_service, drive, open_service, put_game, replay
 
@@ -273,6 +274,11 @@ async def test_those_gone_are_not_played_for_past_five_minutes_but_those_who_ask
         await svc.timers.run_due(clock())
     assert info is not None and info.status == STOPPED
     assert codes(port)[-1] == "info.all_away"
+    # recorded as abandoned (bot.ratings), rated for nobody, as /stop records it
+    [game] = await store.game_results()
+    assert game.outcome == ABANDONED and not game.rated
+    assert {e.player for e in game.entrants} == {"u1", "u2"}
+    assert all(e.place is None for e in game.entrants)
     # not before five minutes, and at the first move of the autopilot after them
     assert pressed + presence.ACTIVE_SECONDS <= clock() <= pressed + presence.ACTIVE_SECONDS + 11
 
@@ -322,6 +328,10 @@ async def test_a_majority_of_those_present_ends_the_game_as_stop_does(
     assert t is not None and t.status == STOPPED and t.game is not None and t.game.winner is None
     for p in ("u1", "u2", "u3"):
         assert await store.player_stats(GLOBAL, p) is None
+    [game] = await store.game_results()  # once, abandoned, never rated (bot.ratings)
+    assert game.outcome == ABANDONED and not game.rated
+    assert all(e.place is None for e in game.entrants)
+    assert await store.ladder(GLOBAL, ALL_TIME) == []
     assert "vote" not in svc.timers.armed(KEY)
 
 
@@ -425,14 +435,15 @@ async def test_the_setting_is_a_rule_of_the_table_set_like_any_other(env: Env) -
     """``absent`` goes through the settings schema: a menu's SetFlag, /rules' words."""
     from bot.ui import intents
     from bot.ui import settings_schema as schema
+    from bot.ui.press import press
 
     svc, _store, _ = env
     assert (await svc.create(KEY, "chat", "u1", "Ann")).ok
-    res = await svc.press(KEY, "u1", intents.SetFlag("absent", "autopilot"))
+    res = await press(svc, KEY, "u1", intents.SetFlag("absent", "autopilot"))
     assert res is not None and res.ok and res.table is not None
     assert res.table.rules.absent == "autopilot" and res.table.rules.afk_strikes == 3
     summary = schema.rules_summary(res.table.rules, translator("en"), res.table.preset)
     assert "Absent players: a bot plays for them" in summary
     hans = schema.rules_summary(res.table.rules, translator("zh_Hans"), res.table.preset)
     assert "离开的玩家：机器人代打" in hans
-    assert (await svc.press(KEY, "u2", intents.SetFlag("absent", "remove"))).code == "not_host"
+    assert (await press(svc, KEY, "u2", intents.SetFlag("absent", "remove"))).code == "not_host"

@@ -30,9 +30,9 @@ from typing import Any
 
 import pytest
 
-from bot.seats import strategies as ai
 from bot.model import PLAYING
 from bot.port import Notice, NullPort, TableInfo
+from bot.seats import strategies as ai
 from bot.service import Service
 from engine import Phase
 from tests.bot.helpers import Clock, close_service, open_service

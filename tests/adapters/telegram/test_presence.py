@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bot import presence
-from bot.ui.i18n import translator
 from bot.model import PLAYING, STOPPED
+from bot.ui.i18n import translator
 from tests.adapters.telegram.conftest import Harness, human_turn, open_table
 
 EN = translator("en")
