@@ -44,6 +44,7 @@ from bot.ui.intents import (
     SetFlag,
     SetPreset,
     Start,
+    VoteEnd,
 )
 from engine import COLORS, Action, Card, ChooseColor, Draw, Play, View
 
@@ -96,7 +97,7 @@ STYLES: dict[Style, discord.ButtonStyle] = {
 # the intents a button carries (the rest are a select's: ``Choose`` and its options)
 BUTTON_INTENTS = (
     Act, Join, LeaveTable, AddBot, Start, OpenHand, Refresh, OpenSettings, CloseSettings,
-    Pick, Page, Back,
+    Pick, Page, Back, Autopilot, VoteEnd,
 )  # fmt: skip
 
 
