@@ -20,6 +20,7 @@ __all__ = [
     "Recent",
     "Seat",
     "Table",
+    "Vote",
 ]
 
 LOBBY = "lobby"
@@ -44,12 +45,25 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    """A timer: ``kind`` is ``turn``, ``uno:<player>``, ``lobby``, ``bot`` or ``next_round``;
-    ``version`` the table's ``turn_version`` when it was armed; ``due`` a unix time."""
+    """A timer: ``kind`` is ``turn``, ``uno:<player>``, ``lobby``, ``bot``, ``next_round`` or
+    ``vote`` (a vote to end the game lapses: ``bot.presence``);
+    ``version`` the table's ``turn_version`` when it was armed (a vote's: the version it
+    opened at); ``due`` a unix time."""
 
     kind: str
     due: float
     version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """An open vote to end a stuck game (issue 22, ``bot.presence``): opened at table
+    ``version`` (the vote's id in its buttons), open until ``until`` (unix time), by
+    ``voters`` (player ids, in the order they voted)."""
+
+    version: int
+    until: float
+    voters: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +221,13 @@ class Table:
     # made since (``Pending``): what a restart shows again
     shown: int = 0
     pending: tuple[Pending, ...] = ()
+    # issue 22 (``bot.presence``), stored together as the row's ``presence``: the people
+    # whose seat the autopilot plays, when each person last pressed something the table
+    # took (unix time), and the open vote to end the game
+    autopilot: tuple[str, ...] = ()
+    asked: tuple[str, ...] = ()  # those of ``autopilot`` who asked for it ("Play for me")
+    acted: dict[str, float] = field(default_factory=dict)
+    vote: Vote | None = None
     # the stored row's revision this copy was read or written at: every write of the row
     # (a change, adapter data, a shown mark) raises it, so a copy whose ``rev`` is the
     # stored one is current (the store checks it at commit: ``WriteBatch.expect``); 0 for
@@ -307,6 +328,7 @@ class Table:
             "recent": _recent_json(self.recent),
             "shown": self.shown,
             "pending": "\n".join([p.to_line() for p in self.pending]),
+            "presence": _presence_json(self.autopilot, self.asked, self.acted, self.vote),
         }
 
     @classmethod
@@ -338,6 +360,7 @@ class Table:
             shown=int(row["shown"]),
             pending=_pending_of(row["pending"]),
             rev=int(row["rev"]),
+            **_presence_of(row["presence"]),
         )
 
 
@@ -372,6 +395,52 @@ def _pending_of(text: str | None) -> tuple[Pending, ...]:
         return ()
     found = (Pending.of_line(line) for line in text.split("\n") if line)
     return tuple(p for p in found if p is not None)
+
+
+def _presence_json(
+    autopilot: tuple[str, ...],
+    asked: tuple[str, ...],
+    acted: dict[str, float],
+    vote: Vote | None,
+) -> str:
+    """The ``presence`` column: ``{}`` while there is nothing (most tables, most moves)."""
+    if not autopilot and not acted and vote is None:
+        return "{}"
+    d: dict[str, Any] = {}
+    if autopilot:
+        d["autopilot"] = list(autopilot)
+    if asked:
+        d["asked"] = list(asked)
+    if acted:
+        d["acted"] = acted
+    if vote is not None:
+        d["vote"] = {"v": vote.version, "until": vote.until, "by": list(vote.voters)}
+    return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
+
+
+def _presence_of(text: str | None) -> dict[str, Any]:
+    """The ``presence`` column read back into the table's fields (what this version cannot
+    read is left out: a vote or an autopilot lost is a courtesy lost, never a game)."""
+    out: dict[str, Any] = {}
+    if not text or text == "{}":
+        return out
+    try:
+        d = json.loads(text)
+        autopilot = d.get("autopilot") or []
+        asked = d.get("asked") or []
+        acted = d.get("acted") or {}
+        if isinstance(autopilot, list):
+            out["autopilot"] = tuple(str(p) for p in autopilot)
+        if isinstance(asked, list):
+            out["asked"] = tuple(str(p) for p in asked)
+        if isinstance(acted, dict):
+            out["acted"] = {str(k): float(v) for k, v in acted.items()}
+        v = d.get("vote")
+        if isinstance(v, dict):
+            out["vote"] = Vote(int(v["v"]), float(v["until"]), tuple(str(p) for p in v["by"]))
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return out
+    return out
 
 
 def _recent_of(text: str | None) -> tuple[Recent, ...]:

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.model import Pending, Recent, Seat
+from bot.model import Pending, Recent, Seat, Vote
 from engine import Event, Rules, View
 
 __all__ = [
@@ -95,6 +95,11 @@ class TableInfo:
     # buttons drawn for a version at least this one are still good (a call or a catch of
     # UNO changes the version, not the turn: see ``Service.act``'s ``seen_version``)
     turn_version: int = 0
+    # issue 22 (``bot.presence``): the people whose seat the autopilot plays; the vote to
+    # end the game while it is open, and how many votes end it then
+    autopilot: tuple[str, ...] = ()
+    vote: Vote | None = None
+    vote_needed: int = 0
 
     @property
     def names(self) -> dict[str, str]:

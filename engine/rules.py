@@ -79,6 +79,7 @@ DrawnCard = Literal["any", "number_only"]
 UnoCall = Literal["after_play", "with_play"]
 ColorTimeout = Literal["random", "keep"]
 StartReverse = Literal["dealer", "right_of_dealer"]
+Absent = Literal["remove", "autopilot"]
 
 
 class Rules(BaseModel):
@@ -124,6 +125,10 @@ class Rules(BaseModel):
     color_timeout: ColorTimeout = "random"
     places: bool = False
     start_reverse: StartReverse = "dealer"
+    # issue 22: what the table does with a player whose turn times out. Like
+    # ``turn_seconds`` and ``afk_strikes`` it is the table service's, not the game's: the
+    # engine never reads it (a table's rules are its settings, in one place)
+    absent: Absent = "remove"
 
     PRESET_NAMES: ClassVar[tuple[str, ...]] = ("official", "house", "party")
 

@@ -29,6 +29,7 @@ from bot.ui.i18n import LANGUAGES, Translator, translator
 from bot.ui.intents import (
     Act,
     AddBot,
+    Autopilot,
     Back,
     Choose,
     CloseSettings,
@@ -43,6 +44,7 @@ from bot.ui.intents import (
     SetFlag,
     SetPreset,
     Start,
+    VoteEnd,
 )
 from engine import COLORS, Action, Card, ChooseColor, Draw, Play, View
 
@@ -95,7 +97,7 @@ STYLES: dict[Style, discord.ButtonStyle] = {
 # the intents a button carries (the rest are a select's: ``Choose`` and its options)
 BUTTON_INTENTS = (
     Act, Join, LeaveTable, AddBot, Start, OpenHand, Refresh, OpenSettings, CloseSettings,
-    Pick, Page, Back,
+    Pick, Page, Back, Autopilot, VoteEnd,
 )  # fmt: skip
 
 
@@ -369,20 +371,21 @@ def hand_view(
     picture, dimmed when the player has a move to make and the card is not part of it);
     when they do not all fit in the rows the colours and the other moves leave, the rest
     of the playable ones go in a select paged at 25. Plays that call UNO come first, as
-    "card · UNO!" buttons."""
+    "card · UNO!" buttons. The last row ends with "Play for me" (or "Take my seat back")."""
     channel, version = channel_of(info.key), info.version
     rows = controls.hand_menu(info, hand, legal, tr)
     others = [(c, c.intent.action) for r in rows if r.menu != "cards" for c in r
               if isinstance(c.intent, Act)]  # fmt: skip
     colors = [c for c, a in others if isinstance(a, ChooseColor)]
-    moves = [c for c, a in others if not isinstance(a, ChooseColor)][:PER_ROW]
+    pilot = [c for r in rows for c in r if isinstance(c.intent, Autopilot)][:1]
+    moves = [c for c, a in others if not isinstance(a, ChooseColor)][: PER_ROW - len(pilot)]
     choices = hand_choices(hand.hand or (), menu_plays(rows))
     view = discord.ui.View(timeout=None)
     row = 0
     if colors:
         layout([Row(tuple(colors))], channel, view)
         row = 1
-    rows_left = ROWS - row - (1 if moves else 0)
+    rows_left = ROWS - row - (1 if moves or pilot else 0)
     if len(choices) <= min(rows_left, CARD_ROWS) * PER_ROW:
         shown, rest = choices, []
     else:  # the rows left once a select and a bottom row (moves, pages) are kept free
@@ -404,10 +407,14 @@ def hand_view(
         row += 1
         if pages > 1:
             bottom = _page_buttons(channel, version, page, pages, row)
-    for c in moves[: PER_ROW - len(bottom)]:
+    for c in moves[: PER_ROW - len(bottom) - len(pilot)]:
         emoji = art.back() if art is not None and isinstance(c.intent, Act) and isinstance(
             c.intent.action, Draw) else None  # fmt: skip
         b = button(c, channel, row=row, emoji=emoji)
+        if b is not None:
+            bottom.append(b)
+    for c in pilot:
+        b = button(c, channel, row=row)
         if b is not None:
             bottom.append(b)
     for b in bottom:

@@ -96,6 +96,7 @@ def inline_answer(
         found = widgets._result(tid, ver, code, label, widgets._hint(other, view, tr))
         if found is not None:
             moves.append(found)
+    pilot = widgets.pilot_results(info, m, tr)  # last: it never takes a card's place
     can = m.cards()
     dimmed: list[InlineQueryResult] = []
     seen: set[Card] = set()
@@ -108,11 +109,11 @@ def inline_answer(
             dimmed.append(st)
     # 50 results at most: the moves always make it, then the playable cards, then what
     # else can be played, then the rest of the hand
-    room = widgets.INLINE_MAX - len(moves)
+    room = widgets.INLINE_MAX - len(moves) - len(pilot)
     playable = playable[:room]
     said = said[: room - len(playable)]
     dimmed = dimmed[: room - len(playable) - len(said)]
-    results = [*playable, *dimmed, *said, *moves]
+    results = [*playable, *dimmed, *said, *moves, *pilot]
     status = widgets._status(view, tr, names)
     button = InlineQueryResultsButton(status[:64], start_parameter=Link.HAND + tid)
     return results, button

@@ -42,6 +42,7 @@ from bot.ui.i18n import LANGUAGE_NAMES, LANGUAGES, N_, Translator, translator
 from bot.ui.intents import (
     TELEGRAM_LIMIT,
     Act,
+    Autopilot,
     CardLook,
     CloseSettings,
     Intent,
@@ -81,6 +82,13 @@ HAND_BUTTONS = 80  # card buttons on a private hand (a keyboard holds about 100)
 TEXT_MAX = 4096
 
 POSTED = "🎴"  # what any chosen inline result posts in the group (never a card)
+# an inline result's code for the hand's "Play for me" / "Take my seat back" (an action
+# code never starts with a capital: ``bot.intents``)
+PILOT_CODES: dict[bool, str] = {True: "P1", False: "P0"}
+PILOT_HINTS: dict[bool, str] = {
+    True: N_("A bot plays your turns until you press anything"),
+    False: N_("Play your own turns again"),
+}
 
 SETTINGS = N_("Settings")
 CHAT_PROMPT = N_("Choose the language of this chat:")
@@ -365,12 +373,31 @@ def inline_answer(
         label = render.card_text(c, tr) + (f" ×{n}" if n > 1 else "")
         rest.append(_result(tid, ver, "-" + c.code, "✖ " + label, dim))
     # 50 results at most: the other moves (draw, pass, UNO...) always make it
+    # ("Play for me", or the seat back, last: it never takes a card's place)
+    pilot = pilot_results(info, m, tr)
     moves = [r for r in others if r is not None]
-    cards = [r for r in plays if r is not None][: INLINE_MAX - len(moves)]
-    results = [*cards, *moves, *(r for r in rest if r is not None)][:INLINE_MAX]
+    cards = [r for r in plays if r is not None][: INLINE_MAX - len(moves) - len(pilot)]
+    most = INLINE_MAX - len(pilot)
+    results = [*[*cards, *moves, *(r for r in rest if r is not None)][:most], *pilot]
     status = _status(view, tr, names)
     button = InlineQueryResultsButton(status[:64], start_parameter=Link.HAND + tid)
     return results, button
+
+
+def pilot_results(info: TableInfo, m: Moves, tr: Translator) -> list[InlineQueryResultArticle]:
+    """The hand's "Play for me" (or "Take my seat back") as an inline result: its id's
+    code is :data:`PILOT_CODES`'s, read by ``inline.Inline``."""
+    out = []
+    for row in m.extra:
+        for c in row:
+            if isinstance(c.intent, Autopilot):
+                on = c.intent.on
+                title = (c.icon + " " if c.icon else "") + c.label
+                hint = tr.gettext(PILOT_HINTS[on])
+                found = _result(tid_of(info.key), info.version, PILOT_CODES[on], title, hint)
+                if found is not None:
+                    out.append(found)
+    return out
 
 
 def _title(control: Control, action: Action, tr: Translator, names: dict[str, str]) -> str:

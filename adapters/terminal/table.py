@@ -301,6 +301,12 @@ class TerminalTable:
         self.port.keyboard = me
         if me is None:
             return _Menu(("wait", current), self._waiting(info, current))
+        if me in info.autopilot:  # a bot plays their seat until they take it back
+            text = tr.gettext(
+                "🤖 The autopilot plays for you (a: take your seat back, e: end the game, "
+                "r: rules and scores, q: quit): "
+            )
+            return _Menu(("pilot", current), Prompt(text, waiting=True), player=me)
         view = await self.service.hand(KEY, me)
         legal = await self.service.legal(KEY, me)
         mine = active and current == me
@@ -370,6 +376,10 @@ class TerminalTable:
             lines += [*seats, ""]
         lines.append(render.hand_text(view, tr, info.names))
         lines += self._move_lines(moves, turn=True)
+        lines.append(
+            "   a. " + tr.gettext("🤖 Play for me (a bot plays your seat until you press a)")
+        )
+        lines.append("   e. " + tr.gettext("🗳 End the game (counted for nobody)"))
         lines.append("   r. " + tr.gettext("Rules and scores"))
         lines.append("   t. " + tr.gettext("Ratings and the ladder"))
         lines.append("   q. " + tr.gettext("Quit (the game is saved)"))
@@ -392,6 +402,15 @@ class TerminalTable:
             return True
         if not text:
             return None
+        me = menu.player or self.keyboard
+        if text in ("a", "autopilot") and me is not None:
+            # "Play for me", or the seat back (a refusal is told through the port)
+            await self.service.autopilot(KEY, me, me not in info.autopilot)
+            return True
+        if text in ("e", "end") and me is not None:
+            # a vote to end the game: the one person at the table ends it alone
+            await self.service.vote_end(KEY, me, info.vote.version if info.vote else 0)
+            return True
         if text in ("r", "rules", "s", "scores"):
             lines = [schema.rules_summary(info.rules, tr, info.preset)]
             if info.view is not None:

@@ -423,6 +423,8 @@ class WebApp:
                 | intents.SetFlag()
                 | intents.SetPreset()
                 | intents.Kick()
+                | intents.VoteEnd()
+                | intents.Autopilot()
             ):
                 log.debug("web: %s pressed %s at %s", conn.player, type(intent).__name__,
                           conn.key)  # fmt: skip

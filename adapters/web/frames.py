@@ -26,7 +26,7 @@ from bot.ui import controls, render
 from bot.ui.card_images import SET_VERSION, Face
 from bot.ui.controls import Control, Row
 from bot.ui.i18n import Translator
-from bot.ui.intents import Act, OpenHand, try_encode
+from bot.ui.intents import Act, Autopilot, OpenHand, try_encode
 from engine import Action, Card, Color, Phase, Play, View
 
 __all__ = [
@@ -184,7 +184,8 @@ def hand_frame(info: TableInfo, view: View, legal: Sequence[Action], tr: Transla
                     if d is not None:
                         plays.append(d)
         else:
-            kept = tuple(c for c in row if isinstance(c.intent, Act))
+            # the moves, and "Play for me" / "Take my seat back" (``bot.presence``)
+            kept = tuple(c for c in row if isinstance(c.intent, Act | Autopilot))
             if kept:
                 moves.append(Row(kept))
     lit = {p["card"] for p in plays}

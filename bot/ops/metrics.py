@@ -16,7 +16,8 @@ database's claims and the log), so the processes sharing one database can be tol
 - ``uno_open_tables{platform}``, ``uno_deadlines_armed``, ``uno_deadlines_overdue`` (due and
   not yet handed out), ``uno_deadlines_running``: read when scraped.
 - ``uno_deadlines_fired_total{kind}``, ``uno_deadline_lateness_seconds{kind}``: deadlines
-  fired (``turn``, ``uno``, ``bot``, ``lobby``, ``next_round``) and how late each was.
+  fired (``turn``, ``uno``, ``bot``, ``lobby``, ``next_round``, ``vote``) and how late each
+  was.
 - ``uno_deadlines_taken_over_total``: overdue deadlines of a dead (or stuck) process
   fired here.
 - ``uno_platform_rate_limited_total{platform, shard}``: the platform's 429 answers (an

@@ -11,9 +11,10 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from bot import presence
 from bot.model import LOBBY, PLAYING, STOPPED, Deadline, Table
 from bot.port import Notice
-from bot.service import play
+from bot.service import absent, play
 from bot.service.runner import Runner
 from bot.service.steps import (
     CLAIM_SECONDS,
@@ -48,6 +49,8 @@ def build(t: Table | None, d: Deadline, ctx: Ctx, late: Callable[[], bool]) -> S
         return None
     g = t.game
     assert g is not None
+    if d.kind == "vote":
+        return absent.vote_lapsed(t, d, ctx)
     step = Step(t)
     try:
         if d.kind == "turn":
@@ -64,7 +67,12 @@ def build(t: Table | None, d: Deadline, ctx: Ctx, late: Callable[[], bool]) -> S
                 return None
             play.next_round(step, g.players[0], ctx, source="timer")
         elif d.kind == "bot":
-            if d.version != t.version or not play.bot_move(step, ctx):
+            if d.version != t.version:
+                return None
+            if t.autopilot and presence.all_away(t, ctx.now):
+                # nobody left but the autopilot: the game ends unrated (``bot.presence``)
+                return play.stopped(step, Notice("info.all_away"), ctx)
+            if not play.bot_move(step, ctx):
                 return None
         else:
             return None

@@ -20,7 +20,7 @@ from bot.ops.config import Settings
 from bot.ops.metrics import Metrics
 from bot.port import Port, TableInfo
 from bot.seats import strategies as ai
-from bot.service import chats, deadlines, lobby, play
+from bot.service import absent, chats, deadlines, lobby, play
 from bot.service import shown as shown_
 from bot.service.cache import Tables
 from bot.service.runner import Runner
@@ -390,6 +390,25 @@ class Service(Runner):
         return await self._run(key, player, origin, lambda t: play.act(
             t, player, action, seen_version, self.ctx(key)
         ))  # fmt: skip
+
+    # -- presence: the autopilot, the vote to end a game (``absent``, ``bot.presence``) ----
+
+    async def autopilot(self, key: str, player: str, on: bool, *, origin: Any = None) -> Result:
+        """``player`` hands their seat to the autopilot (``on``: "Play for me") or takes it
+        back."""
+        return await self._run(
+            key, player, origin, lambda t: absent.autopilot(t, player, on, self.ctx(key))
+        )
+
+    async def vote_end(
+        self, key: str, player: str, vote: int = 0, *, origin: Any = None
+    ) -> Result:
+        """``player`` votes to end the game (``vote``: the version the vote they pressed
+        opened at, 0 for a button drawn while none was open): a vote opens, or counts, or
+        ends the game as ``/stop`` does (recorded abandoned, never rated)."""
+        return await self._run(
+            key, player, origin, lambda t: absent.vote_end(t, player, vote, self.ctx(key))
+        )
 
     # -- chats (``chats``) ----------------------------------------------------------------
 

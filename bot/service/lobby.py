@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from bot import policy
-from bot.model import LOBBY, PLAYING, STOPPED, Table
+from bot import policy, presence
+from bot.model import LOBBY, PLAYING, Table
 from bot.port import Notice
-from bot.service.play import abandon, after_membership, apply
+from bot.service.play import after_membership, apply, stopped
 from bot.service.steps import (
     Ctx,
     Refused,
@@ -106,7 +106,8 @@ def join(t: Table | None, player: str, name: str, ctx: Ctx) -> Step:
         seats = (*t.seats, seat(player, name))
     if t.status == LOBBY:
         return Step(touch(t, ctx, seats=seats))
-    step = Step(touch(t, ctx, seats=seats, waiting=(*t.waiting, player)))
+    acted = presence.acted(t, player, ctx.now)
+    step = Step(touch(t, ctx, seats=seats, waiting=(*t.waiting, player), acted=acted))
     step.tells.append((player, Notice("info.next_round")))
     return step
 
@@ -220,7 +221,12 @@ def start(t: Table | None, by: str, ctx: Ctx, *, admin: bool = False) -> Step:
         g, events = engine.new_game_events(ids, rules, seed=t.seed)
     except ValueError as e:
         raise Refused("bad_setting", **setting_error(e)) from None
-    nt = touch(t, ctx, status=PLAYING, game=g, game_no=t.game_no + 1, played={}, strikes={})
+    nt = touch(
+        t, ctx, status=PLAYING, game=g, game_no=t.game_no + 1, played={}, strikes={},
+        # everyone dealt in is at the table now (``bot.presence``)
+        autopilot=(), asked=(), vote=None,
+        acted={s.id: ctx.now for s in t.seats if s.bot is None},
+    )  # fmt: skip
     nt.turn_version = nt.version
     step = Step(nt, events=list(events))
     # what ``engine.new_game`` needs, so that the log alone replays the game
@@ -231,12 +237,7 @@ def start(t: Table | None, by: str, ctx: Ctx, *, admin: bool = False) -> Step:
 
 
 def stop(t: Table | None, by: str, ctx: Ctx, *, admin: bool = False) -> Step:
-    """The table ends now (host or admin); scores are not counted."""
+    """The table ends now (host or admin); scores are not counted (``play.stopped``)."""
     t = open_table(t)
     host_or_admin(t, by, admin)
-    step = Step(t)
-    abandon(step, ctx)
-    step.table = arm(touch(t, ctx, status=STOPPED), ctx)
-    step.closed = True
-    step.notices.append(Notice("info.stopped", who(t, by)))
-    return step
+    return stopped(Step(t), Notice("info.stopped", who(t, by)), ctx)

@@ -2,8 +2,11 @@
 the engine's families are functions of a game. ``act`` (a person's move) and what it
 shares with a due deadline (``deadlines.build``: a timeout, the next round, a bot's
 move): ``apply`` (one engine action, with its records, statistics and notices),
-``next_round``, ``finish``, ``abandon``, ``after_membership`` (a host who left hands the
-table on; a table nobody is left at closes). Nothing here touches the store or the port:
+``next_round``, ``finish``, ``abandon`` and ``stopped`` (the one way a game ends without a
+result: ``/stop``, a vote, nobody left), ``after_membership`` (a host who left hands the
+table on; a table nobody is left at closes), and presence (``bot.presence``): ``here`` (a
+press the table takes: present, the seat back from the autopilot), ``away`` (a turn timed
+out under ``absent=autopilot``). Nothing here touches the store or the port:
 the runner commits and shows what these build."""
 
 from __future__ import annotations
@@ -13,13 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import engine
-from bot import policy, ratings
+from bot import policy, presence, ratings
 from bot.json_codec import action_to_dict
-from bot.model import FINISHED, LOBBY, PLAYING, STOPPED, Table
+from bot.model import FINISHED, LOBBY, PLAYING, STOPPED, Deadline, Table
 from bot.port import Notice
 from bot.seats import strategies as ai
 from bot.service.steps import GLOBAL, Ctx, Refused, Step, open_table, touch, who
-from bot.service.windows import arm
+from bot.service.windows import arm, window
 from bot.store import ActionRecord, StatUpdate
 from engine import (
     Action,
@@ -67,6 +70,8 @@ def act(t: Table | None, player: str, action: Action, seen_version: int | None, 
     if isinstance(action, Timeout):
         raise Refused("bad_action")  # only the service's own timers time out
     step = Step(t)
+    if player in presence.people(t):
+        here(step, player, ctx.now)  # (refused below: none of it kept)
     if isinstance(action, NextRound):
         next_round(step, player, ctx, source="player")
     elif isinstance(action, Leave):
@@ -132,6 +137,16 @@ def apply(step: Step, player: str, action: Action, ctx: Ctx, *, source: str) -> 
                 won["places"] = list(e.places)
             step.notices.append(Notice("info.round_won", {**who(nt, e.player), **won}))
             count_round(step, e.player, e.places)
+    if isinstance(action, Leave) and player in nt.autopilot:
+        nt = step.table = nt.evolve(
+            autopilot=tuple(p for p in nt.autopilot if p != player),
+            asked=tuple(p for p in nt.asked if p != player),
+        )
+    # (a turn that ran out while the bot itself was down is nobody's absence: "late")
+    timed_out = isinstance(action, Timeout) and action.window == "turn" and source == "timer"
+    if timed_out and nt.rules.absent == "autopilot":
+        away(step, player, ctx)
+        return
     # AFK: a player timed out afk_strikes times in a row leaves
     limit = nt.rules.afk_strikes
     if (
@@ -222,6 +237,17 @@ def abandon(step: Step, ctx: Ctx) -> None:
     step.games.append(ratings.abandoned(t, ctx.now, ctx.settings.season))
 
 
+def stopped(step: Step, notice: Notice, ctx: Ctx) -> Step:
+    """The one way a table's game ends without a result (``/stop``, a vote to end it,
+    nobody left at it, every person gone): the game recorded as abandoned (``abandon``:
+    never rated), the table stopped, its scores counted for nobody, its vote closed."""
+    abandon(step, ctx)
+    step.table = arm(touch(step.table, ctx, status=STOPPED, vote=None), ctx)
+    step.closed = True
+    step.notices.append(notice)
+    return step
+
+
 def count_round(step: Step, winner: str, places: Sequence[str] = ()) -> None:
     """A round won by a person counts in their statistics at once; so does each person's
     place in a round played out for places."""
@@ -250,11 +276,7 @@ def after_membership(step: Step, ctx: Ctx) -> Step:
         here = set(g.players if g is not None else ()) | set(t.waiting)
         present = [s for s in t.seats if s.bot is None and s.id in here]
     if not present:
-        abandon(step, ctx)
-        step.table = arm(touch(t, ctx, status=STOPPED), ctx)
-        step.closed = True
-        step.notices.append(Notice("info.closed_empty"))
-        return step
+        return stopped(step, Notice("info.closed_empty"), ctx)
     if t.host not in {s.id for s in present} and present:
         step.table = arm(touch(step.table, ctx, host=present[0].id), ctx)
         step.notices.append(Notice("info.new_host", who(t, present[0].id)))
@@ -262,20 +284,72 @@ def after_membership(step: Step, ctx: Ctx) -> Step:
 
 
 def bot_move(step: Step, ctx: Ctx) -> bool:
-    """A bot seat's move, applied (the one whose turn it is first, then any that would
-    act out of turn); whether one moved."""
+    """A move of a seat a bot plays (a bot seat, or a person on autopilot), applied: the
+    one whose turn it is first, then any that would act out of turn; whether one moved."""
     t = step.table
     g = t.game
     assert g is not None
-    bots = [s for s in t.seats if s.bot is not None and s.id in g.players]
-    bots.sort(key=lambda s: s.id != g.current)
-    for s in bots:
-        assert s.bot is not None
-        if g.current != s.id and not ai.out_of_turn(g, s.id, s.bot):
+    pilots = sorted(presence.pilots(t), key=lambda pilot: pilot[0] != g.current)
+    for p, strategy in pilots:
+        if g.current != p and not ai.out_of_turn(g, p, strategy):
             continue
-        action = ai.choose(g, s.id, s.bot, ctx.rng)
+        action = ai.choose(g, p, strategy, ctx.rng)
         if action is None:
             continue
-        apply(step, s.id, action, ctx, source="bot")
+        apply(step, p, action, ctx, source="bot")
         return True
     return False
+
+
+# -- presence: who is at the table (``bot.presence``) ------------------------------------
+
+
+def here(step: Step, player: str, now: float) -> None:
+    """``player`` pressed something the table takes: they are present, and a seat the
+    autopilot played is theirs again (a turn of theirs running: its clock in full)."""
+    t = step.table
+    changes: dict[str, Any] = {"acted": presence.acted(t, player, now)}
+    if player in t.strikes:  # timeouts in a row: not any more
+        changes["strikes"] = {p: n for p, n in t.strikes.items() if p != player}
+    if player in t.autopilot:
+        changes["autopilot"] = tuple(p for p in t.autopilot if p != player)
+        changes["asked"] = tuple(p for p in t.asked if p != player)
+        step.notices.append(Notice("info.autopilot_off", who(t, player)))
+        step.hands.add(player)  # their hand offers "Play for me" again
+        g = t.game
+        turn = t.deadline("turn")
+        if g is not None and g.current == player and turn is not None:
+            length = window("turn", g)
+            if length is not None:
+                changes["deadlines"] = tuple(
+                    Deadline("turn", max(d.due, now + length), d.version)
+                    if d.kind == "turn" else d
+                    for d in t.deadlines
+                )  # fmt: skip
+    step.table = t.evolve(**changes)
+
+
+def away(step: Step, player: str, ctx: Ctx) -> None:
+    """``player``'s turn timed out under ``absent=autopilot``: the autopilot plays their
+    seat from now on (``bot.presence``)."""
+    t = step.table
+    g = t.game
+    assert g is not None
+    if g.phase is Phase.GAME_OVER:
+        finish(step, ctx)
+        return
+    if player in presence.people(t) and player not in t.autopilot:
+        t = step.table = t.evolve(autopilot=(*t.autopilot, player))
+        step.notices.append(Notice("info.autopilot_away", who(t, player)))
+        step.hands.add(player)
+    if not nobody_here(step, ctx):
+        step.table = arm(step.table, ctx)
+
+
+def nobody_here(step: Step, ctx: Ctx) -> bool:
+    """Whether nobody is at the table's game any more (``presence.all_away``): then it
+    ends unrated, as ``/stop`` ends it (its version follows the timeout's)."""
+    if not presence.all_away(step.table, ctx.now):
+        return False
+    stopped(step, Notice("info.all_away"), ctx)
+    return True

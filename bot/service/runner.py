@@ -14,7 +14,8 @@ from functools import partial
 from typing import Any
 
 import engine
-from bot.model import Pending, Recent, Table
+from bot import presence
+from bot.model import PLAYING, Pending, Recent, Table
 from bot.ops.config import Settings
 from bot.ops.metrics import Metrics
 from bot.port import Notice, Port, TableInfo, on_table, reports_shown
@@ -116,6 +117,8 @@ class Runner:
         if turn is not None:
             wait = unseen(t, turn.version, self.settings, reports=reports_shown(self.port, t.key))
             due = turn.due - wait
+        now = self.clock()
+        vote = presence.open_vote(t, now) if t.status == PLAYING else None
         return TableInfo(
             key=t.key,
             scope=t.scope,
@@ -138,6 +141,9 @@ class Runner:
             created=t.created,
             updated=t.updated,
             turn_version=t.turn_version,
+            autopilot=t.autopilot,
+            vote=vote,
+            vote_needed=presence.needed(t, vote.voters, now) if vote is not None else 0,
         )
 
     async def _run(
@@ -255,8 +261,11 @@ class Runner:
             ("table", lambda: port.show_table(info, step.public))
         ]
         g = t.game
-        if g is not None and step.events:
-            for p in hand_audience(before, t, step.events):
+        if g is not None and (step.events or step.hands):
+            audience = hand_audience(before, t, step.events) if step.events else []
+            # and those whose hand offers another control now (the autopilot's)
+            audience += [p for p in g.players if p in step.hands and p not in audience]
+            for p in audience:
                 calls.append(("hand", partial(self._show_hand, info, g, p, step.events)))
         calls.extend(("announce", partial(port.announce, info, n)) for n in step.notices)
         calls.extend(("tell", partial(port.tell, t.key, u, n, origin)) for u, n in step.tells)

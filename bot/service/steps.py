@@ -69,6 +69,7 @@ class Step:
     chat: list[ChatUpdate] = field(default_factory=list)
     closed: bool = False
     public: list[Event] = field(default_factory=list)  # the events as everyone sees them
+    hands: set[str] = field(default_factory=set)  # people shown their hand whatever happened
 
 
 @dataclass(frozen=True, slots=True)

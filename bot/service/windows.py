@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from bot import presence
 from bot.model import LOBBY, PLAYING, Deadline, Table
 from bot.seats import strategies as ai
 from bot.service.steps import Ctx
@@ -38,6 +39,8 @@ def longest(t: Table, kind: str, ctx: Ctx) -> float | None:
         return ctx.bot_delay
     if kind == "next_round":
         return ctx.settings.round_pause_seconds
+    if kind == "vote":
+        return presence.VOTE_SECONDS
     secs = window(kind, t.game)
     if secs is None:
         return None
@@ -76,14 +79,13 @@ def restarted(t: Table, ctx: Ctx) -> tuple[Deadline, ...]:
 
 
 def bot_wants(t: Table) -> bool:
-    """Whether a bot seat has a move to make (its turn, or one out of turn)."""
+    """Whether a seat a bot plays (a bot seat, a person on autopilot) has a move to make
+    (its turn, or one out of turn)."""
     g = t.game
     if g is None:
         return False
-    for s in t.seats:
-        if s.bot is None or s.id not in g.players:
-            continue
-        if g.current == s.id or ai.out_of_turn(g, s.id, s.bot):
+    for p, strategy in presence.pilots(t):
+        if g.current == p or ai.out_of_turn(g, p, strategy):
             return True
     return False
 
@@ -124,5 +126,7 @@ def arm(t: Table, ctx: Ctx) -> Table:
                 old.get("next_round")
                 or Deadline("next_round", now + ctx.settings.round_pause_seconds, 0)
             )
+        if t.vote is not None:  # it lapses when it is due
+            out.append(Deadline("vote", t.vote.until, t.vote.version))
     t.deadlines = tuple(out)
     return t

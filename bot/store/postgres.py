@@ -89,6 +89,7 @@ _TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("recent", "text"),
     ("shown", "int4"),
     ("pending", "text"),
+    ("presence", "text"),
     ("rev", "int4"),
 )
 _NAMES = [c for c, _ in _TABLE_COLUMNS]

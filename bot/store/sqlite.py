@@ -121,10 +121,10 @@ _PRAGMAS: tuple[str, ...] = (
 _UPSERT_TABLE = """
 INSERT INTO tables (key, scope, status, version, turn_version, game_no, host, seats, waiting,
     preset, overrides, lang, seed, game, meta, strikes, played, created, updated, recent,
-    shown, pending, rev)
+    shown, pending, presence, rev)
 VALUES (:key, :scope, :status, :version, :turn_version, :game_no, :host, :seats, :waiting,
     :preset, :overrides, :lang, :seed, :game, :meta, :strikes, :played, :created, :updated,
-    :recent, :shown, :pending, :rev)
+    :recent, :shown, :pending, :presence, :rev)
 ON CONFLICT (key) DO UPDATE SET scope=excluded.scope, status=excluded.status,
     version=excluded.version, turn_version=excluded.turn_version, game_no=excluded.game_no,
     host=excluded.host, seats=excluded.seats, waiting=excluded.waiting,
@@ -132,7 +132,7 @@ ON CONFLICT (key) DO UPDATE SET scope=excluded.scope, status=excluded.status,
     seed=excluded.seed, game=excluded.game, meta=excluded.meta, strikes=excluded.strikes,
     played=excluded.played, created=excluded.created, updated=excluded.updated,
     recent=excluded.recent, shown=max(shown, excluded.shown), pending=excluded.pending,
-    rev=excluded.rev
+    presence=excluded.presence, rev=excluded.rev
 """
 
 # a version shown: never below what was (a mark and the table's own row may cross), never

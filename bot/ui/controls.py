@@ -33,6 +33,7 @@ from bot.ui.i18n import N_, Translator
 from bot.ui.intents import (
     Act,
     AddBot,
+    Autopilot,
     CloseSettings,
     Intent,
     Join,
@@ -45,6 +46,7 @@ from bot.ui.intents import (
     SetFlag,
     SetPreset,
     Start,
+    VoteEnd,
 )
 from engine import (
     COLORS,
@@ -71,6 +73,7 @@ __all__ = [
     "Control",
     "Row",
     "Style",
+    "autopilot_control",
     "flag_menu",
     "flag_openers",
     "flag_text",
@@ -84,6 +87,7 @@ __all__ = [
     "short_label",
     "table_controls",
     "uno_callable",
+    "vote_control",
     "with_uno_twins",
 ]
 
@@ -237,7 +241,28 @@ def table_controls(
     ]  # fmt: skip
     if catches:
         rows.append(Row(tuple(catches)))
+    rows.append(_row(vote_control(info, tr)))
     return rows
+
+
+def vote_control(info: TableInfo, tr: Translator) -> Control:
+    """The vote to end the game (``bot.presence``): it opens a vote, or (one open) counts
+    in it, its count on the label."""
+    label = render.button_label("vote_end", tr)
+    vote = info.vote
+    if vote is None:
+        return Control(VoteEnd(0), label, icon="🗳")
+    count = f"{label} ({len(vote.voters)}/{info.vote_needed})"
+    return Control(VoteEnd(vote.version), count, "danger", icon="🗳")
+
+
+def autopilot_control(info: TableInfo, player: str | None, tr: Translator) -> Control:
+    """A person's own "Play for me", or (the autopilot playing their seat) "Take my seat
+    back" (``bot.presence``)."""
+    b = render.button_label
+    if player is not None and player in info.autopilot:
+        return Control(Autopilot(False), b("autopilot_off", tr), "success", icon="✋")
+    return Control(Autopilot(True), b("autopilot_on", tr), icon="🤖")
 
 
 _COLOR_STYLE: dict[object, Style] = dict(
@@ -326,7 +351,7 @@ def hand_menu(
     """A player's own moves: a row of the plays (``menu`` ``cards``: each legal play, a play
     that leaves one card also with the UNO call), a row of the other moves (a colour, a
     challenge, taking the penalty, drawing, passing, UNO!, catches, the next round), and
-    a refresh while the game is on.
+    a refresh and the autopilot (``autopilot_control``) while the game is on.
 
     The platform declares: ``uno_first``, the UNO twin before its plain play (else after
     it); ``next_round``, whether the hand offers the next round too (else the table alone
@@ -362,7 +387,12 @@ def hand_menu(
     if others:
         rows.append(Row(tuple(others)))
     if info.status == "playing":
-        rows.append(_row(Control(Refresh(), tr.gettext(REFRESH), icon="🔄", glyph="🔄")))
+        rows.append(
+            _row(
+                Control(Refresh(), tr.gettext(REFRESH), icon="🔄", glyph="🔄"),
+                autopilot_control(info, view.viewer, tr),
+            )
+        )
     return rows
 
 

@@ -34,6 +34,8 @@ kind   intent                fields after the token
 ``m``  ``Choose``            menu name (a select: its chosen option is an intent)
 ``u``  ``Unplayable``        card (a card of the hand not playable now)
 ``C``  ``CardLook``          ``p`` (pictures) or ``t`` (text)
+``P``  ``Autopilot``         ``1`` (play for me) or ``0`` (my seat back)
+``e``  ``VoteEnd``           the version the vote opened at (``0``: none was open)
 =====  ====================  ===================================================
 
 An action code: ``d`` Draw, ``s`` Pass, ``a`` Accept, ``c`` Challenge, ``u`` CallUno,
@@ -86,6 +88,7 @@ __all__ = [
     "TELEGRAM_LIMIT",
     "Act",
     "AddBot",
+    "Autopilot",
     "Back",
     "CardLook",
     "Choose",
@@ -110,6 +113,7 @@ __all__ = [
     "Start",
     "TooLong",
     "Unplayable",
+    "VoteEnd",
     "decode",
     "encode",
     "short_player",
@@ -266,10 +270,26 @@ class Unplayable:
     card: Card
 
 
+@dataclass(frozen=True, slots=True)
+class Autopilot:
+    """Hand my seat to the autopilot (``on``: "Play for me"), or take it back
+    (``bot.presence``)."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class VoteEnd:
+    """Vote to end the game: the vote that opened at table version ``vote`` (the button
+    drawn while it was open), or ``0`` (drawn while none was: this press opens one)."""
+
+    vote: int = 0
+
+
 Intent = (
     Act | Join | LeaveTable | AddBot | Start | OpenHand | Refresh | OpenSettings | OpenFlag
     | SetFlag | SetPreset | CloseSettings | Kick | OpenKick | Page | Pick | Back | Language
-    | Choose | Unplayable | CardLook
+    | Choose | Unplayable | CardLook | Autopilot | VoteEnd
 )  # fmt: skip
 
 
@@ -441,6 +461,12 @@ def _fields(intent: Intent) -> list[str]:
             if not _MENU.fullmatch(menu):
                 raise ValueError(f"not a menu name: {menu!r}")
             return ["m", menu]
+        case Autopilot(on):
+            if not isinstance(on, bool):
+                raise ValueError(f"not a yes/no: {on!r}")
+            return ["P", "1" if on else "0"]
+        case VoteEnd(vote):
+            return ["e", _version(vote)]
     raise ValueError(f"not an intent: {intent!r}")
 
 
@@ -580,6 +606,10 @@ def _decode(kind: str, token: str, f: list[str]) -> Press | None:
         return Press(token, CardLook(look)) if look is not None else None
     if kind == "m" and n == 1 and _MENU.fullmatch(f[0]):
         return Press(token, Choose(f[0]))
+    if kind == "P" and n == 1 and f[0] in ("0", "1"):
+        return Press(token, Autopilot(f[0] == "1"))
+    if kind == "e" and n == 1:
+        return Press(token, VoteEnd(_int(f[0])))
     return None
 
 

@@ -54,6 +54,12 @@ class Changes(Protocol[R_co]):
         self, key: str, by: str, target: str, *, admin: bool = False, origin: Any = None
     ) -> R_co: ...
 
+    async def autopilot(self, key: str, player: str, on: bool, *, origin: Any = None) -> R_co: ...
+
+    async def vote_end(
+        self, key: str, player: str, vote: int = 0, *, origin: Any = None
+    ) -> R_co: ...
+
 
 async def press(
     service: Changes[T],
@@ -87,4 +93,8 @@ async def press(
             return await service.configure(key, player, preset=preset, admin=admin, origin=origin)
         case intents.Kick(target):
             return await service.kick(key, player, target, admin=admin, origin=origin)
+        case intents.Autopilot(on):
+            return await service.autopilot(key, player, on, origin=origin)
+        case intents.VoteEnd(vote):
+            return await service.vote_end(key, player, vote, origin=origin)
     return None

@@ -452,6 +452,17 @@ _SPECS: tuple[FlagSpec, ...] = (
         9,
         {"dealer": N_("dealer plays first"), "right_of_dealer": N_("dealer's right plays first")},
     ),
+    FlagSpec(
+        "absent",
+        "ab",
+        N_("Absent players"),
+        N_(
+            "A player whose turn times out: removed after the AFK limit of timeouts in a "
+            "row, or played for by a bot from the first timeout until they press anything."
+        ),
+        11,
+        {"remove": N_("removed after the AFK limit"), "autopilot": N_("a bot plays for them")},
+    ),
 )
 
 # the schema, in the engine's field order (``/rules`` lists changed flags in this order)

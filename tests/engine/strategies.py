@@ -89,6 +89,7 @@ CHOICE_FLAGS: dict[str, tuple[Any, ...]] = {
     "color_timeout": ("random", "keep"),
     "places": (False, True),
     "start_reverse": ("dealer", "right_of_dealer"),
+    "absent": ("remove", "autopilot"),
 }
 # flags that act only on a stacked penalty: accepted (and inactive) without stacking
 NEEDS_STACKING: dict[str, tuple[Any, ...]] = {

@@ -43,6 +43,8 @@ OFFICIAL = {
     "color_timeout": "random",
     "places": False,
     "start_reverse": "dealer",
+    # issue 22 (the service's: what happens to a player whose turn times out)
+    "absent": "remove",
 }
 
 HOUSE = {

@@ -23,6 +23,7 @@ from bot.port import Notice
 from bot.ui.intents import (
     Act,
     AddBot,
+    Autopilot,
     Back,
     CloseSettings,
     DecodeRefusal,
@@ -39,6 +40,7 @@ from bot.ui.intents import (
     SetFlag,
     SetPreset,
     Start,
+    VoteEnd,
 )
 from bot.ui.press import press
 from engine import Action, Draw, Pass, Play
@@ -49,8 +51,8 @@ _BUTTON = discord.ComponentType.button.value
 
 # the intents of each kind of message: anything else there is forged (a table button
 # slipped into a hand message, a card on the public table, a menu pick on a hand)
-PUBLIC = (Join, LeaveTable, AddBot, Start, OpenSettings, OpenHand, Act)
-HAND = (Act, Pick, Page, Back, Refresh)
+PUBLIC = (Join, LeaveTable, AddBot, Start, OpenSettings, OpenHand, Act, VoteEnd)
+HAND = (Act, Pick, Page, Back, Refresh, Autopilot)
 MENUS: dict[type, str] = {
     OpenSettings: "settings",
     SetPreset: "settings",
@@ -231,6 +233,10 @@ class Presses:
         elif isinstance(intent, Act):
             action = intent.action
         names: Mapping[str, str] = {}
+        if isinstance(intent, Autopilot):  # "Play for me", or my seat back
+            res = await press(self.service, key, o.player, intent, origin=o)
+            if res is not None and res.table is not None:
+                names = res.table.names
         if action is not None:
             s.picking = None
             res = await press(self.service, key, o.player, Act(action, version), origin=o)

@@ -153,6 +153,10 @@ class Inline(Base):
             )
             return True
         code = parts[2]
+        pilot = next((on for on, c in widgets.PILOT_CODES.items() if c == code), None)
+        if pilot is not None:  # "Play for me", or my seat back
+            res = await self.svc.autopilot(key, player_id(uid), pilot, origin=origin)
+            return not res.ok
         action: Any
         if code.startswith("-"):
             # a card shown as not playable: let the engine say why

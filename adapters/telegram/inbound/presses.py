@@ -46,6 +46,7 @@ from bot.ui.intents import (
     TELEGRAM_LIMIT,
     Act,
     AddBot,
+    Autopilot,
     CardLook,
     CloseSettings,
     DecodeRefusal,
@@ -62,6 +63,7 @@ from bot.ui.intents import (
     SetFlag,
     SetPreset,
     Start,
+    VoteEnd,
 )
 from bot.ui.press import press
 
@@ -269,6 +271,13 @@ async def manage(h: Presses, p: Pressed) -> None:
     await h.press(p, p.read.raw, admin=await h._admin(p.key, p.uid))
 
 
+async def absent(h: Presses, p: Pressed) -> None:
+    """A private hand's "Play for me" or "Take my seat back" (``Autopilot``), the table's
+    vote to end the game (``VoteEnd``): the presser's own (``bot.presence``)."""
+    assert isinstance(p.read, Press)
+    await h.press(p, p.read.raw)
+
+
 async def kick(h: Presses, p: Pressed) -> None:
     """A player chosen in the ``/kick`` menu: removed, and the menu closed."""
     intent = await h.intent(p)
@@ -402,6 +411,8 @@ ROUTES: tuple[tuple[type, Route], ...] = (
     (OpenHand, hand),
     (Refresh, hand),
     (Kick, kick),
+    (Autopilot, absent),
+    (VoteEnd, absent),
     (OpenSettings, open_settings),
     (OpenFlag, open_flag),
     (SetFlag, set_flag),

@@ -85,6 +85,7 @@ from bot.ui.render.table import (
     scores_lines,
     seat_lines,
     table_text,
+    vote_line,
 )
 
 __all__ = [
@@ -135,4 +136,5 @@ __all__ = [
     "table_line",
     "table_text",
     "top_text",
+    "vote_line",
 ]

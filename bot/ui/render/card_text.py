@@ -170,6 +170,10 @@ BUTTONS: dict[str, str] = {
     "add_bot": N_("Add a bot"),
     "stop": N_("Stop"),
     "rules": N_("Rules"),
+    # issue 22 (bot.presence)
+    "vote_end": N_("End the game"),
+    "autopilot_on": N_("Play for me"),
+    "autopilot_off": N_("Take my seat back"),
 }
 
 

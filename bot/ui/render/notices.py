@@ -79,6 +79,12 @@ REFUSALS: dict[str, str] = {
     "no_next_round": N_(
         "This game is a single round: nobody can join until it ends. Join the next game!"
     ),
+    # bot.service, issue 22 (bot.presence)
+    "autopilot_on": N_("The autopilot is playing for you already."),
+    "autopilot_off": N_("You are playing your seat already."),
+    "vote_not_player": N_("Only the people playing this game can vote to end it."),
+    "vote_twice": N_("You have voted already: the others decide now."),
+    "vote_expired": N_("That vote has ended. Press “End the game” again to open a new one."),
 }
 
 INFOS: dict[str, str] = {
@@ -94,6 +100,18 @@ INFOS: dict[str, str] = {
     "info.game_won": N_("🏆 {player} wins the game!"),
     "info.lobby_expired": N_("Nobody started the game in time: the table is closed."),
     "info.resumed": N_("The game is back where it was left: carry on."),
+    # issue 22 (bot.presence)
+    "info.autopilot_away": N_(
+        "{player} is away: the autopilot plays for them until they press anything."
+    ),
+    "info.autopilot_on": N_("{player} hands their seat to the autopilot."),
+    "info.autopilot_off": N_("{player} is back and plays their own seat."),
+    "info.all_away": N_("Everyone playing is away: the game ends here, counted for nobody."),
+    "info.vote_open": N_(
+        "🗳 {player} votes to end the game: {votes} of {needed} votes, {seconds} s to vote."
+    ),
+    "info.vote_ended": N_("🗳 The players voted to end the game: it is counted for nobody."),
+    "info.vote_lapsed": N_("🗳 The vote to end the game ran out: {votes} of {needed} votes."),
 }
 # the news about the reader, addressed to them (a screen that is theirs alone: the terminal)
 INFOS_YOU: dict[str, str] = {
@@ -104,6 +122,12 @@ INFOS_YOU: dict[str, str] = {
     "info.afk_removed": N_("You timed out too many times and leave the game."),
     "info.round_won": N_("🏁 You win the round! +{points}"),
     "info.game_won": N_("🏆 You win the game!"),
+    "info.autopilot_away": N_(
+        "You are away: the autopilot plays for you until you press anything."
+    ),
+    "info.autopilot_on": N_("You hand your seat to the autopilot until you take it back."),
+    "info.autopilot_off": N_("You are back: your seat is yours again."),
+    "info.vote_open": N_("🗳 You vote to end the game: {votes} of {needed} votes."),
 }
 _STOPPED_BY_NOBODY = N_("The game was stopped.")
 _ROUND_WON_NO_POINTS = N_("🏁 {player} wins the round!")

@@ -75,6 +75,8 @@ def _player_line(info: TableInfo, v: View, p: str, tr: Translator) -> str:
     tags = []
     if info.is_bot(p):
         tags.append("🤖")
+    elif p in info.autopilot:  # a person whose seat a bot plays (bot.presence)
+        tags.append(tr.gettext("🤖 (autopilot)"))
     if p == v.dealer:
         tags.append(tr.gettext("(dealer)"))
     if v.teams is not None and p in v.teams:
@@ -290,10 +292,23 @@ def table_text(
                 players=_sep(tr).join(_name(info.names, w) for w in waiting),
             )
         )
+    if info.vote is not None and not over:
+        lines.append(vote_line(info, tr))
     if recent:
         lines.append("")
         lines.extend(recent)
     return "\n".join(lines)
+
+
+def vote_line(info: TableInfo, tr: Translator) -> str:
+    """The open vote to end the game (``bot.presence``): how many voted, how many end it."""
+    votes = len(info.vote.voters) if info.vote is not None else 0
+    return tr.gettext(
+        "🗳 Vote to end the game: {votes} of {needed} votes. Press “{button}” to vote too.",
+        votes=votes,
+        needed=info.vote_needed,
+        button=button_label("vote_end", tr),
+    )
 
 
 def recent_lines(

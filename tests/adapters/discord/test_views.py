@@ -18,7 +18,7 @@ from bot.port import TableInfo
 from bot.ui import controls
 from bot.ui import settings_schema as schema
 from bot.ui.i18n import LANGUAGES, translator
-from bot.ui.intents import Act, Press, SetFlag
+from bot.ui.intents import Act, Press, SetFlag, VoteEnd
 from engine import (
     CatchUno,
     ChooseColor,
@@ -453,5 +453,7 @@ def test_the_table_buttons_are_the_mapping_of_the_cores_controls(
     again = widgets.table_view(info, tr)
     assert again is not None
     shown = _buttons(again)
-    assert shown[0][0] == "Look at your cards" and shown[1:-1] == want[1:]
-    assert shown[-1] == ("Walk away", ids.encode(Act(Leave(), 42), CHANNEL), False)
+    walk = ("Walk away", ids.encode(Act(Leave(), 42), CHANNEL), False)
+    # the first row changed (the vote to end the game is a row of its own, after it)
+    assert shown == [("Look at your cards", *want[0][1:]), *want[1:-1], walk, want[-1]]
+    assert want[-1][1] == ids.encode(VoteEnd(0), CHANNEL)

@@ -20,7 +20,7 @@ HANDS = {"alice": ["R5", "G7", "W"], "bob": ["B1", "B2", "R9"]}
 # Alice's hand as text results (the articles Telegram shows without stickers)
 ALICE_TEXT = [
     "🟥 5", "🌈 Wild → 🟥 Red", "🌈 Wild → 🟨 Yellow", "🌈 Wild → 🟩 Green",
-    "🌈 Wild → 🟦 Blue", "▶️ Draw a card", "✖ 🟩 7",
+    "🌈 Wild → 🟦 Blue", "▶️ Draw a card", "✖ 🟩 7", "🤖 Play for me",
 ]  # fmt: skip
 
 

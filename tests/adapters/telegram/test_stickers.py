@@ -477,7 +477,7 @@ async def test_with_an_owner_who_never_started_the_bot_the_cards_stay_text(
             ans = await alice.inline(str(g.id))
             assert [r.title for r in ans.results] == [
                 "🟥 5", "🌈 Wild → 🟥 Red", "🌈 Wild → 🟨 Yellow", "🌈 Wild → 🟩 Green",
-                "🌈 Wild → 🟦 Blue", "▶️ Draw a card", "✖ 🟩 7",
+                "🌈 Wild → 🟦 Blue", "▶️ Draw a card", "✖ 🟩 7", "🤖 Play for me",
             ]  # fmt: skip
             assert all(r.sticker is None and r.text == "🎴" for r in ans.results)
             before = (await tg.info(g)).version

@@ -65,7 +65,8 @@ def test_the_keyboard_follows_the_phase() -> None:
 
     g = _game([["R1", "B2"], ["G3", "Y4"], ["B5", "B6"]])
     playing = widgets.table_keyboard(_info(g), EN, "uno_bot")
-    assert _labels(playing) == ["🃏 Play", "📥 Draw", "🔒 My cards"]
+    assert _labels(playing) == ["🃏 Play", "📥 Draw", "🗳 End the game", "🔒 My cards"]
+    assert playing.inline_keyboard[1][0].callback_data == "e:-1001234567890_2147483647:0"
     play = playing.inline_keyboard[0][0]  # type: ignore[union-attr]
     assert play.switch_inline_query_current_chat == "-1001234567890_2147483647"
 
@@ -117,7 +118,8 @@ def test_a_huge_hand_keeps_to_50_results_and_the_draw() -> None:
     results, button = widgets.inline_answer(_info(g), view, legal, EN, "uno_bot")
     assert len(results) == 50
     codes = [r.id.split("|")[2] for r in results]
-    assert codes[-1] == "d"  # trimmed from the plays, never the other moves
+    # trimmed from the plays, never the other moves ("Play for me" last)
+    assert codes[-2:] == ["d", "P1"]
     assert len({r.id for r in results}) == 50
     assert all(len(r.id.encode()) <= 64 for r in results)
     assert button is not None and button.start_parameter == "h-1001234567890_2147483647"
@@ -135,9 +137,10 @@ def test_results_put_playable_cards_first_and_mark_them() -> None:
         _info(g), view, engine.legal_actions(g, PLAYERS[0]), EN, "uno_bot"
     )
     kinds = [r.id.split("|")[2][0] for r in results]
-    assert kinds == ["p"] * 6 + ["d", "-"]  # R1, R9, four colours of W; Draw; B2
+    # R1, R9, four colours of W; Draw; B2; Play for me
+    assert kinds == ["p"] * 6 + ["d", "-", "P"]
     assert all(r.description == "✅ Playable" for r in results[:6])
-    assert results[-1].title == "✖ 🟦 2"
+    assert results[-2].title == "✖ 🟦 2" and results[-1].title == "🤖 Play for me"
 
 
 def test_a_table_never_shows_a_hand() -> None:
@@ -363,7 +366,7 @@ def test_a_control_changed_in_the_core_shows_on_telegram(monkeypatch: pytest.Mon
     monkeypatch.setattr(controls, "table_controls", changed)
     g = _phases()[0]
     labels = _labels(widgets.table_keyboard(_info(g), EN, "uno_bot"))
-    assert labels == ["🃏 Play", "🫳 Pick one up", "Pass", "🔒 My cards"]
+    assert labels == ["🃏 Play", "🫳 Pick one up", "🗳 End the game", "Pass", "🔒 My cards"]
     assert _shown(widgets.table_keyboard(_info(g), EN)) == _mapped(_info(g), None)
 
 
@@ -377,10 +380,14 @@ def test_the_private_hand_is_the_mapping_of_hand_menu(monkeypatch: pytest.Monkey
     rows = controls.hand_menu(_info(g), view, legal, EN, **widgets.HAND_OPTIONS)
     tid = "-1001234567890_2147483647"
     want = [
-        (c.glyph or c.label, intents.encode(c.intent, tid, limit=intents.TELEGRAM_LIMIT))
+        (
+            c.glyph or (c.icon + " " if c.icon else "") + c.label,
+            intents.encode(c.intent, tid, limit=intents.TELEGRAM_LIMIT),
+        )
         for row in rows
         for c in row
     ]
+    assert want[-1] == ("🤖 Play for me", f"P:{tid}:1")
     assert _shown(widgets.hand_message(_info(g), view, legal, EN)[1]) == want
     real = controls.hand_menu
 
@@ -395,7 +402,8 @@ def test_the_private_hand_is_the_mapping_of_hand_menu(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(controls, "hand_menu", changed)
     labels = _labels(widgets.hand_message(_info(g), view, legal, EN)[1])
-    assert labels == ["🟥⊘ · UNO!!", "🟥⊘!", "Draw a card!", "UNO!!", "🔄"]  # 🔄: its glyph
+    # 🔄: its glyph
+    assert labels == ["🟥⊘ · UNO!!", "🟥⊘!", "Draw a card!", "UNO!!", "🔄", "🤖 Play for me!"]
 
 
 def test_the_inline_results_are_hand_menus_moves_then_the_rest_of_the_hand() -> None:
@@ -413,4 +421,4 @@ def test_the_inline_results_are_hand_menus_moves_then_the_rest_of_the_hand() -> 
         for c in moves
     ]
     assert results[len(moves) - 1].title == "▶️ " + moves[-1].detail == "▶️ Draw a card"
-    assert [r.id.split("|")[2] for r in results[len(moves) :]] == ["-B2"]
+    assert [r.id.split("|")[2] for r in results[len(moves) :]] == ["-B2", "P1"]

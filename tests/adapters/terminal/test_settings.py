@@ -53,11 +53,11 @@ async def test_the_host_sets_a_rule_before_the_deal(tmp_path: Path) -> None:
     text = script.screen
     pages = text.split("⚙️")[1:]
     assert len(pages) == 4
-    assert "Page 1/11" in pages[0] and "   n. ▶ Next page" in pages[0]
+    assert "Page 1/12" in pages[0] and "   n. ▶ Next page" in pages[0]
     assert "   p. ◀ Previous page" not in pages[0] and "◀" not in pages[0]  # nowhere to go
-    assert "Page 2/11" in pages[2] and "   p. ◀ Previous page" in pages[2]
+    assert "Page 2/12" in pages[2] and "   p. ◀ Previous page" in pages[2]
     assert "+4 and challenges: bluffs can be challenged" in pages[2]
-    assert "Page 1/11" in pages[3]
+    assert "Page 1/12" in pages[3]
     # changed: custom rules, and no preset ticked any more
     assert "📜 Official rules" in pages[0] and "   1. ✓ Official rules" in pages[0]
     assert "📜 Custom: Official rules + 1 change" in pages[1]

@@ -261,3 +261,52 @@ async def test_tokens_and_init_data_are_never_logged(
     assert "opened at tg:-100" in text  # the log says what happened...
     for secret in (table, welcome["token"], data, "hash=", SECRET, BOT_TOKEN):
         assert secret not in text  # ...never with what proves it
+
+
+async def test_the_vote_and_play_for_me_from_the_page(world: WebWorld) -> None:
+    """Issue 22 on the web table: the table's vote to end the game and the hand's "Play for
+    me" / "Take my seat back" are drawn from the UI kit's controls and go through the
+    service (``bot.ui.press``)."""
+    p1, p2, p3 = await game(world.service, players=3, turn_seconds=3600)
+    page = await world.player("dc:100", p2)
+    table = await page.until(lambda: page.last("table"))
+    votes = [c for row in table["controls"] for c in row["controls"]
+             if c["label"].startswith("End the game")]  # fmt: skip
+    assert len(votes) == 1
+    before = table["version"]
+    await page.press(votes[0]["intent"])
+    opened = await page.version(before + 1)
+    counted = [c["label"] for row in opened["controls"] for c in row["controls"]
+               if c["label"].startswith("End the game")]  # fmt: skip
+    assert counted == ["End the game (1/2)"]
+    info = await world.service.table("dc:100")
+    assert info is not None and info.vote is not None and info.vote.voters == (p2,)
+    # "Play for me" from the hand: the autopilot plays the seat, the hand offers it back
+    hand = await page.until(lambda: page.last("hand"))
+    pilot = [c for row in hand["moves"] for c in row["controls"]
+             if c["label"].endswith("Play for me")]  # fmt: skip
+    assert len(pilot) == 1
+    await page.press(pilot[0]["intent"])
+
+    def taken_back() -> list[dict]:
+        h = page.last("hand")
+        return [c for row in (h or {}).get("moves", []) for c in row["controls"]
+                if "Take my seat back" in c["label"]]  # fmt: skip
+
+    back = await page.until(taken_back)
+    info = await world.service.table("dc:100")
+    assert info is not None and p2 in info.autopilot
+    await page.press(back[0]["intent"])
+    await page.until(lambda: not taken_back())
+    info = await world.service.table("dc:100")
+    assert info is not None and p2 not in info.autopilot
+    # a second voter of the three present ends the game: stopped, recorded abandoned
+    other = await world.player("dc:100", p3)
+    table = await other.until(lambda: other.last("table"))
+    vote = next(c for row in table["controls"] for c in row["controls"]
+                if c["label"].startswith("End the game"))  # fmt: skip
+    await other.press(vote["intent"])
+    ended = await other.until(lambda: (other.last("table") or {}).get("status") == "stopped")
+    assert ended
+    [result] = await world.service.store.game_results()
+    assert result.outcome == "abandoned" and {e.player for e in result.entrants} == {p1, p2, p3}

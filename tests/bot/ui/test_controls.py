@@ -104,7 +104,7 @@ def test_a_hand_offers_each_play_with_its_uno_twin_then_the_other_moves() -> Non
     assert it.Act(Play("R5"), 7) in plays and it.Act(Play("R5", uno=True), 7) in plays
     assert [c.detail for c in rows[0]][1] == "🟥 5 and call UNO!"
     assert intents_of(rows[1:2]) == [it.Act(Draw(), 7)]
-    assert intents_of(rows[2:]) == [it.Refresh()]
+    assert intents_of(rows[2:]) == [it.Refresh(), it.Autopilot(True)]
     assert controls.hand_menu(info("playing", game=g), None, legal, EN) == []
 
 
@@ -279,7 +279,7 @@ def test_uno_is_offered_always_or_only_while_someone_may_call() -> None:
     i = info("playing", game=g)
     assert i.view is not None and not controls.uno_callable(i.view)
     callable_ = controls.table_controls(i, EN, uno="callable")
-    assert intents_of(callable_) == [it.OpenHand(), it.Act(Draw(), 7)]
+    assert intents_of(callable_) == [it.OpenHand(), it.Act(Draw(), 7), it.VoteEnd(0)]
     # down to one card and no call yet: offered
     one = replace(i, view=replace(i.view, counts={**i.view.counts, "tg:1": 1}))
     assert one.view is not None and controls.uno_callable(one.view)
@@ -330,7 +330,10 @@ def test_the_uno_twin_may_come_first_and_the_next_round_stay_on_the_table() -> N
     assert rows[0].controls[0].label.endswith(" · UNO!")
     legal = [NextRound(), LeaveAction()]
     assert it.Act(NextRound(), 7) in intents_of(controls.hand_menu(i, v, legal, EN))
-    assert intents_of(controls.hand_menu(i, v, legal, EN, next_round=False)) == [it.Refresh()]
+    assert intents_of(controls.hand_menu(i, v, legal, EN, next_round=False)) == [
+        it.Refresh(),
+        it.Autopilot(True),
+    ]
 
 
 def test_move_labels_are_remembered_only_for_moves_naming_nobody() -> None:

@@ -100,6 +100,8 @@ intents = st.one_of(
     st.from_regex(r"[A-Za-z0-9_]{1,16}", fullmatch=True).map(it.Choose),
     st.sampled_from(CARDS).map(it.Unplayable),
     st.sampled_from(it.CARD_LOOKS).map(it.CardLook),
+    st.booleans().map(it.Autopilot),  # issue 22
+    st.builds(it.VoteEnd, st.just(0) | versions),
 )
 
 
@@ -151,6 +153,10 @@ def test_garbage_decodes_to_a_refusal(text: str) -> None:
         "L:123:x:en",
         "q:123",
         "u:123:Q9",
+        "P:123:2",  # the autopilot: 1 or 0 only
+        "P:123",
+        "e:123",  # a vote: its version
+        "e:123:x",
         "a:" + "1" * 70 + ":1:d",
     ],
 )

@@ -439,6 +439,7 @@ def test_every_info_code_has_its_message() -> None:
     assert SERVICE_INFOS, "no info.* notices found in bot/service/"
     assert set(SERVICE_INFOS) <= set(render.INFOS)
     params = {"player": "A", "points": 42, "cards": ["R5", "W4", "GS"]}
+    params |= {"votes": 1, "needed": 2, "seconds": 120}  # a vote to end the game (issue 22)
     for tr in TRS:
         for code in render.INFOS:
             text = render.notice_text(Notice(code, dict(params)), tr, NAMES)

@@ -183,7 +183,7 @@ def test_examples_in_english() -> None:
 def test_news_about_the_reader_addresses_them(lang: str) -> None:
     tr = translator(lang)
     for code in render.INFOS_YOU:
-        params = {"player": ME, "name": MY_NAME, "points": 20}
+        params = {"player": ME, "name": MY_NAME, "points": 20, "votes": 1, "needed": 2}
         text = render.notice_text(Notice(code, params), tr, NAMES, viewer=ME)
         assert MY_NAME not in text
         assert ("You" in text) if lang == "en" else ("你" in text and "你 " not in text), text
