@@ -9,7 +9,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot import ai
-from engine import Action, Game, NextRound, Phase, Rules, apply, legal_actions, new_game
+from bot.expert import Memory
+from engine import (
+    Action,
+    Event,
+    Game,
+    NextRound,
+    Phase,
+    Rules,
+    apply,
+    legal_actions,
+    new_game_events,
+    redact,
+)
 
 __all__ = ["SimResult", "simulate"]
 
@@ -50,14 +62,18 @@ def simulate(
         seats = base[shift:] + base[:shift]
         ids = [f"{s}{i}" for i, s in enumerate(seats)]
         strat = dict(zip(ids, seats, strict=True))
-        g = new_game(ids, rules, seed=rng.getrandbits(63))
+        g, ev = new_game_events(ids, rules, seed=rng.getrandbits(63))
+        memory = Memory(rules)  # the public record, for expert seats
+        memory.feed(ids[0], None, _public(ev))
         steps = 0
         while g.winner is None and steps < max_steps:
             if g.phase is Phase.ROUND_OVER:
-                g, _ = apply(g, g.players[0], NextRound())
+                g, ev = apply(g, g.players[0], NextRound())
+                memory.feed(g.players[0], None, _public(ev))
                 continue
-            action, who = _next_action(g, ids, strat, rng)
-            g, _ = apply(g, who, action)
+            action, who = _next_action(g, ids, strat, rng, memory)
+            g, ev = apply(g, who, action)
+            memory.feed(who, action, _public(ev))
             steps += 1
         total += steps
         if g.winner is not None:
@@ -71,18 +87,22 @@ def simulate(
     )
 
 
+def _public(events: Sequence[Event]) -> list[Event]:
+    return [redact(e, None) for e in events]
+
+
 def _next_action(
-    g: Game, ids: list[str], strat: dict[str, str], rng: random.Random
+    g: Game, ids: list[str], strat: dict[str, str], rng: random.Random, memory: Memory
 ) -> tuple[Action, str]:
     # out-of-turn first (catches, jump-ins), in seat order, as a quick table would see it
     for p in ids:
         if p in g.players and p != g.current and ai.out_of_turn(g, p, strat[p]):
-            a = ai.choose(g, p, strat[p], rng)
+            a = ai.choose(g, p, strat[p], rng, memory)
             if a is not None:
                 return a, p
     cur = g.current
     assert cur is not None
-    a = ai.choose(g, cur, strat[cur], rng)
+    a = ai.choose(g, cur, strat[cur], rng, memory)
     if a is None:  # cannot happen: the current player always has a move
         a = legal_actions(g, cur)[0]
     return a, cur

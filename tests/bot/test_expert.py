@@ -1,0 +1,289 @@
+"""The ``expert`` seat: honest (it decides from its view and the public record alone), its
+memory's inferences, its imagined deals, its rollout policy (``smart`` on the fast path),
+and a small seeded sample where it beats ``smart`` (the full figures: bench/ai.py)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+
+from bot import ai
+from bot.expert import Budget, Memory, World, decide
+from bot.expert import choose as expert_choose
+from bot.expert.rollout import pick
+from bot.simulate import simulate
+from engine import (
+    Accept,
+    Action,
+    Card,
+    CardPlayed,
+    Color,
+    Draw,
+    Event,
+    Game,
+    NextRound,
+    Phase,
+    Play,
+    RoundStarted,
+    Rules,
+    apply,
+    full_deck,
+    legal_actions,
+    new_game_events,
+    redact,
+    scenario,
+    view,
+)
+from engine.fast import FastRound
+
+SMALL = Budget(playouts=120)
+
+
+def _public(events: Sequence[Event]) -> list[Event]:
+    return [redact(e, None) for e in events]
+
+
+def _smart_game(rules: Rules, n: int, seed: int, steps: int) -> tuple[Game, Memory, random.Random]:
+    """A game ``steps`` moves into play by smart seats, with its public record."""
+    ids = [f"p{i}" for i in range(n)]
+    g, ev = new_game_events(ids, rules, seed=seed)
+    memory = Memory(rules)
+    memory.feed(ids[0], None, _public(ev))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.phase is not Phase.PLAYING and g.phase is not Phase.CHALLENGE:
+            break
+        p = g.current
+        assert p is not None
+        a = ai.choose(g, p, "smart", rng)
+        assert a is not None
+        g, ev = apply(g, p, a)
+        memory.feed(p, a, _public(ev))
+    return g, memory, rng
+
+
+def _hidden_reshuffled(g: Game, player: str, seed: int) -> Game:
+    """``g`` with everything ``player`` cannot see dealt again: the other hands (same
+    sizes) and the draw pile's order, from the same cards."""
+    d = g.to_dict()
+    others = [i for i, p in enumerate(g.players) if p != player]
+    cards = [c for i in others for c in d["hands"][i].split()] + d["draw_pile"].split()
+    random.Random(seed).shuffle(cards)
+    for i in others:
+        k = len(d["hands"][i].split())
+        d["hands"][i] = " ".join(cards[:k])
+        del cards[:k]
+    d["draw_pile"] = " ".join(cards)
+    d["rng"] = seed  # the reshuffles to come differ too
+    return Game.from_dict(d)
+
+
+@pytest.mark.parametrize("preset", ["official", "house"])
+def test_the_same_view_and_record_give_the_same_choice(preset: str) -> None:
+    """Two games that differ only in what the seat cannot see (the other hands, the
+    deck's order): the same choice for the same seed, every time."""
+    rules = Rules.preset(preset, target=0)
+    searched = 0
+    choices: set[Action | None] = set()
+    for seed in range(12):
+        g, memory, _ = _smart_game(rules, 4, seed, steps=seed % 5 * 3)
+        if g.current is None:
+            continue
+        me = g.current
+        other = _hidden_reshuffled(g, me, seed + 100)
+        assert view(other, me) == view(g, me)
+        assert other.to_dict() != g.to_dict()
+        for s in range(3):
+            a = expert_choose(g, me, memory, random.Random(s), SMALL)
+            b = expert_choose(other, me, memory, random.Random(s), SMALL)
+            assert a == b
+            choices.add(a)
+            searched += 1
+    assert searched > 20 and len(choices) > 5
+
+
+def test_it_only_ever_chooses_what_the_engine_accepts() -> None:
+    for preset in ("official", "house", "party"):
+        rules = Rules.preset(preset, target=0)
+        for seed in range(6):
+            g, memory, rng = _smart_game(rules, 2 + seed % 3, seed, steps=0)
+            for _ in range(60):
+                if g.phase is not Phase.PLAYING and g.phase is not Phase.CHALLENGE:
+                    break
+                p = g.current
+                assert p is not None
+                a = decide(view(g, p), memory, rng.getrandbits(64), Budget(playouts=30))
+                assert a is not None
+                g, ev = apply(g, p, a)  # raises if the engine refuses it
+                memory.feed(p, a, _public(ev))
+
+
+def test_out_of_turn_it_plays_as_smart() -> None:
+    g = scenario({"a": ["R5", "G7"], "b": ["R6", "B1", "B2"], "c": ["Y3", "Y4"]}, ["R1"])
+    g, _ = apply(g, "a", Play("R5"))  # no UNO: exposed
+    assert ai.out_of_turn(g, "c", "expert")
+    assert ai.choose(g, "c", "expert", random.Random(0)) == ai.choose(
+        g, "c", "smart", random.Random(0)
+    )
+
+
+# -- the memory --------------------------------------------------------------------------
+
+
+def _mask(codes: str) -> int:
+    return sum(1 << Card.parse(c).order for c in set(codes.split()))
+
+
+def test_a_player_who_draws_held_nothing_that_fitted() -> None:
+    rules = Rules(target=0)
+    g = scenario(
+        {"a": ["R5", "G7", "B2"], "b": ["Y6", "B1", "Y9"], "c": ["G2", "G3", "G4"]},
+        ["R1"],
+        draw_pile=["B7", "R9"],
+    )
+    memory = Memory(rules)
+    memory.feed("a", None, _public(_deal_events(g)))
+    g, ev = apply(g, "a", Play("R5"))
+    memory.feed("a", Play("R5"), _public(ev))
+    g, ev = apply(g, "b", Draw())  # b holds no red, no 5, no wild: draws B7, not playable
+    memory.feed("b", Draw(), _public(ev))
+    slots = memory.slots["b"]
+    assert len(slots) == 4
+    reds = " ".join(c.code for c in set(full_deck()) if c.color is Color.RED)
+    reds_fives_wilds = _mask(reds + " Y5 G5 B5 W W4")
+    assert all(m & reds_fives_wilds == reds_fives_wilds for m in slots)  # B7 too: passed
+    assert memory.discard == ["R1", "R5"]
+    assert memory.slots["a"] == [0, 0] and memory.slots["c"] == [0, 0, 0]
+
+
+def _deal_events(g: Game) -> list[Event]:
+    return [
+        RoundStarted(
+            round=1,
+            dealer=g.dealer,
+            players=tuple(g.players),
+            top=g.top,
+            color=g.color,
+            direction=g.direction,
+            current=g.current or "",
+            hand_size=g.hand_size(g.players[0]),
+        )
+    ]
+
+
+def test_a_play_against_the_record_forgets_it() -> None:
+    memory = Memory(Rules())
+    memory.players = ["a", "b"]
+    memory.slots = {"a": [_mask("R1 R2"), _mask("R1 R2")], "b": [0]}
+    memory.discard = []
+    memory.feed("a", None, [CardPlayed("a", Card.parse("R1"), color=Color.RED)])
+    assert memory.slots["a"] == [0]  # the record said no R1: it was wrong
+
+
+def test_a_taken_penalty_says_there_was_nothing_to_stack() -> None:
+    rules = Rules.preset("house", target=0)
+    g = scenario(
+        {"a": ["RD2", "G7", "B2"], "b": ["Y6", "B1", "Y9"], "c": ["G2", "G3", "G4"]},
+        ["R1"],
+        rules=rules,
+    )
+    memory = Memory(rules)
+    memory.feed("a", None, _public(_deal_events(g)))
+    g, ev = apply(g, "a", Play("RD2"))
+    memory.feed("a", Play("RD2"), _public(ev))
+    assert Accept() in legal_actions(g, "b")
+    g, ev = apply(g, "b", Accept())
+    memory.feed("b", Accept(), _public(ev))
+    d2s = _mask("RD2 YD2 GD2 BD2")
+    held = memory.slots["b"]
+    assert len(held) == 5
+    assert [m & d2s == d2s for m in held] == [True, True, True, False, False]
+
+
+# -- the imagined deals ------------------------------------------------------------------
+
+
+def test_every_deal_is_one_the_seat_cannot_rule_out() -> None:
+    rules = Rules(target=0)
+    g, memory, _ = _smart_game(rules, 4, 5, steps=14)
+    me = g.current
+    assert me is not None
+    v = view(g, me)
+    world = World(v, memory)
+    rnd = random.Random(0)
+    for _ in range(50):
+        hands, draw, discard = world.sample(rnd)
+        assert [len(h) for h in hands] == [v.counts[p] for p in g.players]
+        assert len(draw) == v.draw_pile_size and discard[-1] == g.top.order
+        every = Counter(c for h in hands for c in h) + Counter(draw) + Counter(discard)
+        assert every == Counter(c.order for c in full_deck())
+        assert hands[g.players.index(me)] == [c.order for c in g.hand(me)]
+        for s, p in enumerate(g.players):
+            for c in hands[s] if p != me else ():
+                assert not all((m >> c) & 1 for m in memory.slots[p])
+        f = world.fast_round(hands, draw, discard, 7)
+        same = FastRound.from_game(world.game(hands, draw, discard))
+        for name in ("hands", "draw", "discard", "color", "cur", "direction", "phase"):
+            assert getattr(f, name) == getattr(same, name), name
+        assert (f.pending, f.pkind, f.drawn, f.first_play) == (
+            same.pending,
+            same.pkind,
+            same.drawn,
+            same.first_play,
+        )
+
+
+# -- the rollout policy ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["official", "house"])
+def test_the_rollout_plays_as_smart_does(preset: str) -> None:
+    """Wherever smart's best play is unique, the fast path's smart picks the same."""
+    rules = Rules.preset(preset, target=0)
+    compared = 0
+    for seed in range(30):
+        ids = [f"p{i}" for i in range(4)]
+        g, _ = new_game_events(ids, rules, seed=seed)
+        rng = random.Random(seed)
+        while g.phase is Phase.PLAYING or g.phase is Phase.CHALLENGE:
+            p = g.current
+            assert p is not None
+            a = ai.choose(g, p, "smart", rng)
+            f = FastRound.from_game(g)
+            s = g.players.index(p)
+            plays = f.plays(s)
+            if plays and g.phase is Phase.PLAYING:
+                nxt = g.players[(s + g.direction) % 4]
+                picks = {pick(f, s, plays, g.hand_size(nxt), random.Random(k)) for k in range(8)}
+                if len(picks) == 1:
+                    (card, extra, color) = picks.pop()
+                    assert isinstance(a, Play)
+                    assert (a.card.order, len(a.together)) == (card, extra)
+                    assert (a.color.value if a.card.is_wild and a.color else None) == (
+                        "RYGB"[color] if color >= 0 else None
+                    )
+                    compared += 1
+            assert a is not None
+            g, _ = apply(g, p, a)
+    assert compared > 300
+
+
+# -- strength ------------------------------------------------------------------------------
+
+
+def test_expert_beats_smart_in_a_small_seeded_sample() -> None:
+    res = simulate(24, 2, Rules(target=0), ("expert", "smart"), seed=4)
+    assert res.share("expert") > 0.5
+
+
+def test_next_round_and_the_record_start_again() -> None:
+    rules = Rules(target=200)
+    g, memory, _ = _smart_game(rules, 3, 1, steps=400)
+    assert g.phase is Phase.ROUND_OVER or g.phase is Phase.GAME_OVER
+    if g.phase is Phase.ROUND_OVER:
+        g, ev = apply(g, g.players[0], NextRound())
+        memory.feed(g.players[0], None, _public(ev))
+        assert memory.round == g.round and memory.discard == [g.top]
