@@ -16,6 +16,7 @@ from engine.fast import (
     CHALLENGE,
     CHOOSING,
     OVER,
+    PLAYING,
     W4,
     WILD,
     WILD4,
@@ -87,6 +88,102 @@ def pick(f: FastRound, s: int, plays: list[Move], next_count: int, rnd: Random) 
     return ties[0] if len(ties) == 1 else rnd.choice(ties)
 
 
+def _base(next_count: int) -> tuple[float, ...]:
+    """``_score`` of each card played alone, before the colour held most counts (a wild
+    is named in that colour)."""
+    out = []
+    for c in range(54):
+        r = CARD_RANK[c]
+        if c == WILD4:
+            out.append(5.0 + (30 if next_count <= 2 else -25))
+        elif c == WILD:
+            out.append(-15.0)
+        elif r > 9:
+            out.append(12.0 if next_count <= 3 else 4.0)
+        else:
+            out.append(r / 10)
+    return tuple(out)
+
+
+_BASES = (_base(2), _base(3), _base(4))  # next player holding <= 2, 3, >= 4 cards
+_COLOR4 = tuple(c // 13 if c < 52 else 4 for c in range(54))
+
+
+def turn_pick(f: FastRound, s: int, next_count: int, rnd: Random) -> Move | None:
+    """``pick`` over ``FastRound.turn_plays`` in one pass, for the ordinary turn (phase
+    PLAYING, nothing pending or drawn, the round opened): the same best plays, ties broken
+    alike, without listing the plays every other would lose to (a wild named in another
+    colour than the best, fewer identical cards than may go together)."""
+    hand = f.hands[s]
+    fl = f.fl
+    color = f.color
+    top = f.discard[-1]
+    trank = CARD_RANK[top] if top < 52 else -1
+    play = [
+        c
+        for c in dict.fromkeys(hand)
+        if c >= 52 or CARD_COLOR[c] == color or CARD_RANK[c] == trank
+    ]
+    if not play:
+        return None
+    counts = [0, 0, 0, 0, 0]
+    for c in hand:
+        counts[_COLOR4[c]] += 1
+    legal4 = counts[color] == 0 if not fl.draw_no_play else f.w4_legal(hand)
+    if not legal4 and fl.no_bluff and WILD4 in play:
+        play.remove(WILD4)
+        if not play:
+            return None
+    best = 0
+    most = counts[0]
+    for i in (1, 2, 3):
+        if counts[i] > most:
+            most = counts[i]
+            best = i
+    if not most:
+        best = color if color >= 0 else 0
+    n = len(hand)
+    base = _BASES[0 if next_count <= 2 else 1 if next_count == 3 else 2]
+    not_last = fl.not_last
+    identical = fl.identical
+    topv = -1e9
+    ties: list[Move] = []
+    w4: list[Move] = []  # a bluffed +4: only if nothing else fits
+    for c in play:
+        extra = hand.count(c) - 1 if identical else 0
+        if extra + 1 == n and CARD_RANK[c] in not_last:
+            extra -= 1
+            if extra < 0:
+                continue
+        if extra + 1 == n:  # going out (a wild in any colour: the round is over)
+            outs = [(c, extra, k) for k in range(4)] if c >= 52 else [(c, extra, -1)]
+            if topv < 1000.0:
+                topv = 1000.0
+                ties = outs
+            else:
+                ties.extend(outs)
+            continue
+        if c >= 52:
+            m = (c, extra, best)
+            if c == WILD4 and not legal4:
+                w4.append(m)
+                continue
+            v = base[c] + 10 * extra
+        else:
+            m = (c, extra, -1)
+            v = base[c] + 10 * extra + (2.0 if c // 13 == best else 0.0)
+        if v > topv:
+            topv = v
+            ties = [m]
+        elif v == topv:
+            ties.append(m)
+    if not ties:
+        if not w4:
+            return None
+        ties = w4
+    return ties[0] if len(ties) == 1 else rnd.choice(ties)
+
+
 def smart_step(f: FastRound, rnd: Random) -> None:
     """One step of a table of ``smart`` seats: a jump-in if anyone has one (in seat
     order), else the current player's move."""
@@ -108,6 +205,13 @@ def smart_step(f: FastRound, rnd: Random) -> None:
         f.choose_color(best_color(hand, f.color))
         return
     next_count = len(hands[(cur + f.direction) % n])
+    if phase == PLAYING and not f.pending and f.drawn < 0 and not f.first_play:
+        chosen = turn_pick(f, cur, next_count, rnd)
+        if chosen is None:
+            f.do_draw(cur)
+        else:
+            f.play(cur, chosen[0], chosen[1], chosen[2])
+        return
     plays = f.plays(cur)
     if plays:
         m = pick(f, cur, plays, next_count, rnd)

@@ -13,7 +13,7 @@ import pytest
 from bot import ai
 from bot.expert import Budget, Memory, World, decide
 from bot.expert import choose as expert_choose
-from bot.expert.rollout import pick
+from bot.expert.rollout import pick, turn_pick
 from bot.simulate import simulate
 from engine import (
     Accept,
@@ -287,3 +287,38 @@ def test_next_round_and_the_record_start_again() -> None:
         g, ev = apply(g, g.players[0], NextRound())
         memory.feed(g.players[0], None, _public(ev))
         assert memory.round == g.round and memory.discard == [g.top]
+
+
+def test_the_one_pass_pick_is_pick_over_the_listed_plays() -> None:
+    rnd = random.Random(3)
+    compared = 0
+    for seed in range(40):
+        rules = Rules.preset(rnd.choice(["official", "house"]), target=0)
+        rules = rules.model_copy(
+            update={
+                "wild_draw_four": rnd.choice(["challenge", "no_bluff", "free"]),
+                "draw_four_when": rnd.choice(["no_color", "no_play"]),
+                "last_card": rnd.choice(["any", "number_only", "no_skip_reverse_wild"]),
+            }
+        )
+        g, _ = new_game_events([f"p{i}" for i in range(3)], rules, seed=seed)
+        while g.phase is Phase.PLAYING or g.phase is Phase.CHALLENGE:
+            f = FastRound.from_game(g)
+            s = f.cur
+            if f.phase == 0 and not f.pending and f.drawn < 0 and not f.first_play:
+                nc = rnd.randint(1, 5)
+                plays = f.plays(s)
+                one = {turn_pick(f, s, nc, random.Random(k)) for k in range(40)}
+                listed = (
+                    {pick(f, s, plays, nc, random.Random(k)) for k in range(40)}
+                    if plays
+                    else {None}
+                )
+                assert one == listed
+                compared += 1
+            p = g.current
+            assert p is not None
+            a = ai.choose(g, p, "smart", rnd)
+            assert a is not None
+            g, _ = apply(g, p, a)
+    assert compared > 400
