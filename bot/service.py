@@ -45,6 +45,7 @@ import engine
 from bot import ai, intents, policy
 from bot.codec import action_to_dict
 from bot.config import Settings
+from bot.expert import Experts, Move
 from bot.metrics import Metrics
 from bot.model import (
     FINISHED,
@@ -94,6 +95,7 @@ from engine import (
     redact,
 )
 from engine.game import ACTIVE
+from engine.play import can as can_apply
 from engine.rules import check_seating, max_seats, refusal
 
 __all__ = ["GLOBAL", "Result", "Service"]
@@ -155,6 +157,7 @@ class _Step:
     )
     closed: bool = False
     public: list[Event] = field(default_factory=list)  # the events as everyone sees them
+    moves: list[Move] = field(default_factory=list)  # each move's, for expert seats' records
 
 
 class Service:
@@ -171,6 +174,7 @@ class Service:
         seed: int | None = None,
         bot_delay: float | None = None,
         metrics: Metrics | None = None,
+        experts: Experts | None = None,
     ) -> None:
         self.store = store
         self.port = port
@@ -184,6 +188,8 @@ class Service:
         self.clock = clock
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
         self._rng = random.Random(seed if seed is not None else secrets.randbits(64))
+        # expert seats: tables' public records, searches off the event loop (bot.expert)
+        self.experts = experts or Experts(self.settings.expert_workers)
         self._tables: dict[str, Table] = {}
         self._moved_scopes: dict[str, str] = {}  # chats that became others (move_scope)
         # a table's lock lives while someone holds or awaits it (weak values): no lock is
@@ -307,6 +313,7 @@ class Service:
     async def stop(self, grace: float = 5.0) -> None:
         """Stop the timers; deadlines being handled get ``grace`` seconds to finish."""
         await self.timers.stop(grace)
+        self.experts.close()
 
     def _lock(self, key: str) -> asyncio.Lock:
         lock = self._locks.get(key)
@@ -520,8 +527,11 @@ class Service:
         t.rev = rev + 1  # the write of the row on that revision made this one
         if policy.is_open(t):
             self._tables[t.key] = t
+            if step.moves and any(s.bot == "expert" for s in t.seats):
+                self.experts.record(t.key, t.rules, step.moves)
         else:
             self._tables.pop(t.key, None)
+            self.experts.forget(t.key)
         self.timers.set(t.key, t.deadlines)
 
     async def _tell(self, key: str, user: str, notice: Notice, origin: Any) -> None:
@@ -1062,6 +1072,7 @@ class Service:
             )
             nt.turn_version = nt.version
             step = _Step(nt, events=list(events))
+            step.moves.append((by, None, [redact(e, None) for e in events]))
             # what ``engine.new_game`` needs, so that the log alone replays the game
             start = {"type": "Start", "players": ids, "rules": rules.to_json_dict()}
             step.actions.append(self._record(nt, by, {**start, "seed": t.seed}))
@@ -1200,6 +1211,7 @@ class Service:
         )
         step.table = nt
         step.events.extend(events)
+        step.moves.append((player, action, [redact(e, None) for e in events]))
         step.actions.append(
             ActionRecord(nt.key, nt.game_no, version, player, action_to_dict(action), now)
         )
@@ -1506,7 +1518,7 @@ class Service:
                         return None
                     self._next_round(step, g.players[0], source="timer")
                 elif d.kind == "bot":
-                    if d.version != t.version or not self._bot_move(step):
+                    if d.version != t.version or not self._bot_move(step, plan):
                         return None
                 else:
                     return None
@@ -1516,6 +1528,7 @@ class Service:
             return step
 
         changed = False
+        plan = await self._plan(key, d) if d.kind == "bot" else None
 
         def decide(t: Table | None) -> _Step | None:
             nonlocal changed
@@ -1563,7 +1576,24 @@ class Service:
             self.metrics.taken_over(len(got))
         return len(got)
 
-    def _bot_move(self, step: _Step) -> bool:
+    async def _plan(self, key: str, d: Deadline) -> tuple[int, str, Action | None] | None:
+        """An expert seat whose turn it is at the version of deadline ``d``: its move,
+        searched in the experts' worker before the table is locked (the other tables, and
+        this one, go on meanwhile). ``None``: no expert to move, or the search failed."""
+        t = self._tables.get(key)
+        g = t.game if t is not None else None
+        if t is None or g is None or t.version != d.version or g.current is None:
+            return None
+        if not any(s.id == g.current and s.bot == "expert" for s in t.seats):
+            return None
+        try:
+            action = await self.experts.decide(key, g, g.current, self._rng.getrandbits(64))
+        except Exception:
+            log.exception("table %s: the expert seat's search failed; it plays as smart", key)
+            return None
+        return t.version, g.current, action
+
+    def _bot_move(self, step: _Step, plan: tuple[int, str, Action | None] | None = None) -> bool:
         t = step.table
         g = t.game
         assert g is not None
@@ -1574,7 +1604,17 @@ class Service:
             assert s.bot is not None
             if g.current != s.id and not ai.out_of_turn(g, s.id, s.bot):
                 continue
-            action = ai.choose(g, s.id, s.bot, self._rng)
+            if s.bot != "expert":
+                action = ai.choose(g, s.id, s.bot, self._rng)
+            elif (
+                plan is not None
+                and plan[:2] == (t.version, s.id)
+                and plan[2] is not None
+                and can_apply(g, s.id, plan[2])
+            ):
+                action = plan[2]  # searched on this very version
+            else:  # out of turn (or its search did not come): as smart
+                action = ai.choose(g, s.id, "smart", self._rng)
             if action is None:
                 continue
             self._apply(step, s.id, action, source="bot")

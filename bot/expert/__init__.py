@@ -2,7 +2,8 @@
 and the public record only (``search``: how it decides; ``memory``: what it remembers;
 ``rollout``: how every seat is imagined to play)."""
 
-from bot.expert.memory import Memory
-from bot.expert.search import Budget, World, choose, decide
+from bot.expert.memory import Memory, Move
+from bot.expert.search import BOT_BUDGET, Budget, World, choose, decide
+from bot.expert.seats import Experts
 
-__all__ = ["Budget", "Memory", "World", "choose", "decide"]
+__all__ = ["BOT_BUDGET", "Budget", "Experts", "Memory", "Move", "World", "choose", "decide"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -56,7 +57,7 @@ from engine.fast import (
 )
 from engine.rules import Rules
 
-__all__ = ["Budget", "World", "choose", "decide"]
+__all__ = ["BOT_BUDGET", "Budget", "World", "choose", "decide"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,11 @@ class Budget:
     z: float = 1.0  # how many standard errors a move must lead smart's by to replace it
 
 
+# what a seat of the running bot searches (README, "The expert seat"): the playouts fit
+# the time box on one core; the time box stops a search that would not
+BOT_BUDGET = Budget(playouts=600, seconds=0.045)
+
+
 def choose(
     game: Game,
     player: str,
@@ -77,9 +83,13 @@ def choose(
     rng: Random,
     budget: Budget | None = None,
 ) -> Action | None:
-    """The expert's action for ``player`` now: decided from ``view(game, player)`` and
-    the public ``memory`` alone (the game itself goes no further than its view)."""
-    return decide(view(game, player), memory, rng.getrandbits(64), budget or Budget())
+    """The expert's action for ``player`` now: decided from ``view(game, player)``, the
+    public ``memory`` and the moves the seat is offered, alone (the game itself goes no
+    further than those)."""
+    # the playouts alone, not the clock: the same seed gives the same choice (simulate)
+    budget = budget or Budget(BOT_BUDGET.playouts, None, BOT_BUDGET.z)
+    moves = legal_actions(game, player)  # what its menu offers it: its hand and the table
+    return decide(view(game, player), memory, rng.getrandbits(64), budget, moves)
 
 
 class World:
@@ -300,31 +310,45 @@ def _apply_twin(f: FastRound, s: int, t: tuple[str, int, int, int]) -> None:
 _IN_TURN = (Play, Draw, Pass, Accept, Challenge, ChooseColor)
 
 
-def decide(v: View, memory: Memory | None, seed: int, budget: Budget) -> Action | None:
-    """The expert's action for the viewer of ``v`` (see the module's docstring)."""
+def decide(
+    v: View,
+    memory: Memory | None,
+    seed: int,
+    budget: Budget,
+    moves: Sequence[Action] | None = None,
+) -> Action | None:
+    """The expert's action for the viewer of ``v`` (see the module's docstring), one of
+    ``moves``: the seat's legal actions, as its menu offers them (by default those of a
+    game rebuilt from ``v`` and ``memory``, which may miss a fact of the table a view
+    does not hold when there is no record, such as the kind of a deflected penalty)."""
     from bot import ai  # (bot.ai offers this seat: imported here, not at import time)
 
     me = v.viewer
-    if me is None or v.hand is None or v.phase not in (*_ACTIVE,):
+    if me is None or v.hand is None or v.phase not in _ACTIVE:
         return None
     rnd = Random(seed)
     world = World(v, memory)
     g0 = world.game(*world.sample(rnd))
+    listed = list(moves) if moves is not None else legal_actions(g0, me)
     smart = ai.choose(g0, me, "smart", Random(seed ^ 0x5EED))
-    if v.current != me or smart is None or isinstance(smart, CatchUno | CallUno):
+    if smart is not None and _plain(smart) not in listed:
+        smart = None  # the rebuilt game missed something: choose among the listed moves
+    if v.current != me or isinstance(smart, CatchUno | CallUno):
         return smart
-    if not supported(v.rules) or (v.phase is Phase.CHOOSING_COLOR and g0.after_color is None):
+    turn: list[Action] = [a for a in listed if isinstance(a, _IN_TURN)]
+    if not turn:
         return smart
-    moves: list[Action] = [a for a in legal_actions(g0, me) if isinstance(a, _IN_TURN)]
-    if len(moves) < 2:
-        return smart
-    base = _plain(smart)
-    if base not in moves:
-        return smart
-    moves.remove(base)
-    moves.insert(0, base)  # smart's move first: the one every other is measured against
-    best = _search(world, moves, rnd, budget)
-    if best is base:
+    base = _plain(smart) if smart is not None else turn[0]
+    if (
+        len(turn) < 2
+        or not supported(v.rules)
+        or (v.phase is Phase.CHOOSING_COLOR and g0.after_color is None)
+    ):
+        return smart if smart is not None else base
+    turn.remove(base)
+    turn.insert(0, base)  # smart's move first: the one every other is measured against
+    best = _search(world, turn, rnd, budget)
+    if best is base and smart is not None:
         return smart
     if isinstance(best, Play):
         return ai._with_uno(g0, me, best)
