@@ -174,9 +174,11 @@ def _simulate(args: argparse.Namespace) -> int:
         f"seats {' '.join(res.seats)}, {res.actions} actions"
     )
     for strat in sorted(set(strategies)):
+        lo, hi = res.interval(strat)
         print(
             f"  {strat:<8} won {res.wins.get(strat, 0):>5} games  "
-            f"{res.share(strat):6.1%}  (fair share {res.fair_share(strat):.1%})"
+            f"{res.share(strat):6.1%}  95 % interval {lo:.1%} - {hi:.1%}  "
+            f"(fair share {res.fair_share(strat):.1%})"
         )
     return 0
 

@@ -3,6 +3,7 @@ no storage), to compare strategies."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -23,7 +24,7 @@ from engine import (
     redact,
 )
 
-__all__ = ["SimResult", "simulate"]
+__all__ = ["SimResult", "simulate", "wilson"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,22 @@ class SimResult:
     def fair_share(self, strategy: str) -> float:
         """What ``share`` would be if every seat were equally strong."""
         return self.seat_counts.get(strategy, 0) / len(self.seats)
+
+    def interval(self, strategy: str) -> tuple[float, float]:
+        """The 95 % (Wilson) interval of ``share``."""
+        return wilson(self.wins.get(strategy, 0), self.games)
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95 % for ``z`` 1.96): unlike the normal
+    approximation it stays within 0-1 and holds for small samples and extreme rates."""
+    if games <= 0:
+        return 0.0, 1.0
+    p = wins / games
+    z2 = z * z
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = z / (1 + z2 / games) * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def simulate(

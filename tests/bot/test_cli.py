@@ -181,6 +181,10 @@ def test_simulate_prints_win_rates(tmp_path: Path) -> None:
     assert shares["smart"] + shares["random"] == pytest.approx(100, abs=0.2)
     assert shares["smart"] > 50
     assert all("fair share 50.0%" in r for r in rows)
+    for r in rows:  # the 95 % (Wilson) interval around each share
+        share = float(r.split()[4].rstrip("%"))
+        lo, hi = (float(x.rstrip("%")) for x in r.split("interval ")[1].split()[:3:2])
+        assert lo <= share <= hi and 0 < hi - lo < 30
 
 
 def test_run_without_a_platform_exits_non_zero_with_one_line(tmp_path: Path) -> None:
