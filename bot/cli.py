@@ -57,7 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="a table in the terminal against bot seats")
     p.add_argument("--players", type=int, default=4, help="seats in all (default 4)")
     p.add_argument("--bots", type=int, default=None, help="bot seats (default: all but one)")
-    p.add_argument("--bot-strategy", choices=("smart", "random", "basic"), default="smart")
+    p.add_argument(
+        "--bot-strategy", choices=("smart", "expert", "random", "basic"), default="smart"
+    )
     p.add_argument("--rules", default="official", help="preset: official, house, party")
     p.add_argument(
         "--set",

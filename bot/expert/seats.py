@@ -64,6 +64,11 @@ class Experts:
             self._pool(), decide, v, snapshot, seed, self.budget, moves
         )
 
+    async def warm(self) -> None:
+        """Start the worker now (a process takes a moment to start and import the search),
+        not at the first expert's move."""
+        await asyncio.get_running_loop().run_in_executor(self._pool(), _ready)
+
     def _pool(self) -> Executor:
         if self._executor is None:
             # spawn: a fork of a process running an event loop (and its threads) is unsafe
@@ -77,3 +82,7 @@ class Experts:
         if self._executor is not None and self._own:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+def _ready() -> bool:
+    return True

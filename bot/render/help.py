@@ -19,7 +19,7 @@ COMMANDS: dict[str, str] = {
     "stats": N_("your statistics"),
     "leaderboard": N_("the best players here"),
     "language": N_("choose your language"),
-    "addbot": N_("add a bot player (host)"),
+    "addbot": N_("add a bot player (host): smart, expert, basic or random"),
     "help": N_("how to play"),
 }
 

@@ -155,6 +155,19 @@ def test_play_all_bots_with_json(tmp_path: Path) -> None:
     assert n == summary["actions"] and status == "finished"
 
 
+def test_play_expert_seats_in_the_terminal(tmp_path: Path) -> None:
+    """``--bot-strategy expert``: the terminal's bot seats search (in the worker process)."""
+    db = tmp_path / "t.sqlite3"
+    args = ["play", "--players", "2", "--bots", "2", "--bot-strategy", "expert", "--json"]
+    res = uno_bot(tmp_path, *args, "--set", "target=0", "--set", "hand_size=4", "--db", str(db))
+    assert res.returncode == 0, res.stderr
+    summary = json.loads(res.stdout.splitlines()[-1])
+    assert summary["status"] == "finished" and summary["rounds"] == 1
+    with sqlite3.connect(db) as c:
+        (bots,) = c.execute("SELECT seats FROM tables WHERE key = ?", (KEY,)).fetchone()
+    assert bots.count('"expert"') == 2
+
+
 def test_play_in_chinese_with_house_rules(tmp_path: Path) -> None:
     res = uno_bot(
         tmp_path,
