@@ -8,6 +8,7 @@ on played ``smart``: the model of the other seats, and the expert's own default.
 
 from __future__ import annotations
 
+import math
 from random import Random
 
 from engine.fast import (
@@ -24,7 +25,7 @@ from engine.fast import (
     Move,
 )
 
-__all__ = ["best_color", "pick", "playout", "smart_step"]
+__all__ = ["best_color", "pick", "playout", "smart_step", "value", "value_after"]
 
 
 def best_color(hand: list[int], color: int) -> int:
@@ -241,3 +242,64 @@ def playout(f: FastRound, rnd: Random, max_steps: int = 2000) -> int:
         if steps >= max_steps:
             return -1
     return f.winner
+
+
+# P(a seat wins the round) as a softmax over the seats of THETA . features (``value``):
+# cards held, holding one, two, three; Wilds, Wild Draw Fours, action cards; colours held;
+# cards that fit the top card, whether one does; to play now, to play next. Fitted on
+# positions of smart self-play (``python -m bench.expert_value``).
+THETA = (-0.298, 1.022, 0.401, 0.179, 0.714, 0.954, 0.132, -0.002, -0.034, 0.416, 0.150, 0.022)
+
+
+def value(
+    f: FastRound, mine: set[int] | frozenset[int], theta: tuple[float, ...] = THETA
+) -> float:
+    """The chance that a seat of ``mine`` wins the round from here, as the position looks
+    (``THETA``)."""
+    if f.phase == OVER:
+        return 1.0 if f.winner in mine else 0.0
+    t_n, t_1, t_2, t_3, t_w, t_w4, t_act, t_cols, t_fit, t_any, t_cur, t_next = theta
+    n = f.n
+    cur = f.cur
+    d = f.direction
+    color = f.color
+    top = f.discard[-1]
+    trank = CARD_RANK[top] if top < 52 else -1
+    total = 0.0
+    ours = 0.0
+    for i in range(n):
+        h = f.hands[i]
+        k = len(h)
+        s = t_n * k + (t_1 if k == 1 else t_2 if k == 2 else t_3 if k == 3 else 0.0)
+        cols = 0
+        fit = 0
+        for c in h:
+            if c >= 52:
+                s += t_w4 if c == WILD4 else t_w
+            else:
+                cols |= 1 << (c // 13)
+                r = CARD_RANK[c]
+                if r > 9:
+                    s += t_act
+                if c // 13 == color or r == trank:
+                    fit += 1
+        s += t_cols * cols.bit_count() + t_fit * fit + (t_any if fit else 0.0)
+        dist = ((i - cur) * d) % n
+        if dist == 0:
+            s += t_cur
+        elif dist == 1:
+            s += t_next
+        e = math.exp(s)
+        total += e
+        if i in mine:
+            ours += e
+    return ours / total
+
+
+def value_after(f: FastRound, rnd: Random, depth: int, mine: set[int]) -> float:
+    """Play ``depth`` steps as ``playout`` does, then ``value`` the position."""
+    steps = 0
+    while f.phase != OVER and steps < depth:
+        smart_step(f, rnd)
+        steps += 1
+    return value(f, mine)

@@ -14,6 +14,7 @@ is clear of the noise. Out of turn (catching, calling UNO, jumping in) it plays 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections import Counter
@@ -23,7 +24,7 @@ from random import Random
 from typing import Any
 
 from bot.expert.memory import Memory
-from bot.expert.rollout import playout
+from bot.expert.rollout import playout, value_after
 from engine import (
     COLORS,
     Accept,
@@ -62,17 +63,22 @@ __all__ = ["BOT_BUDGET", "Budget", "World", "choose", "decide"]
 
 @dataclass(frozen=True)
 class Budget:
-    """How much a decision may search: ``playouts`` rounds played out in all (the fixed
-    count that makes the choice the same for the same seed), stopping early when
+    """How much a decision may search: ``playouts`` positions played out in all (the
+    fixed count that makes the choice the same for the same seed), stopping early when
     ``seconds`` of this thread's CPU time are spent (``None``: never)."""
 
     playouts: int = 600
     seconds: float | None = None
-    z: float = 1.0  # how many standard errors a move must lead smart's by to replace it
+    # how many standard errors a move must lead smart's by to replace it (0: any lead)
+    z: float = 0.0
+    halving: bool = True  # spend the playouts in stages, dropping the weaker moves
+    # play out this many steps and value the position (``rollout.value``); 0: to the end
+    depth: int = 12
 
 
-# what a seat of the running bot searches (README, "The expert seat"): the playouts fit
-# the time box on one core; the time box stops a search that would not
+# what a seat of the running bot searches (README, "Bot seats"): the playouts fit the time
+# box on one core of the machine it was measured on; the time box stops a search that
+# would not (a slower machine, a busy one)
 BOT_BUDGET = Budget(playouts=600, seconds=0.045)
 
 
@@ -87,7 +93,7 @@ def choose(
     public ``memory`` and the moves the seat is offered, alone (the game itself goes no
     further than those)."""
     # the playouts alone, not the clock: the same seed gives the same choice (simulate)
-    budget = budget or Budget(BOT_BUDGET.playouts, None, BOT_BUDGET.z)
+    budget = budget or dataclasses.replace(BOT_BUDGET, seconds=None)
     moves = legal_actions(game, player)  # what its menu offers it: its hand and the table
     return decide(view(game, player), memory, rng.getrandbits(64), budget, moves)
 
@@ -367,7 +373,9 @@ def _plain(a: Action) -> Action:
 
 def _search(world: World, moves: list[Action], rnd: Random, budget: Budget) -> Action:
     """The move with the best paired lead over ``moves[0]`` (smart's), if that lead is
-    more than ``budget.z`` standard errors; else ``moves[0]``."""
+    more than ``budget.z`` standard errors; else ``moves[0]``. Successive halving: the
+    playouts are spent in stages, each on new deals; after each the weaker half of the
+    moves (never smart's) is dropped, so the last stages compare the contenders closely."""
     v = world.v
     me = world.me
     teams = v.teams
@@ -377,31 +385,46 @@ def _search(world: World, moves: list[Action], rnd: Random, budget: Budget) -> A
         mine |= {i for i, p in enumerate(players) if teams.get(p) == teams[v.viewer]}
     twins = [_twin(a) for a in moves]
     k = len(moves)
-    deals = max(2, budget.playouts // k)
     diffs: list[list[float]] = [[] for _ in range(k)]
     stop = time.thread_time() + budget.seconds if budget.seconds is not None else math.inf
-    for _ in range(deals):
-        hands, draw, discard = world.sample(rnd)
-        start = world.fast_round(hands, draw, discard, rnd.getrandbits(32))
-        seed = rnd.getrandbits(32)
-        results = []
-        for t in twins:
-            f = start.copy()
-            _apply_twin(f, me, t)
-            w = playout(f, Random(seed))
-            results.append(1.0 if w in mine else 0.0)
-        r0 = results[0]
-        for i in range(1, k):
-            diffs[i].append(results[i] - r0)
-        if time.thread_time() > stop:
+    active = list(range(k))
+    stages = max(1, math.ceil(math.log2(k))) if budget.halving else 1
+    depth = budget.depth
+    out = False
+    for stage in range(stages):
+        deals = max(2, budget.playouts // stages // len(active))
+        for _ in range(deals):
+            hands, draw, discard = world.sample(rnd)
+            start = world.fast_round(hands, draw, discard, rnd.getrandbits(32))
+            seed = rnd.getrandbits(32)
+            results = []
+            for i in active:
+                f = start.copy()
+                _apply_twin(f, me, twins[i])
+                if depth:
+                    results.append(value_after(f, Random(seed), depth, mine))
+                else:
+                    results.append(1.0 if playout(f, Random(seed)) in mine else 0.0)
+            r0 = results[0]
+            for j in range(1, len(active)):
+                diffs[active[j]].append(results[j] - r0)
+            if time.thread_time() > stop:
+                out = True
+                break
+        if out or len(active) <= 2:
             break
+        if stage < stages - 1:  # keep smart's move and the better half of the others
+            rest = sorted(active[1:], key=lambda i: -sum(diffs[i]) / max(1, len(diffs[i])))
+            active = [0, *rest[: max(1, len(rest) // 2)]]
     best, lead = 0, 0.0
     for i in range(1, k):
         d = diffs[i]
         n = len(d)
+        if n < 2:
+            continue
         mean = sum(d) / n
-        var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
-        se = math.sqrt(var / n) if n > 1 else 1.0
+        var = sum((x - mean) ** 2 for x in d) / (n - 1)
+        se = math.sqrt(var / n)
         if mean > lead and mean > budget.z * se:
             best, lead = i, mean
     return moves[best]
