@@ -25,7 +25,16 @@ from engine.fast import (
     Move,
 )
 
-__all__ = ["best_color", "pick", "playout", "smart_step", "value", "value_after"]
+__all__ = [
+    "THETAS",
+    "best_color",
+    "pick",
+    "playout",
+    "smart_step",
+    "theta_for",
+    "value",
+    "value_after",
+]
 
 
 def best_color(hand: list[int], color: int) -> int:
@@ -244,11 +253,31 @@ def playout(f: FastRound, rnd: Random, max_steps: int = 2000) -> int:
     return f.winner
 
 
-# P(a seat wins the round) as a softmax over the seats of THETA . features (``value``):
+# P(a seat wins the round) as a softmax over the seats of theta . features (``value``):
 # cards held, holding one, two, three; Wilds, Wild Draw Fours, action cards; colours held;
 # cards that fit the top card, whether one does; to play now, to play next. Fitted on
-# positions of smart self-play (``python -m bench.expert_value``).
-THETA = (-0.298, 1.022, 0.401, 0.179, 0.714, 0.954, 0.132, -0.002, -0.034, 0.416, 0.150, 0.022)
+# positions of smart self-play (``python -m bench.expert_value``), by table: two players
+# or more, without stacking (the official rules) or with it (the house rules).
+# fmt: off
+THETAS: dict[tuple[bool, bool], tuple[float, ...]] = {
+    # (two players, stacking): fitted on official 2 players; official 4; house 2; house 3-5
+    (True, False): (-0.143, 0.487, 0.136, 0.065, 0.681, 1.124,
+                    0.226, -0.322, -0.036, 0.532, 0.027, -0.027),
+    (False, False): (-0.298, 1.022, 0.401, 0.179, 0.714, 0.954,
+                     0.132, -0.002, -0.034, 0.416, 0.150, 0.022),
+    (True, True): (-0.108, 0.366, 0.100, 0.001, 0.350, 0.859,
+                   0.145, -0.255, -0.015, 0.402, 0.014, -0.014),
+    (False, True): (-0.188, 0.733, 0.319, 0.124, 0.314, 0.545,
+                    0.014, -0.119, -0.026, 0.382, 0.089, 0.026),
+}
+# fmt: on
+THETA = THETAS[False, False]
+
+
+def theta_for(players: int, stacking: bool) -> tuple[float, ...]:
+    """The position model for a table of ``players`` (``stacking``: a penalty may be
+    stacked on)."""
+    return THETAS[players == 2, stacking]
 
 
 def value(
@@ -296,10 +325,12 @@ def value(
     return ours / total
 
 
-def value_after(f: FastRound, rnd: Random, depth: int, mine: set[int]) -> float:
+def value_after(
+    f: FastRound, rnd: Random, depth: int, mine: set[int], theta: tuple[float, ...] = THETA
+) -> float:
     """Play ``depth`` steps as ``playout`` does, then ``value`` the position."""
     steps = 0
     while f.phase != OVER and steps < depth:
         smart_step(f, rnd)
         steps += 1
-    return value(f, mine)
+    return value(f, mine, theta)

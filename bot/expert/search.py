@@ -24,7 +24,7 @@ from random import Random
 from typing import Any
 
 from bot.expert.memory import Memory
-from bot.expert.rollout import playout, value_after
+from bot.expert.rollout import playout, theta_for, value_after
 from engine import (
     COLORS,
     Accept,
@@ -390,6 +390,7 @@ def _search(world: World, moves: list[Action], rnd: Random, budget: Budget) -> A
     active = list(range(k))
     stages = max(1, math.ceil(math.log2(k))) if budget.halving else 1
     depth = budget.depth
+    theta = theta_for(len(players), v.rules.stacking != "off")
     out = False
     for stage in range(stages):
         deals = max(2, budget.playouts // stages // len(active))
@@ -402,7 +403,7 @@ def _search(world: World, moves: list[Action], rnd: Random, budget: Budget) -> A
                 f = start.copy()
                 _apply_twin(f, me, twins[i])
                 if depth:
-                    results.append(value_after(f, Random(seed), depth, mine))
+                    results.append(value_after(f, Random(seed), depth, mine, theta))
                 else:
                     results.append(1.0 if playout(f, Random(seed)) in mine else 0.0)
             r0 = results[0]
