@@ -366,7 +366,9 @@ def test_the_position_model_is_a_distribution_that_favours_fewer_cards() -> None
     from bot.expert.rollout import THETAS, value
 
     g = scenario(
-        {"a": ["R5"], "b": ["R6", "B1", "G2"], "c": ["G7", "Y1", "Y2", "B3", "B4"]}, ["R1"]
+        {"a": ["R5"], "b": ["R6", "B1", "G2"], "c": ["G7", "Y1", "Y2", "B3", "B4"]},
+        ["R1"],
+        fill=True,
     )
     f = FastRound.from_game(g)
     for theta in THETAS.values():
