@@ -47,6 +47,7 @@ async def test_a_table_of_experts_plays_to_the_end(store: SqliteStore) -> None:
         assert (await svc.create(KEY, "chat", "h", "Host", seat_host=False)).ok
         for strategy in ("expert", "smart", "expert"):
             assert (await svc.add_bot(KEY, "h", strategy)).ok
+        assert (await svc.configure(KEY, "h", overrides={"target": 100})).ok
         assert (await svc.start_game(KEY, "h")).ok
         seen: list[tuple[int, int]] = []
         record = svc.experts.record
