@@ -57,7 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="a table in the terminal against bot seats")
     p.add_argument("--players", type=int, default=4, help="seats in all (default 4)")
     p.add_argument("--bots", type=int, default=None, help="bot seats (default: all but one)")
-    p.add_argument("--bot-strategy", choices=("smart", "random", "basic"), default="smart")
+    p.add_argument(
+        "--bot-strategy", choices=("smart", "expert", "random", "basic"), default="smart"
+    )
     p.add_argument("--rules", default="official", help="preset: official, house, party")
     p.add_argument(
         "--set",
@@ -193,9 +195,11 @@ def _simulate(args: argparse.Namespace) -> int:
         f"seats {' '.join(res.seats)}, {res.actions} actions"
     )
     for strat in sorted(set(strategies)):
+        lo, hi = res.interval(strat)
         print(
             f"  {strat:<8} won {res.wins.get(strat, 0):>5} games  "
-            f"{res.share(strat):6.1%}  (fair share {res.fair_share(strat):.1%})"
+            f"{res.share(strat):6.1%}  95 % interval {lo:.1%} - {hi:.1%}  "
+            f"(fair share {res.fair_share(strat):.1%})"
         )
     return 0
 

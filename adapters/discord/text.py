@@ -86,6 +86,7 @@ OPTION_HELP: dict[str, str] = {
 # the names of choices, in the language of whoever sees them
 PRIVATE_CHOICES: dict[str, str] = {
     "smart": N_("Smart"),
+    "expert": N_("Expert"),
     "basic": N_("Basic"),
     "random": N_("Random"),
     "server": N_("This server"),

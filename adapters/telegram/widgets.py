@@ -83,7 +83,7 @@ TEXT_MAX = 4096
 
 POSTED = "🎴"  # what any chosen inline result posts in the group (never a card)
 # an inline result's code for the hand's "Play for me" / "Take my seat back" (an action
-# code never starts with a capital: ``bot.intents``)
+# code never starts with a capital: ``bot.ui.intents``)
 PILOT_CODES: dict[bool, str] = {True: "P1", False: "P0"}
 PILOT_HINTS: dict[bool, str] = {
     True: N_("A bot plays your turns until you press anything"),

@@ -164,6 +164,9 @@ class Settings(BaseSettings):
         15.0, ge=0, description="seconds between a round's end and the next deal"
     )
     bot_delay: float = Field(1.5, ge=0, description="seconds a bot seat waits before it moves")
+    expert_workers: int = Field(
+        1, ge=1, le=64, description="worker processes that search the expert bot seats' moves"
+    )
     show_wait_seconds: float = Field(
         30.0,
         ge=0,

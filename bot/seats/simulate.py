@@ -3,15 +3,28 @@ no storage), to compare strategies."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.seats import strategies as ai
-from engine import Action, Game, NextRound, Phase, Rules, apply, legal_actions, new_game
+from bot.seats.expert import Memory
+from engine import (
+    Action,
+    Event,
+    Game,
+    NextRound,
+    Phase,
+    Rules,
+    apply,
+    legal_actions,
+    new_game_events,
+    redact,
+)
 
-__all__ = ["SimResult", "simulate"]
+__all__ = ["SimResult", "simulate", "wilson"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +42,22 @@ class SimResult:
     def fair_share(self, strategy: str) -> float:
         """What ``share`` would be if every seat were equally strong."""
         return self.seat_counts.get(strategy, 0) / len(self.seats)
+
+    def interval(self, strategy: str) -> tuple[float, float]:
+        """The 95 % (Wilson) interval of ``share``."""
+        return wilson(self.wins.get(strategy, 0), self.games)
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95 % for ``z`` 1.96): unlike the normal
+    approximation it stays within 0-1 and holds for small samples and extreme rates."""
+    if games <= 0:
+        return 0.0, 1.0
+    p = wins / games
+    z2 = z * z
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = z / (1 + z2 / games) * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games))
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def simulate(
@@ -50,14 +79,18 @@ def simulate(
         seats = base[shift:] + base[:shift]
         ids = [f"{s}{i}" for i, s in enumerate(seats)]
         strat = dict(zip(ids, seats, strict=True))
-        g = new_game(ids, rules, seed=rng.getrandbits(63))
+        g, ev = new_game_events(ids, rules, seed=rng.getrandbits(63))
+        memory = Memory(rules)  # the public record, for expert seats
+        memory.feed(ids[0], None, _public(ev))
         steps = 0
         while g.winner is None and steps < max_steps:
             if g.phase is Phase.ROUND_OVER:
-                g, _ = apply(g, g.players[0], NextRound())
+                g, ev = apply(g, g.players[0], NextRound())
+                memory.feed(g.players[0], None, _public(ev))
                 continue
-            action, who = _next_action(g, ids, strat, rng)
-            g, _ = apply(g, who, action)
+            action, who = _next_action(g, ids, strat, rng, memory)
+            g, ev = apply(g, who, action)
+            memory.feed(who, action, _public(ev))
             steps += 1
         total += steps
         if g.winner is not None:
@@ -71,18 +104,22 @@ def simulate(
     )
 
 
+def _public(events: Sequence[Event]) -> list[Event]:
+    return [redact(e, None) for e in events]
+
+
 def _next_action(
-    g: Game, ids: list[str], strat: dict[str, str], rng: random.Random
+    g: Game, ids: list[str], strat: dict[str, str], rng: random.Random, memory: Memory
 ) -> tuple[Action, str]:
     # out-of-turn first (catches, jump-ins), in seat order, as a quick table would see it
     for p in ids:
         if p in g.players and p != g.current and ai.out_of_turn(g, p, strat[p]):
-            a = ai.choose(g, p, strat[p], rng)
+            a = ai.choose(g, p, strat[p], rng, memory)
             if a is not None:
                 return a, p
     cur = g.current
     assert cur is not None
-    a = ai.choose(g, cur, strat[cur], rng)
+    a = ai.choose(g, cur, strat[cur], rng, memory)
     if a is None:  # cannot happen: the current player always has a move
         a = legal_actions(g, cur)[0]
     return a, cur

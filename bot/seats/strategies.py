@@ -6,13 +6,16 @@ the engine benchmark's chooser). ``smart`` plays like a
 careful person: it calls UNO with its next-to-last card, catches anyone exposed, stacks and
 jumps in when allowed, keeps wilds for when it needs them, plays a Wild Draw Four only
 legally, challenges when the odds favour it, and names the colour it holds most of.
+``expert`` plays its turns by search (``bot.seats.expert``: determinized playouts from its view
+and the public record, ``memory``), and out of turn as ``smart``.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine import (
     COLORS,
@@ -36,13 +39,27 @@ from engine import (
     legal_actions,
 )
 
-__all__ = ["STRATEGIES", "choose", "out_of_turn"]
+__all__ = ["SEARCHERS", "STRATEGIES", "choose", "out_of_turn"]
 
-STRATEGIES = ("smart", "random", "basic")
+STRATEGIES = ("smart", "random", "basic", "expert")
+
+# the seats that decide by search, by strategy: ``bot.seats.expert`` registers its own when
+# the package is imported (it builds on this module, which so never imports it)
+SEARCHERS: dict[str, Callable[[Game, str, Any, random.Random], Action | None]] = {}
 
 
-def choose(game: Game, player: str, strategy: str, rng: random.Random) -> Action | None:
-    """The action bot ``player`` takes now (in turn, or out of turn), or ``None``."""
+def choose(
+    game: Game,
+    player: str,
+    strategy: str,
+    rng: random.Random,
+    memory: Any = None,  # bot.seats.expert.Memory: the table's public record
+) -> Action | None:
+    """The action bot ``player`` takes now (in turn, or out of turn), or ``None``.
+    ``memory``: the table's public record, which ``expert`` reads (``bot.seats.expert``)."""
+    search = SEARCHERS.get(strategy)
+    if search is not None:
+        return search(game, player, memory, rng)
     acts: list[Action] = [
         a for a in legal_actions(game, player) if not isinstance(a, Leave | NextRound)
     ]
@@ -65,7 +82,7 @@ def choose(game: Game, player: str, strategy: str, rng: random.Random) -> Action
 
 def out_of_turn(game: Game, player: str, strategy: str) -> bool:
     """Whether bot ``player`` would act now although it is not its turn."""
-    if game.current == player or strategy != "smart":
+    if game.current == player or strategy not in ("smart", "expert"):
         return False
     if game.phase not in (Phase.PLAYING, Phase.CHOOSING_COLOR, Phase.CHALLENGE):
         return False

@@ -8,6 +8,7 @@ How long each kind is and when it falls: ``windows`` (``window(kind, game)``, ``
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable
 
@@ -27,7 +28,7 @@ from bot.service.steps import (
 )
 from bot.service.windows import arm, restarted
 from bot.store import Stale, WriteBatch
-from engine import Phase, Timeout
+from engine import Action, Phase, Timeout
 
 log = logging.getLogger("bot.service")
 
@@ -85,10 +86,12 @@ def build(t: Table | None, d: Deadline, ctx: Ctx, late: Callable[[], bool]) -> S
 async def fire(core: Runner, key: str, d: Deadline) -> None:
     """A deadline is due: act on it if it still applies, through the one path."""
     changed = False
+    plan = await _plan(core, key, d) if d.kind == "bot" else None
 
     def decide(t: Table | None) -> Step | None:
         nonlocal changed
-        step = build(t, d, core.ctx(key), lambda: core.timers.late(key, d) > LATE_SECONDS)
+        ctx = dataclasses.replace(core.ctx(key), plan=plan)
+        step = build(t, d, ctx, lambda: core.timers.late(key, d) > LATE_SECONDS)
         changed = step is not None
         return step
 
@@ -97,6 +100,24 @@ async def fire(core: Runner, key: str, d: Deadline) -> None:
     await core._run(key, None, None, decide)
     if core.shared and not changed:  # nor, kept claimed, in any other process
         await core.store.spend(core.worker, key, d)
+
+
+async def _plan(core: Runner, key: str, d: Deadline) -> tuple[int, str, Action | None] | None:
+    """An expert seat whose turn it is at the version of deadline ``d``: its move,
+    searched in the experts' worker before the table is locked (the other tables, and
+    this one, go on meanwhile). ``None``: no expert to move, or the search failed."""
+    t = core.cache.tables.get(key)
+    g = t.game if t is not None else None
+    if t is None or g is None or t.version != d.version or g.current is None:
+        return None
+    if not any(s.id == g.current and s.bot == "expert" for s in t.seats):
+        return None
+    try:
+        action = await core.experts.decide(key, g, g.current, core._rng.getrandbits(64))
+    except Exception:
+        log.exception("table %s: the expert seat's search failed; it plays as smart", key)
+        return None
+    return t.version, g.current, action
 
 
 async def claim(core: Runner, due: list[tuple[str, Deadline]]) -> list[tuple[str, Deadline]]:

@@ -20,6 +20,7 @@ from bot.ops.config import Settings
 from bot.ops.metrics import Metrics
 from bot.port import Port, TableInfo
 from bot.seats import strategies as ai
+from bot.seats.expert import Experts
 from bot.service import absent, chats, deadlines, lobby, play
 from bot.service import shown as shown_
 from bot.service.cache import Tables
@@ -48,6 +49,7 @@ class Service(Runner):
         seed: int | None = None,
         bot_delay: float | None = None,
         metrics: Metrics | None = None,
+        experts: Experts | None = None,
     ) -> None:
         self.store = store
         self.port = port
@@ -59,6 +61,8 @@ class Service(Runner):
         self.clock = clock
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
         self._rng = random.Random(seed if seed is not None else secrets.randbits(64))
+        # expert seats: tables' public records, searches off the event loop (bot.seats.expert)
+        self.experts = experts or Experts(self.settings.expert_workers)
         # deadlines are stored in wall time (``clock``), waited for in monotonic time
         self.timers = Timers(
             self._fire,
@@ -111,6 +115,7 @@ class Service(Runner):
     async def stop(self, grace: float = 5.0) -> None:
         """Stop the timers; deadlines being handled get ``grace`` seconds to finish."""
         await self.timers.stop(grace)
+        self.experts.close()
 
     # -- what adapters ask of the store, through the service ----------------------------
     # Leases, pacing and the chats owed replies are the store's, shared by every process on

@@ -26,7 +26,7 @@ from bot.service.steps import (
 )
 from bot.service.windows import arm
 from bot.store import ChatUpdate
-from engine import IllegalAction, Leave, Rules
+from engine import IllegalAction, Leave, Rules, redact
 from engine.rules import check_seating, max_seats
 
 
@@ -229,6 +229,7 @@ def start(t: Table | None, by: str, ctx: Ctx, *, admin: bool = False) -> Step:
     )  # fmt: skip
     nt.turn_version = nt.version
     step = Step(nt, events=list(events))
+    step.moves.append((by, None, [redact(e, None) for e in events]))
     # what ``engine.new_game`` needs, so that the log alone replays the game
     begin = {"type": "Start", "players": ids, "rules": rules.to_json_dict()}
     step.actions.append(record(nt, by, {**begin, "seed": t.seed}, ctx))

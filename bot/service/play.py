@@ -37,8 +37,10 @@ from engine import (
     Phase,
     RoundWon,
     Timeout,
+    redact,
 )
 from engine.game import ACTIVE
+from engine.play import can as can_apply
 
 log = logging.getLogger("bot.service")
 
@@ -117,6 +119,7 @@ def apply(step: Step, player: str, action: Action, ctx: Ctx, *, source: str) -> 
     )
     step.table = nt
     step.events.extend(events)
+    step.moves.append((player, action, [redact(e, None) for e in events]))
     step.actions.append(
         ActionRecord(nt.key, nt.game_no, version, player, action_to_dict(action), now)
     )
@@ -293,7 +296,17 @@ def bot_move(step: Step, ctx: Ctx) -> bool:
     for p, strategy in pilots:
         if g.current != p and not ai.out_of_turn(g, p, strategy):
             continue
-        action = ai.choose(g, p, strategy, ctx.rng)
+        if strategy != "expert":
+            action = ai.choose(g, p, strategy, ctx.rng)
+        elif (
+            ctx.plan is not None
+            and ctx.plan[:2] == (t.version, p)
+            and ctx.plan[2] is not None
+            and can_apply(g, p, ctx.plan[2])
+        ):
+            action = ctx.plan[2]  # searched on this very version
+        else:  # out of turn (or its search did not come): as smart
+            action = ai.choose(g, p, "smart", ctx.rng)
         if action is None:
             continue
         apply(step, p, action, ctx, source="bot")

@@ -14,11 +14,12 @@ from functools import partial
 from typing import Any
 
 import engine
-from bot import presence
+from bot import policy, presence
 from bot.model import PLAYING, Pending, Recent, Table
 from bot.ops.config import Settings
 from bot.ops.metrics import Metrics
 from bot.port import Notice, Port, TableInfo, on_table, reports_shown
+from bot.seats.expert import Experts
 from bot.service.cache import Tables
 from bot.service.steps import PENDING, RECENT, STALE_TRIES, Ctx, Refused, Result, Step, unseen
 from bot.store import Stale, Store, WriteBatch
@@ -95,6 +96,7 @@ class Runner:
     bot_delay: float
     cache: Tables
     timers: Timers
+    experts: Experts  # expert seats: tables' public records, searches off the loop
     _rng: random.Random
 
     def ctx(self, key: str) -> Ctx:
@@ -244,6 +246,10 @@ class Runner:
         )
         t.rev = rev + 1  # the write of the row on that revision made this one
         self.cache.keep(t)
+        if not policy.is_open(t):
+            self.experts.forget(t.key)
+        elif step.moves and any(s.bot == "expert" for s in t.seats):
+            self.experts.record(t.key, t.rules, step.moves)
         self.timers.set(t.key, t.deadlines)
 
     async def _tell(self, key: str, user: str, notice: Notice, origin: Any) -> None:

@@ -15,8 +15,9 @@ from bot.model import Seat, Table
 from bot.names import clean_name, fallback_name
 from bot.ops.config import Settings
 from bot.port import Notice, TableInfo
+from bot.seats.expert import Move
 from bot.store import ActionRecord, ChatUpdate, StatUpdate
-from engine import Event
+from engine import Action, Event
 from engine.rules import refusal
 
 GLOBAL = "*"  # the statistics scope of every game everywhere
@@ -70,6 +71,7 @@ class Step:
     closed: bool = False
     public: list[Event] = field(default_factory=list)  # the events as everyone sees them
     hands: set[str] = field(default_factory=set)  # people shown their hand whatever happened
+    moves: list[Move] = field(default_factory=list)  # each move's, for expert seats' records
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,8 @@ class Ctx:
     bot_delay: float = 0.0
     rng: random.Random = field(default_factory=random.Random)
     reports: bool = False
+    # an expert seat's move searched before the table was locked: (version, seat, action)
+    plan: tuple[int, str, Action | None] | None = None
 
     def unseen(self, t: Table, version: int) -> float:
         return unseen(t, version, self.settings, reports=self.reports)

@@ -155,6 +155,19 @@ def test_play_all_bots_with_json(tmp_path: Path) -> None:
     assert n == summary["actions"] and status == "finished"
 
 
+def test_play_expert_seats_in_the_terminal(tmp_path: Path) -> None:
+    """``--bot-strategy expert``: the terminal's bot seats search (in the worker process)."""
+    db = tmp_path / "t.sqlite3"
+    args = ["play", "--players", "2", "--bots", "2", "--bot-strategy", "expert", "--json"]
+    res = uno_bot(tmp_path, *args, "--set", "target=0", "--set", "hand_size=4", "--db", str(db))
+    assert res.returncode == 0, res.stderr
+    summary = json.loads(res.stdout.splitlines()[-1])
+    assert summary["status"] == "finished" and summary["rounds"] == 1
+    with sqlite3.connect(db) as c:
+        (bots,) = c.execute("SELECT seats FROM tables WHERE key = ?", (KEY,)).fetchone()
+    assert bots.count('"expert"') == 2
+
+
 def test_play_in_chinese_with_house_rules(tmp_path: Path) -> None:
     res = uno_bot(
         tmp_path,
@@ -181,6 +194,10 @@ def test_simulate_prints_win_rates(tmp_path: Path) -> None:
     assert shares["smart"] + shares["random"] == pytest.approx(100, abs=0.2)
     assert shares["smart"] > 50
     assert all("fair share 50.0%" in r for r in rows)
+    for r in rows:  # the 95 % (Wilson) interval around each share
+        share = float(r.split()[4].rstrip("%"))
+        lo, hi = (float(x.rstrip("%")) for x in r.split("interval ")[1].split()[:3:2])
+        assert lo <= share <= hi and 0 < hi - lo < 30
 
 
 def test_run_without_a_platform_exits_non_zero_with_one_line(tmp_path: Path) -> None:

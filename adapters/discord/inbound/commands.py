@@ -58,7 +58,8 @@ PRESETS = [
     Choice(name=_s(render.PRESET_NAMES[p]), value=p) for p in ("official", "house", "party")
 ]
 STRATEGIES = [
-    Choice(name=_s(text.PRIVATE_CHOICES[s]), value=s) for s in ("smart", "basic", "random")
+    Choice(name=_s(text.PRIVATE_CHOICES[s]), value=s)
+    for s in ("smart", "expert", "basic", "random")
 ]
 SCOPES = [Choice(name=_s(text.PRIVATE_CHOICES[s]), value=s) for s in ("server", "global")]
 LANGUAGE_CHOICES = [Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()] + [

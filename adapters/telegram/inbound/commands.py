@@ -382,7 +382,7 @@ class Commands(Base):
             await self._point_to_private(here, Link.CARDS)
 
     async def addbot(self, update: Update, context: Context) -> None:
-        """/addbot [smart|basic|random]: add a bot seat (host or admin)."""
+        """/addbot [smart|expert|basic|random]: add a bot seat (host or admin)."""
         here = self._here(update)
         if here is None:
             return

@@ -21,7 +21,7 @@ COMMANDS: dict[str, str] = {
     "rank": N_("your rating, or a player's"),
     "top": N_("the ladder: the best rated players"),
     "language": N_("choose your language"),
-    "addbot": N_("add a bot player (host)"),
+    "addbot": N_("add a bot player (host): smart, expert, basic or random"),
     "help": N_("how to play"),
 }
 

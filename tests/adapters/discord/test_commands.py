@@ -80,3 +80,22 @@ async def test_the_outbox_sends_the_latest_and_one_at_a_time() -> None:
     assert sent == [4, 8, 100]  # the first burst, then the second, each as its latest
     assert most == 1
     assert box.coalesced == 7
+
+
+async def test_addbot_offers_the_expert_in_every_language(world: World) -> None:
+    alice = world.users[0]
+    await world.slash(alice, "new")
+    rec = await world.slash(alice, "addbot", strategy="expert")  # a registered choice
+    assert world.fake.texts_for(rec) == ["✅"]
+    info = await world.info()
+    assert [(s.name, s.bot) for s in info.seats] == [("Alice", None), ("Bot 1", "expert")]
+    cmds = [
+        *world.fake.global_commands,
+        *(c for cs in world.fake.guild_commands.values() for c in cs),
+    ]
+    uno = next(c for c in cmds if c["name"] == "uno")
+    addbot = next(o for o in uno["options"] if o["name"] == "addbot")
+    strategy = next(o for o in addbot["options"] if o["name"] == "strategy")
+    expert = next(c for c in strategy["choices"] if c["value"] == "expert")
+    assert expert["name"] == "Expert"
+    assert expert["name_localizations"] == {"zh-CN": "高手", "zh-TW": "高手"}

@@ -1,0 +1,280 @@
+"""What the whole table saw of the round in play: the public record, folded.
+
+A ``Memory`` is fed every move as it happened (the player, the action, its events as the
+public sees them: ``engine.redact(event, None)``) and keeps what a careful player
+remembers: the discard pile since the last reshuffle, the colour before the last Wild
+Draw Four, who sent the pending penalty, whether the round has opened, and for every card
+in every hand the cards it cannot be, learnt from the moves:
+
+- a player who chose to draw held nothing playable then (no card of the colour, none of
+  the top card's number or symbol, no wild); a card drawn and not kept for play did not
+  fit either;
+- a player who took a penalty they could have stacked on held nothing to stack with;
+- a Wild Draw Four not found guilty was played holding none of the colour in play.
+
+These are the inferences a person makes, not certainties (anyone may draw holding a card
+that fits): a play that contradicts them drops them for that player. Nothing here sees a
+hand: the record is public, and a seat's own hand comes from its ``engine.view``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from engine import (
+    COLORS,
+    Accept,
+    Action,
+    CardPlayed,
+    CardsDrawn,
+    Challenge,
+    ChallengeResolved,
+    Color,
+    DeckReshuffled,
+    Draw,
+    Event,
+    HandsRotated,
+    HandsSwapped,
+    Passed,
+    PenaltyPassed,
+    PlayerLeft,
+    Rank,
+    RoundStarted,
+    RoundWon,
+    Rules,
+)
+from engine.cards import ALL_CARDS, Card
+
+__all__ = ["Memory", "Move"]
+
+Move = tuple[str, Action | None, Sequence[Event]]  # who, what, what the public saw
+
+COLOR_MASK = tuple(sum(1 << c.order for c in ALL_CARDS if c.color is col) for col in COLORS)
+RANK_MASK = {r: sum(1 << c.order for c in ALL_CARDS if c.rank is r) for r in Rank}
+WILDS = RANK_MASK[Rank.WILD] | RANK_MASK[Rank.WILD_DRAW_FOUR]
+NUMBERS = sum(1 << c.order for c in ALL_CARDS if c.is_number)
+
+
+def _color_mask(color: Color | None) -> int:
+    return COLOR_MASK[COLORS.index(color)] if color is not None else 0
+
+
+@dataclass
+class Memory:
+    """The public record of one table's round in play (see the module's docstring)."""
+
+    rules: Rules = field(default_factory=Rules)
+    round: int = 0
+    players: list[str] = field(default_factory=list)
+    # the discard pile bottom to top, since the deal (``None``: not seen from the deal)
+    discard: list[Card] | None = None
+    color: Color | None = None
+    # per player, per card held: a mask (bit ``Card.order``) of the cards it cannot be
+    slots: dict[str, list[int]] = field(default_factory=dict)
+    opened: bool = False  # a card was played this round (first_play_number)
+    pending_kind: Rank | None = None
+    pending_from: str | None = None
+    pending_by: str | None = None
+    # the last Wild Draw Four: who, and the colour and top card it was played on
+    last_w4: tuple[str, Color | None, Card] | None = None
+    stalled: int = 0
+    over: bool = False
+
+    def copy(self) -> Memory:
+        return Memory(
+            rules=self.rules,
+            round=self.round,
+            players=list(self.players),
+            discard=None if self.discard is None else list(self.discard),
+            color=self.color,
+            slots={p: list(s) for p, s in self.slots.items()},
+            opened=self.opened,
+            pending_kind=self.pending_kind,
+            pending_from=self.pending_from,
+            pending_by=self.pending_by,
+            last_w4=self.last_w4,
+            stalled=self.stalled,
+            over=self.over,
+        )
+
+    # -- feeding -------------------------------------------------------------------------
+
+    def feed_all(self, moves: Iterable[Move]) -> None:
+        for player, action, events in moves:
+            self.feed(player, action, events)
+
+    def feed(self, player: str, action: Action | None, events: Sequence[Event]) -> None:
+        """One move: ``player``'s ``action`` (``None`` for a deal) and the events it made,
+        as the public saw them. Only public facts are read."""
+        before = (self.color, self.top)
+        if isinstance(action, Accept | Challenge) and self.pending_kind is not None:
+            # they took the penalty (or challenged) rather than stack: nothing to stack
+            self._exclude(player, self._stackable())
+        drew = isinstance(action, Draw)
+        for i, e in enumerate(events):
+            if isinstance(e, RoundStarted):
+                self._deal(e)
+            elif isinstance(e, CardPlayed):
+                self._played(e)
+            elif isinstance(e, CardsDrawn):
+                passed = any(isinstance(x, Passed) for x in events[i + 1 :])
+                self._drawn(e, drew and e.player == player, passed, before)
+            elif isinstance(e, DeckReshuffled):
+                if e.reason == "discard" and self.discard:
+                    self.discard = self.discard[-1:]
+            elif isinstance(e, PenaltyPassed):
+                self.pending_by = e.player
+            elif isinstance(e, ChallengeResolved):
+                if e.guilty:  # a bluff: what their +4 told about their hand was false
+                    self.slots[e.offender] = [0] * len(self.slots.get(e.offender, ()))
+                self._clear_penalty()
+            elif isinstance(e, PlayerLeft):
+                self.slots.pop(e.player, None)
+                if e.player in self.players:
+                    self.players.remove(e.player)
+            elif isinstance(e, HandsSwapped):
+                a, b = self.slots.get(e.player, []), self.slots.get(e.target, [])
+                self.slots[e.player], self.slots[e.target] = b, a
+            elif isinstance(e, HandsRotated):  # each hand passes one seat on
+                order = [p for p in self.players if p in self.slots]
+                old = [self.slots[p] for p in order]
+                for j, held in enumerate(old):
+                    self.slots[order[(j + e.direction) % len(order)]] = held
+            elif isinstance(e, RoundWon):
+                self.over = True
+
+    @property
+    def top(self) -> Card | None:
+        return self.discard[-1] if self.discard else None
+
+    def _deal(self, e: RoundStarted) -> None:
+        self.round = e.round
+        self.players = list(e.players)
+        self.discard = [e.top]
+        self.color = e.color
+        self.slots = {p: [0] * e.hand_size for p in e.players}
+        self.opened = False
+        self.pending_kind = Rank.DRAW_TWO if e.pending else None
+        self.pending_from = e.dealer if e.pending else None
+        self.pending_by = None
+        self.last_w4 = None
+        self.stalled = 0
+        self.over = False
+
+    def _played(self, e: CardPlayed) -> None:
+        cards = (e.card, *e.together)
+        honest = 0  # what an honest Wild Draw Four's player held none of
+        if e.card.rank is Rank.WILD_DRAW_FOUR and self.top is not None:
+            self.last_w4 = (e.player, self.color, self.top)
+            if self.rules.wild_draw_four != "free":
+                honest = self._w4_mask()
+        slots = self.slots.get(e.player)
+        if slots is not None:
+            for c in cards:
+                bit = 1 << c.order
+                fits = [i for i, m in enumerate(slots) if not m & bit]
+                if fits:  # the card it most likely was: the most constrained that fits
+                    i = max(fits, key=lambda j: slots[j].bit_count())
+                else:  # what we believed was wrong: forget it
+                    slots[:] = [0] * len(slots)
+                    i = 0
+                if slots:
+                    del slots[i]
+            self._exclude(e.player, honest)
+        if self.discard is not None:
+            if e.together and e.color is not None and not e.card.is_wild:
+                # multi_play=same_rank: the cards of the colour that stays go on top
+                cards = tuple(c for c in cards if c.color is not e.color) + tuple(
+                    c for c in cards if c.color is e.color
+                )
+            self.discard.extend(cards)
+        self.color = e.color
+        self.opened = True
+        self.stalled = 0
+        if e.card.draw:
+            self.pending_kind = e.card.rank
+            if e.card.rank is Rank.DRAW_TWO or self.rules.deflect == "all":
+                self.pending_from = e.player
+            self.pending_by = e.player
+
+    def _drawn(
+        self,
+        e: CardsDrawn,
+        chose: bool,
+        passed: bool,
+        before: tuple[Color | None, Card | None],
+    ) -> None:
+        slots = self.slots.setdefault(e.player, [])
+        if e.reason in ("penalty", "challenge"):
+            self._clear_penalty()
+        if e.count == 0:
+            self.stalled += 1
+        if chose and e.reason == "first_play":  # no number card to open the round with
+            self._exclude(e.player, self._playable(*before))
+        if not chose or e.reason != "draw":
+            slots.extend([0] * e.count)
+            return
+        fits = self._playable(*before)
+        for i in range(len(slots)):  # they drew: nothing they held was playable
+            slots[i] |= fits
+        at_once = fits & ~WILDS & NUMBERS if self.rules.drawn_card == "number_only" else fits
+        # drawing until playable: every card but the last did not fit; the last neither
+        # when the turn ended at once
+        new = [at_once] * (e.count - 1) + [at_once if passed else 0] * min(e.count, 1)
+        slots.extend(new)
+
+    def _clear_penalty(self) -> None:
+        self.pending_kind = None
+        self.pending_from = None
+        self.pending_by = None
+
+    def _exclude(self, player: str, mask: int) -> None:
+        """Every card ``player`` holds is none of ``mask``."""
+        slots = self.slots.get(player)
+        if not slots or not mask:
+            return
+        for i in range(len(slots)):
+            slots[i] |= mask
+
+    # -- what fitted ---------------------------------------------------------------------
+
+    def _playable(self, color: Color | None, top: Card | None) -> int:
+        """The cards a player could have played on ``top`` in ``color``."""
+        m = _color_mask(color) | WILDS
+        if top is not None and not top.is_wild:
+            m |= RANK_MASK[top.rank]
+        if not self.opened and self.rules.first_play_number:
+            m &= NUMBERS
+        return m
+
+    def _w4_mask(self) -> int:
+        """What an honest Wild Draw Four's player did not hold (``draw_four_when``)."""
+        m = _color_mask(self.color)
+        top = self.top
+        if self.rules.draw_four_when == "no_play" and top is not None and not top.is_wild:
+            m |= RANK_MASK[top.rank]
+        return m
+
+    def _stackable(self) -> int:
+        """The cards the victim of the pending penalty could have put on it."""
+        r = self.rules
+        if r.stacking == "off":
+            return 0
+        kind = self.pending_kind
+        m = 0
+        fours = r.stacking in ("draw_four_on_two", "any")
+        if kind is Rank.DRAW_TWO:
+            m |= RANK_MASK[Rank.DRAW_TWO]
+            if r.deflect != "off":
+                m |= _color_mask(self.color) & (RANK_MASK[Rank.SKIP] | RANK_MASK[Rank.REVERSE])
+        elif kind is Rank.WILD_DRAW_FOUR:
+            if r.stacking == "any":
+                m |= _color_mask(self.color) & RANK_MASK[Rank.DRAW_TWO]
+            if r.deflect == "all":
+                m |= _color_mask(self.color) & RANK_MASK[Rank.REVERSE]
+        if fours:
+            m |= RANK_MASK[Rank.WILD_DRAW_FOUR]
+        if r.wild_on_penalty:
+            m |= RANK_MASK[Rank.WILD]
+        return m
