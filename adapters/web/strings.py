@@ -27,6 +27,8 @@ PAGE: dict[str, str] = {
     "bot": N_("bot"),
     "choose": N_("How do you play it?"),
     "cancel": N_("Cancel"),
+    "play_picked": N_("Play the chosen ({n})"),
+    "clear_picked": N_("Choose again"),
     "settings": N_("Settings"),
     "close": N_("Close"),
     "scores": N_("Scores"),

@@ -112,5 +112,6 @@ function keep(token) {
 
 document.addEventListener("uno-press", (e) => press(e.detail));
 document.addEventListener("uno-choose", (e) => choose(e.detail, state.strings));
+document.addEventListener("uno-redraw", () => draw(state));
 document.body.dataset.connected = "false";
 connect();
