@@ -108,6 +108,12 @@ export function draw(state) {
   }
   const controls = me ? t.controls : [];
   rows($("table-controls"), controls, moves);
+  // the host's kick menu (the lobby, between rounds): the frame is everyone's, the button theirs
+  const host = t.seats.some((s) => s.id === me && s.host);
+  if (me && host && t.kick) {
+    $("table-controls").append(button({ intent: t.kick, label: strings.kick, style: "danger",
+      icon: "🚪" }));
+  }
   const banner = $("banner");
   if (!me) { banner.hidden = false; banner.textContent = strings.watching; }
   else if (t.status === "lobby") { banner.hidden = false; banner.textContent = t.text; }
@@ -233,6 +239,23 @@ export function showSettings(frame, s) {
     for (const c of row.controls) r.append(button(c));
     box.append(r);
   }
+  if (!dialog.open) dialog.showModal();
+}
+
+export function showKick(frame) {
+  const dialog = $("kicker");
+  const box = $("kick-rows");
+  box.replaceChildren();
+  for (const row of frame.rows) {
+    if (row.title) box.append(el("div", { class: "title" }, row.title));
+    for (const c of row.controls) {
+      const b = button(c);
+      b.addEventListener("click", () => dialog.close());
+      box.append(b);
+    }
+  }
+  $("kick-cancel").textContent = strings.cancel;
+  $("kick-cancel").onclick = () => dialog.close();
   if (!dialog.open) dialog.showModal();
 }
 

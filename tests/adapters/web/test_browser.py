@@ -93,3 +93,31 @@ async def test_several_cards_are_picked_then_played_together(
     assert after.view.counts[me] == 2 and after.view.top.code == "R5"
     assert after.view.current == other
     await until(page, "document.querySelectorAll('#hand .card').length === 2")
+
+
+async def test_the_host_removes_a_player_from_the_page(world: WebWorld, browser: Any) -> None:
+    """The lobby: the host's page has "Remove a player" (another player's has not); it asks
+    whom, and the one chosen leaves the table."""
+    key = "dc:301"
+    assert (await world.service.create(key, key, "dc:1", "P1")).ok
+    assert (await world.service.join(key, "dc:2", "P2")).ok
+    info = await world.service.table(key)
+    assert info is not None
+    pages = []
+    for p in ("dc:1", "dc:2"):
+        page = await page_of(browser)
+        await page.goto(f"{world.origin}/#p={world.links.player_token(key, p, info.created)}")
+        await page.wait_for_selector(".seat")
+        pages.append(page)
+    host, other = pages
+    kick = host.get_by_role("button", name="Remove a player")
+    await kick.wait_for()
+    assert await other.get_by_role("button", name="Remove a player").count() == 0
+    await kick.click()
+    await host.locator("#kicker[open] #kick-rows button").first.wait_for()
+    assert await host.locator("#kick-rows button").all_inner_texts() == ["P2"]
+    await host.locator("#kick-rows button").first.click()
+    await until(host, "document.querySelectorAll('.seat').length === 1")
+    assert await host.locator("#kicker[open]").count() == 0
+    after = await world.service.table(key)
+    assert after is not None and [s.id for s in after.seats] == ["dc:1"]

@@ -11,7 +11,7 @@ import pytest
 
 from adapters.web import app as web_app
 from adapters.web.frames import web_token
-from bot.ui.intents import Act, encode
+from bot.ui.intents import Act, Kick, encode
 from bot.weblinks import Links
 from engine import Draw
 from tests.adapters.web.conftest import BOT_TOKEN, SECRET, WebWorld, game, init_data
@@ -261,3 +261,54 @@ async def test_tokens_and_init_data_are_never_logged(
     assert "opened at tg:-100" in text  # the log says what happened...
     for secret in (table, welcome["token"], data, "hash=", SECRET, BOT_TOKEN):
         assert secret not in text  # ...never with what proves it
+
+
+async def test_the_hosts_kick_menu_and_nobody_elses(world: WebWorld) -> None:
+    """The host's page offers whom to remove (``bot.ui.controls.kick_menu``) in the lobby and
+    removes the one chosen; a player who is not the host is refused the menu and the kick,
+    a watcher too; once the round is dealt the page offers no kick menu."""
+    key = "dc:100"
+    host, p2, p3 = "dc:1", "dc:2", "dc:3"
+    assert (await world.service.create(key, key, host, "P1")).ok
+    for p, name in ((p2, "P2"), (p3, "P3")):
+        assert (await world.service.join(key, p, name)).ok
+    host_page = await world.player(key, host)
+    other = await world.player(key, p2)
+    watcher = await world.spectator(key)
+    table = await host_page.until(lambda: host_page.last("table"))
+    opener = table["kick"]
+    assert opener == (await other.until(lambda: other.last("table")))["kick"]
+    # not the host: refused, no menu
+    await other.press(opener)
+    refused = await other.until(lambda: other.last("notice"))
+    assert refused["code"] == "not_host" and refused["kind"] == "refusal"
+    assert refused["text"] == "Only the host can do that."
+    assert not other.of("kick")
+    await watcher.press(opener)
+    assert (await watcher.until(lambda: watcher.last("notice")))["code"] == "spectator"
+    assert not watcher.of("kick")
+    # a kick sent anyway by someone else: the service refuses it, nobody leaves
+    version = (await world.service.table(key)).version  # type: ignore[union-attr]
+    forged = encode(Kick(p3), web_token(key), limit=200)
+    await other.press(forged)
+    await other.until(lambda: len(other.of("notice")) == 2)
+    assert other.of("notice")[-1]["code"] == "not_host"
+    info = await world.service.table(key)
+    assert info is not None and info.version == version and p3 in [s.id for s in info.seats]
+    # the host: everyone else, one to choose
+    await host_page.press(opener)
+    menu = await host_page.until(lambda: host_page.last("kick"))
+    choices = [c for row in menu["rows"] for c in row["controls"]]
+    assert [c["label"] for c in choices] == ["P2", "P3"]
+    assert menu["rows"][0]["title"] == "Choose who leaves the table"
+    await host_page.press(choices[1]["intent"])
+    frame = await host_page.version(version + 1)
+    assert [s["id"] for s in frame["seats"]] == [host, p2]
+    info = await world.service.table(key)
+    assert info is not None and [s.id for s in info.seats] == [host, p2]
+    # dealt: no kick menu on the page
+    assert (await world.service.start_game(key, host)).ok
+    dealt = await host_page.until(
+        lambda: next((f for f in host_page.of("table") if f["status"] == "playing"), None)
+    )
+    assert "kick" not in dealt
