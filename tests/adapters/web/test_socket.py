@@ -11,9 +11,12 @@ import pytest
 
 from adapters.web import app as web_app
 from adapters.web.frames import web_token
+from adapters.web.strings import PAGE
+from bot.ui import render
+from bot.ui.i18n import translator
 from bot.ui.intents import Act, Kick, encode
 from bot.weblinks import Links
-from engine import Draw
+from engine import Draw, Pass
 from tests.adapters.web.conftest import BOT_TOKEN, SECRET, WebWorld, game, init_data
 
 
@@ -312,3 +315,59 @@ async def test_the_hosts_kick_menu_and_nobody_elses(world: WebWorld) -> None:
         lambda: next((f for f in host_page.of("table") if f["status"] == "playing"), None)
     )
     assert "kick" not in dealt
+
+
+async def test_a_players_page_is_in_their_own_language_over_the_tables(world: WebWorld) -> None:
+    """The table's chat speaks Simplified Chinese; each page follows its reader: their saved
+    language first, then Telegram's ``language_code``, then the browser's, then the table's."""
+    tr = translator
+    key = "tg:-100"
+    await game(world.service, key=key, players=3)
+    assert (await world.service.set_chat_language(key, key, "zh_Hans")).ok
+    info = await world.service.table(key)
+    assert info is not None and info.lang == "zh_Hans"
+    await world.service.set_user_language("tg:2", "en")
+    table = world.links.table_token(key)
+    cases = [
+        # Telegram's language_code over the browser's and the table's
+        ({"initData": init_data(1, start=table, lang="zh-hant"), "lang": "en-US"}, "zh_Hant"),
+        # the saved language over Telegram's
+        ({"initData": init_data(2, name="Bob", start=table, lang="zh-hant")}, "en"),
+        # nothing of their own: the table's
+        ({"initData": init_data(3, name="Cy", start=table, lang="xx")}, "zh_Hans"),
+        # a watcher: the browser's, else the table's
+        ({"table": table, "lang": "zh-TW"}, "zh_Hant"),
+        ({"table": table}, "zh_Hans"),
+    ]
+    for hello, lang in cases:
+        page = await world.open(hello)
+        welcome = await page.until(lambda page=page: page.last("welcome"))
+        assert welcome["lang"] == lang, hello
+        assert welcome["strings"]["watching"] == tr(lang).gettext(PAGE["watching"])
+        frame = await page.until(lambda page=page: page.last("table"))
+        assert frame["lang"] == lang
+        assert frame["text"] == render.table_text(info, tr(lang))
+    # the three languages really differ, so the checks above could fail
+    assert len({tr(lang).gettext(PAGE["watching"]) for lang in ("en", "zh_Hans", "zh_Hant")}) == 3
+
+
+async def test_the_countdown_follows_each_rearmed_window(world: WebWorld) -> None:
+    """Every table frame carries the turn's deadline as committed: a move re-arms the turn's
+    window, and the next frame has the new deadline (the page's clock restarts from it)."""
+    key = "dc:100"
+    await game(world.service, key=key, players=2)
+    watcher = await world.spectator(key)
+    seen = []
+    for _ in range(3):
+        info = await world.service.table(key)
+        assert info is not None and info.view is not None and info.deadline is not None
+        frame = await watcher.version(info.version)
+        assert frame["deadline"] == info.deadline
+        assert 0 < frame["deadline"] - frame["now"] <= info.rules.turn_seconds + 1
+        seen.append(frame["deadline"])
+        current = info.view.current
+        assert current is not None
+        legal = await world.service.legal(key, current)
+        move = next(a for a in legal if isinstance(a, (Draw, Pass)))
+        assert (await world.service.act(key, current, move, seen_version=info.version)).ok
+    assert seen == sorted(seen) and len(set(seen)) == 3
