@@ -31,6 +31,7 @@ __all__ = [
     "REPLACED",
     "RESTARTING",
     "SERVER_ONLY",
+    "WATCH_TABLE",
     "command_names",
     "option_names",
 ]
@@ -51,6 +52,7 @@ OUTDATED = N_(
 EXPIRED = N_("This view has expired: press “{hand}” on the table for a fresh one.")
 REPLACED = N_("Your hand has moved to a newer message.")
 OPEN_TABLE = N_("Open the table")  # the web table, this player's page (``UNO_WEB_URL``)
+WATCH_TABLE = N_("Watch on the web")  # the table message: the web table's public page
 OPENED = N_("The table is open: press “{join}” on it to sit down.")
 MORE_CARDS = N_("More cards ({page}/{pages})")
 CHOOSE_COLOR = N_("Choose the colour for {cards}:")

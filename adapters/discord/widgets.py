@@ -12,6 +12,7 @@ the client's one ``on_interaction`` (``inbound.presses``), never through an item
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -236,11 +237,21 @@ def _unique(
 TABLE_OPTIONS: dict[str, Any] = {"uno": "always", "colors": False}
 
 
-def table_view(info: TableInfo, tr: Translator) -> discord.ui.View | None:
+def table_view(info: TableInfo, tr: Translator, web: str | None = None) -> discord.ui.View | None:
     """The table message's buttons (``bot.ui.controls.table_controls``); ``None`` when the
-    table is over."""
+    table is over. ``web``: the public link to the web table (anyone may watch there), a
+    link button after the rest while the table is open, where the rows have room."""
     rows = controls.table_controls(info, tr, **TABLE_OPTIONS)
-    return layout(rows, channel_of(info.key)) if rows else None
+    if not rows:
+        return None
+    view = layout(rows, channel_of(info.key))
+    if web is not None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            style=discord.ButtonStyle.link, url=web, label=tr.gettext(text.WATCH_TABLE), emoji="🎴"
+        )
+        with contextlib.suppress(ValueError):  # five full rows: the game's buttons come first
+            view.add_item(button)
+    return view
 
 
 # -- a player's hand --------------------------------------------------------------------------

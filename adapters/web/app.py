@@ -37,6 +37,7 @@ from adapters.web.hub import Conn, Hub
 from adapters.web.identity import INIT_DATA_SECONDS, telegram_login
 from adapters.web.strings import page_strings, refusal
 from bot import policy
+from bot.port import Notice
 from bot.ui import intents
 from bot.ui.card_images import SET_VERSION, card_set, web_png
 from bot.ui.i18n import resolve_lang
@@ -382,6 +383,21 @@ class WebApp:
         else:
             self._refuse(conn, "forged")
 
+    def _kick_menu(self, conn: Conn, info: Any) -> None:
+        """The host's menu of whom to remove (``bot.ui.controls.kick_menu``), as the chats
+        offer it; anyone else is refused, as the service would refuse their kick."""
+        assert conn.player is not None
+        code = policy.refusal_code(info, conn.player, manage=True)
+        if code is not None:
+            line = frames.notice_text(Notice(code), info, conn.tr, conn.player)
+            conn.put(frames.notice_frame(line, "refusal", code))
+            return
+        frame = frames.kick_frame(info, conn.player, conn.tr)
+        if frame is None:
+            self._refuse(conn, "nobody_to_kick")
+            return
+        conn.put(frame, "kick")
+
     async def _press(self, conn: Conn, text: Any) -> None:
         """An intent from the page, read and checked as a button press is."""
         press = intents.decode(text if isinstance(text, str) else None, limit=frames.WEB_LIMIT)
@@ -406,6 +422,9 @@ class WebApp:
             case intents.OpenSettings(page):
                 conn.settings_page = max(0, page)
                 conn.put(frames.settings_frame(info, conn.settings_page, conn.tr), "settings")
+                return
+            case intents.OpenKick():
+                self._kick_menu(conn, info)
                 return
             case intents.CloseSettings():
                 conn.settings_page = None

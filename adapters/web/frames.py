@@ -21,12 +21,13 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from bot import policy
 from bot.port import Notice, TableInfo
 from bot.ui import controls, render
 from bot.ui.card_images import SET_VERSION, Face
 from bot.ui.controls import Control, Row
 from bot.ui.i18n import Translator
-from bot.ui.intents import Act, Autopilot, OpenHand, try_encode
+from bot.ui.intents import Act, Autopilot, OpenHand, OpenKick, try_encode
 from engine import Action, Card, Color, Phase, Play, View
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "card_path",
     "controls_json",
     "hand_frame",
+    "kick_frame",
     "notice_frame",
     "settings_frame",
     "table_frame",
@@ -132,6 +134,8 @@ def table_frame(info: TableInfo, tr: Translator, now: float) -> str:
         "controls": controls_json(rows, token),
         "lang": tr.lang,
     }
+    if policy.may_configure(info):  # the host's kick menu, as the settings: the page shows it
+        frame["kick"] = try_encode(OpenKick(), token, limit=WEB_LIMIT)  # to the host alone
     if v is not None:
         frame.update(
             phase=v.phase.value,
@@ -223,6 +227,15 @@ def settings_frame(info: TableInfo, page: int, tr: Translator) -> str:
             "rows": controls_json(rows, web_token(info.key)),
         }
     )
+
+
+def kick_frame(info: TableInfo, by: str, tr: Translator) -> str | None:
+    """The host's menu of whom to remove (``None``: nobody else is at the table)."""
+    rows = controls.kick_menu(info, tr, by)
+    if not rows:
+        return None
+    return _dump({"type": "kick", "version": info.version,
+                  "rows": controls_json(rows, web_token(info.key))})  # fmt: skip
 
 
 def notice_frame(

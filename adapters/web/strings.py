@@ -27,7 +27,10 @@ PAGE: dict[str, str] = {
     "bot": N_("bot"),
     "choose": N_("How do you play it?"),
     "cancel": N_("Cancel"),
+    "play_picked": N_("Play the chosen ({n})"),
+    "clear_picked": N_("Choose again"),
     "settings": N_("Settings"),
+    "kick": N_("Remove a player"),
     "close": N_("Close"),
     "scores": N_("Scores"),
     "events": N_("What happened"),
@@ -49,6 +52,7 @@ REFUSALS: dict[str, str] = {
     "bad_link": N_("This link is not valid: open the table again from the chat."),
     "expired": N_("This link is no longer valid: open the table again from the chat."),
     "no_table": N_("There is no open table here."),
+    "nobody_to_kick": N_("Nobody else is at the table."),
 }
 
 

@@ -28,6 +28,7 @@ from bot.model import PLAYING
 from bot.port import NEWS, Notice, TableInfo
 from bot.ui import render
 from bot.ui.i18n import Translator, translator
+from bot.weblinks import links_for
 from engine.game import ACTIVE
 
 __all__ = ["Board"]
@@ -52,6 +53,7 @@ class Board:
         self._news: dict[str, list[str]] = {}  # announcements waiting to be posted
         self._gone: set[str] = set()  # tables whose channel was deleted
         self._forbidden: set[str] = set()  # tables whose channel the bot may not write to
+        self.links = links_for(ctx.settings)  # the web table's, if it is on
 
     # -- what the port hands over --------------------------------------------------------
 
@@ -131,7 +133,9 @@ class Board:
             return
         service = self.ctx.service
         content, tr = self.content(info, {**self._known.get(key, {}), **info.names})
-        view = widgets.table_view(info, tr)
+        links = self.links
+        web = links.page_url(table=links.table_token(key)) if links is not None else None
+        view = widgets.table_view(info, tr, web)
         channel = self._channel(key, info)
         mid = self._message(key, info)
         if mid is None and service.shared:  # posted by another process meanwhile?

@@ -1,7 +1,8 @@
 // The web table's page: one WebSocket to the server, the table drawn from what it sends.
 // Who the page is comes from the platform (Telegram's initData) or a signed link (a
 // Discord player's, kept in the URL's fragment, never sent but in the socket's hello).
-import { draw, toast, choose, showSettings, closeSettings, setStrings, gone } from "./render.js";
+import { draw, toast, choose, showSettings, closeSettings, showKick, setStrings, gone }
+  from "./render.js";
 
 const tg = window.Telegram && window.Telegram.WebApp;
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -91,6 +92,9 @@ function receive(msg) {
     case "settings":
       if (msg.closed) closeSettings(); else showSettings(msg, state.strings);
       break;
+    case "kick":
+      showKick(msg);
+      break;
     case "notice":
       toast(msg.text, msg.kind);
       break;
@@ -112,5 +116,6 @@ function keep(token) {
 
 document.addEventListener("uno-press", (e) => press(e.detail));
 document.addEventListener("uno-choose", (e) => choose(e.detail, state.strings));
+document.addEventListener("uno-redraw", () => draw(state));
 document.body.dataset.connected = "false";
 connect();

@@ -108,6 +108,12 @@ export function draw(state) {
   }
   const controls = me ? t.controls : [];
   rows($("table-controls"), controls, moves);
+  // the host's kick menu (the lobby, between rounds): the frame is everyone's, the button theirs
+  const host = t.seats.some((s) => s.id === me && s.host);
+  if (me && host && t.kick) {
+    $("table-controls").append(button({ intent: t.kick, label: strings.kick, style: "danger",
+      icon: "🚪" }));
+  }
   const banner = $("banner");
   if (!me) { banner.hidden = false; banner.textContent = strings.watching; }
   else if (t.status === "lobby") { banner.hidden = false; banner.textContent = t.text; }
@@ -120,24 +126,92 @@ export function draw(state) {
   lines.replaceChildren(...(t.lines || []).map((l) => el("li", {}, l)));
 }
 
+// Several cards at once (``multi_play``): a card that may go with others is picked (tapped
+// again, put back); the cards that may still join the pick are lit, the rest dimmed; "Play the
+// selection" sends the play of exactly those cards (a chooser when it has several forms: a
+// colour, the UNO call). A card that only ever goes alone is played at once, as before.
+let picked = [];
+let pickedOf = null;
+
+function codesOf(play) {
+  return [play.card, ...(play.together || [])];
+}
+
+function counts(codes) {
+  const n = {};
+  for (const c of codes) n[c] = (n[c] || 0) + 1;
+  return n;
+}
+
+function within(codes, play) {
+  // whether the cards ``codes`` are all among the play's cards
+  const have = counts(codesOf(play));
+  for (const [c, k] of Object.entries(counts(codes))) if ((have[c] || 0) < k) return false;
+  return true;
+}
+
+function exactly(codes, play) {
+  return codesOf(play).length === codes.length && within(codes, play);
+}
+
 function drawHand(hand) {
   const box = $("hand");
   box.replaceChildren();
+  if (pickedOf !== hand.version) { picked = []; pickedOf = hand.version; }
   const plays = {};
   for (const p of hand.plays) (plays[p.card] = plays[p.card] || []).push(p);
-  for (const c of hand.cards) {
+  const groups = hand.plays.filter((p) => p.together && p.together.length);
+  const grouped = new Set(groups.flatMap(codesOf));
+  const chosen = picked.map((i) => hand.cards[i].code);
+  hand.cards.forEach((c, i) => {
     const mine = plays[c.code] || [];
     const b = el("button", { type: "button", class: "card", data: { code: c.code } });
     b.append(el("img", { src: c.img, alt: c.text }));
     b.title = c.text;
-    if (c.lit) b.classList.add("lit");
-    if (!mine.length) b.disabled = true;
+    const joins = grouped.has(c.code);
+    if (picked.includes(i)) b.classList.add("picked");
+    else if (picked.length && joins) {
+      if (hand.plays.some((p) => within([...chosen, c.code], p))) b.classList.add("lit");
+      else b.classList.add("off");
+    } else if (picked.length) b.classList.add("off");
+    else if (c.lit || joins) b.classList.add("lit");
+    if (!mine.length && !joins) b.disabled = true;
     b.addEventListener("click", () => {
+      if (joins) { pick(hand, i); return; }
+      picked = [];
       if (mine.length === 1) emit("uno-press", mine[0].intent);
       else if (mine.length > 1) emit("uno-choose", mine);
+      emit("uno-redraw");
     });
     box.append(b);
+  });
+  const bar = $("picked");
+  bar.hidden = !picked.length;
+  bar.replaceChildren();
+  if (!picked.length) return;
+  const forms = hand.plays.filter((p) => exactly(chosen, p));
+  const play = el("button", { type: "button", class: "primary", id: "play-picked" },
+    fill(strings.play_picked, { n: picked.length }));
+  play.disabled = !forms.length;
+  play.addEventListener("click", () => {
+    picked = [];
+    if (forms.length === 1) emit("uno-press", forms[0].intent);
+    else emit("uno-choose", forms);
+    emit("uno-redraw");
+  });
+  const clear = el("button", { type: "button", id: "clear-picked" }, strings.clear_picked);
+  clear.addEventListener("click", () => { picked = []; emit("uno-redraw"); });
+  bar.append(play, clear);
+}
+
+function pick(hand, i) {
+  if (picked.includes(i)) picked = picked.filter((j) => j !== i);
+  else {
+    const codes = [...picked, i].map((j) => hand.cards[j].code);
+    // a card that cannot join the pick starts a new one
+    picked = hand.plays.some((p) => within(codes, p)) ? [...picked, i] : [i];
   }
+  emit("uno-redraw");
 }
 
 export function choose(options, s) {
@@ -165,6 +239,23 @@ export function showSettings(frame, s) {
     for (const c of row.controls) r.append(button(c));
     box.append(r);
   }
+  if (!dialog.open) dialog.showModal();
+}
+
+export function showKick(frame) {
+  const dialog = $("kicker");
+  const box = $("kick-rows");
+  box.replaceChildren();
+  for (const row of frame.rows) {
+    if (row.title) box.append(el("div", { class: "title" }, row.title));
+    for (const c of row.controls) {
+      const b = button(c);
+      b.addEventListener("click", () => dialog.close());
+      box.append(b);
+    }
+  }
+  $("kick-cancel").textContent = strings.cancel;
+  $("kick-cancel").onclick = () => dialog.close();
   if (!dialog.open) dialog.showModal();
 }
 

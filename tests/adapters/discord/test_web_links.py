@@ -59,3 +59,33 @@ async def test_no_web_table_no_link(make_world: Callable[..., Awaitable[World]])
     await _dealt(world)
     msg = await world.show_hand(world.users[0])
     assert _links(msg) == []
+
+
+async def test_the_table_message_links_to_the_public_page(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The table message carries "Watch on the web", the table's public page (a table
+    token: anyone may watch, nobody may act), from the lobby on; gone when the game ends."""
+    world = await WebWorld(tmp_path / "uno.sqlite3").start()
+    try:
+        alice = world.users[0]
+        await world.slash(alice, "new")
+        await world.settle()
+        (lobby,) = _links(await world.table_message())
+        assert lobby["label"] == "Watch on the web"
+        assert lobby["url"].startswith("https://uno.example/#t=")
+        info = await world.info()
+        assert Links(SECRET).read_table(lobby["url"].split("#t=", 1)[1]) == info.key
+        await _dealt(world)
+        (dealt,) = _links(await world.table_message())
+        assert dealt["url"] == lobby["url"]
+        await world.slash(alice, "stop")
+        await world.settle()
+        assert _links(await world.table_message()) == []
+    finally:
+        await world.close()
+
+
+async def test_no_web_table_no_watch_link(make_world: Callable[..., Awaitable[World]]) -> None:
+    world = await make_world()
+    await _dealt(world)
+    table = await world.table_message()
+    assert table.buttons() and _links(table) == []

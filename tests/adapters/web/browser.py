@@ -110,6 +110,9 @@ async def move(page: Any) -> None:
     lit = page.locator("#hand .card.lit:not([disabled])")
     if await lit.count():
         await lit.first.click()
+        picked = page.locator("#play-picked:not([disabled])")
+        if await picked.count():  # ``multi_play``: the card was picked, play it alone
+            await picked.click()
         chooser = page.locator("#chooser[open]")
         if await chooser.count():
             uno = page.locator("#choices button[data-intent$='!']")

@@ -7,7 +7,7 @@ import asyncio
 import json
 import socket
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,11 +17,13 @@ import pytest
 
 from adapters.web import Web
 from adapters.web.identity import sign_init_data
+from bot.model import PLAYING, Seat, Table
 from bot.ops.config import Settings
 from bot.port import RecordingPort
 from bot.service import Service
-from bot.store import Store, store_for
+from bot.store import Store, WriteBatch, store_for
 from bot.weblinks import Links
+from engine import Rules, scenario
 
 SECRET = "a-test-secret-of-the-web-table"
 BOT_TOKEN = "123456:TEST-token-of-the-bot"
@@ -184,3 +186,19 @@ async def game(service: Service, key: str = "dc:100", players: int = 2, bots: in
         assert (await service.add_bot(key, people[0])).ok
     assert (await service.start_game(key, people[0])).ok
     return people
+
+
+async def staged(world: WebWorld, key: str, hands: dict[str, list[str]], discard: list[str],
+                 draw_pile: Sequence[str] = (), **overrides: Any) -> list[str]:  # fmt: skip
+    """A table at ``key`` in play with a hand-made round (``engine.scenario``: ``hands`` in
+    seat order, the first to play; the discard pile, top last), written into the store as
+    the service finds a table it never held: the players' ids."""
+    rules = Rules.preset("official", **overrides)
+    game_ = scenario(hands, discard, draw_pile, rules=rules)
+    seats = tuple(Seat(p, f"P{i}") for i, p in enumerate(hands, 1))
+    now = time.time()
+    t = Table(key=key, scope=key, host=seats[0].id, status=PLAYING, version=5, turn_version=5,
+              game_no=1, seats=seats, preset="official", overrides=dict(overrides),
+              created=now, updated=now)  # fmt: skip
+    await world.store.write(WriteBatch(tables=[t.evolve(game=game_)]))
+    return list(hands)

@@ -11,9 +11,12 @@ import pytest
 
 from adapters.web import app as web_app
 from adapters.web.frames import web_token
-from bot.ui.intents import Act, encode
+from adapters.web.strings import PAGE
+from bot.ui import render
+from bot.ui.i18n import translator
+from bot.ui.intents import Act, Kick, encode
 from bot.weblinks import Links
-from engine import Draw
+from engine import Draw, Pass
 from tests.adapters.web.conftest import BOT_TOKEN, SECRET, WebWorld, game, init_data
 
 
@@ -310,3 +313,110 @@ async def test_the_vote_and_play_for_me_from_the_page(world: WebWorld) -> None:
     assert ended
     [result] = await world.service.store.game_results()
     assert result.outcome == "abandoned" and {e.player for e in result.entrants} == {p1, p2, p3}
+
+
+async def test_the_hosts_kick_menu_and_nobody_elses(world: WebWorld) -> None:
+    """The host's page offers whom to remove (``bot.ui.controls.kick_menu``) in the lobby and
+    removes the one chosen; a player who is not the host is refused the menu and the kick,
+    a watcher too; once the round is dealt the page offers no kick menu."""
+    key = "dc:100"
+    host, p2, p3 = "dc:1", "dc:2", "dc:3"
+    assert (await world.service.create(key, key, host, "P1")).ok
+    for p, name in ((p2, "P2"), (p3, "P3")):
+        assert (await world.service.join(key, p, name)).ok
+    host_page = await world.player(key, host)
+    other = await world.player(key, p2)
+    watcher = await world.spectator(key)
+    table = await host_page.until(lambda: host_page.last("table"))
+    opener = table["kick"]
+    assert opener == (await other.until(lambda: other.last("table")))["kick"]
+    # not the host: refused, no menu
+    await other.press(opener)
+    refused = await other.until(lambda: other.last("notice"))
+    assert refused["code"] == "not_host" and refused["kind"] == "refusal"
+    assert refused["text"] == "Only the host can do that."
+    assert not other.of("kick")
+    await watcher.press(opener)
+    assert (await watcher.until(lambda: watcher.last("notice")))["code"] == "spectator"
+    assert not watcher.of("kick")
+    # a kick sent anyway by someone else: the service refuses it, nobody leaves
+    version = (await world.service.table(key)).version  # type: ignore[union-attr]
+    forged = encode(Kick(p3), web_token(key), limit=200)
+    await other.press(forged)
+    await other.until(lambda: len(other.of("notice")) == 2)
+    assert other.of("notice")[-1]["code"] == "not_host"
+    info = await world.service.table(key)
+    assert info is not None and info.version == version and p3 in [s.id for s in info.seats]
+    # the host: everyone else, one to choose
+    await host_page.press(opener)
+    menu = await host_page.until(lambda: host_page.last("kick"))
+    choices = [c for row in menu["rows"] for c in row["controls"]]
+    assert [c["label"] for c in choices] == ["P2", "P3"]
+    assert menu["rows"][0]["title"] == "Choose who leaves the table"
+    await host_page.press(choices[1]["intent"])
+    frame = await host_page.version(version + 1)
+    assert [s["id"] for s in frame["seats"]] == [host, p2]
+    info = await world.service.table(key)
+    assert info is not None and [s.id for s in info.seats] == [host, p2]
+    # dealt: no kick menu on the page
+    assert (await world.service.start_game(key, host)).ok
+    dealt = await host_page.until(
+        lambda: next((f for f in host_page.of("table") if f["status"] == "playing"), None)
+    )
+    assert "kick" not in dealt
+
+
+async def test_a_players_page_is_in_their_own_language_over_the_tables(world: WebWorld) -> None:
+    """The table's chat speaks Simplified Chinese; each page follows its reader: their saved
+    language first, then Telegram's ``language_code``, then the browser's, then the table's."""
+    tr = translator
+    key = "tg:-100"
+    await game(world.service, key=key, players=3)
+    assert (await world.service.set_chat_language(key, key, "zh_Hans")).ok
+    info = await world.service.table(key)
+    assert info is not None and info.lang == "zh_Hans"
+    await world.service.set_user_language("tg:2", "en")
+    table = world.links.table_token(key)
+    cases = [
+        # Telegram's language_code over the browser's and the table's
+        ({"initData": init_data(1, start=table, lang="zh-hant"), "lang": "en-US"}, "zh_Hant"),
+        # the saved language over Telegram's
+        ({"initData": init_data(2, name="Bob", start=table, lang="zh-hant")}, "en"),
+        # nothing of their own: the table's
+        ({"initData": init_data(3, name="Cy", start=table, lang="xx")}, "zh_Hans"),
+        # a watcher: the browser's, else the table's
+        ({"table": table, "lang": "zh-TW"}, "zh_Hant"),
+        ({"table": table}, "zh_Hans"),
+    ]
+    for hello, lang in cases:
+        page = await world.open(hello)
+        welcome = await page.until(lambda page=page: page.last("welcome"))
+        assert welcome["lang"] == lang, hello
+        assert welcome["strings"]["watching"] == tr(lang).gettext(PAGE["watching"])
+        frame = await page.until(lambda page=page: page.last("table"))
+        assert frame["lang"] == lang
+        assert frame["text"] == render.table_text(info, tr(lang))
+    # the three languages really differ, so the checks above could fail
+    assert len({tr(lang).gettext(PAGE["watching"]) for lang in ("en", "zh_Hans", "zh_Hant")}) == 3
+
+
+async def test_the_countdown_follows_each_rearmed_window(world: WebWorld) -> None:
+    """Every table frame carries the turn's deadline as committed: a move re-arms the turn's
+    window, and the next frame has the new deadline (the page's clock restarts from it)."""
+    key = "dc:100"
+    await game(world.service, key=key, players=2)
+    watcher = await world.spectator(key)
+    seen = []
+    for _ in range(3):
+        info = await world.service.table(key)
+        assert info is not None and info.view is not None and info.deadline is not None
+        frame = await watcher.version(info.version)
+        assert frame["deadline"] == info.deadline
+        assert 0 < frame["deadline"] - frame["now"] <= info.rules.turn_seconds + 1
+        seen.append(frame["deadline"])
+        current = info.view.current
+        assert current is not None
+        legal = await world.service.legal(key, current)
+        move = next(a for a in legal if isinstance(a, (Draw, Pass)))
+        assert (await world.service.act(key, current, move, seen_version=info.version)).ok
+    assert seen == sorted(seen) and len(set(seen)) == 3
