@@ -80,17 +80,21 @@ def simulate(
         ids = [f"{s}{i}" for i, s in enumerate(seats)]
         strat = dict(zip(ids, seats, strict=True))
         g, ev = new_game_events(ids, rules, seed=rng.getrandbits(63))
-        memory = Memory(rules)  # the public record, for expert seats
-        memory.feed(ids[0], None, _public(ev))
+        # the public record, for expert seats
+        memory = Memory(rules) if "expert" in strategies else None
+        if memory is not None:
+            memory.feed(ids[0], None, _public(ev))
         steps = 0
         while g.winner is None and steps < max_steps:
             if g.phase is Phase.ROUND_OVER:
                 g, ev = apply(g, g.players[0], NextRound())
-                memory.feed(g.players[0], None, _public(ev))
+                if memory is not None:
+                    memory.feed(g.players[0], None, _public(ev))
                 continue
             action, who = _next_action(g, ids, strat, rng, memory)
             g, ev = apply(g, who, action)
-            memory.feed(who, action, _public(ev))
+            if memory is not None:
+                memory.feed(who, action, _public(ev))
             steps += 1
         total += steps
         if g.winner is not None:
@@ -109,7 +113,11 @@ def _public(events: Sequence[Event]) -> list[Event]:
 
 
 def _next_action(
-    g: Game, ids: list[str], strat: dict[str, str], rng: random.Random, memory: Memory
+    g: Game,
+    ids: list[str],
+    strat: dict[str, str],
+    rng: random.Random,
+    memory: Memory | None,
 ) -> tuple[Action, str]:
     # out-of-turn first (catches, jump-ins), in seat order, as a quick table would see it
     for p in ids:
