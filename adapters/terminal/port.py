@@ -134,12 +134,17 @@ class TerminalPort:
         self.changed.set()
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+        self.answer(user, (notice,))
+
+    def answer(self, user: str, told: Sequence[Notice]) -> None:
+        """What ``user`` is told privately (a service call's ``Result.told``, or the
+        port's ``tell``): on the shared screen only for the people at the keyboard, never
+        what a bot seat is told (a hand revealed to a bot by a challenge)."""
         self._flush()
-        # private to ``user``: on the shared screen only for the people at the keyboard,
-        # never what a bot seat is told (a hand revealed to a bot by a challenge)
         if not self.quiet_private and user not in self.bots:
-            text = render.notice_text(notice, self.tr, self.names, viewer=self.you)
-            self._print("  ! " + text)
+            for notice in told:
+                text = render.notice_text(notice, self.tr, self.names, viewer=self.you)
+                self._print("  ! " + text)
         self.changed.set()
 
     async def closed(self, table: TableInfo) -> None:

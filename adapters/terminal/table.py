@@ -404,12 +404,14 @@ class TerminalTable:
             return None
         me = menu.player or self.keyboard
         if text in ("a", "autopilot") and me is not None:
-            # "Play for me", or the seat back (a refusal is told through the port)
-            await self.service.autopilot(KEY, me, me not in info.autopilot)
+            # "Play for me", or the seat back (a refusal answered on the screen)
+            res = await self.service.autopilot(KEY, me, me not in info.autopilot)
+            self.port.answer(me, res.told)
             return True
         if text in ("e", "end") and me is not None:
             # a vote to end the game: the one person at the table ends it alone
-            await self.service.vote_end(KEY, me, info.vote.version if info.vote else 0)
+            res = await self.service.vote_end(KEY, me, info.vote.version if info.vote else 0)
+            self.port.answer(me, res.told)
             return True
         if text in ("r", "rules", "s", "scores"):
             lines = [schema.rules_summary(info.rules, tr, info.preset)]
@@ -427,7 +429,8 @@ class TerminalTable:
         act = control.intent
         assert isinstance(act, intents.Act)
         seen = None if isinstance(act.action, CallUno) else act.version  # a call is never late
-        await self.service.act(KEY, menu.player, act.action, seen_version=seen)
+        res = await self.service.act(KEY, menu.player, act.action, seen_version=seen)
+        self.port.answer(menu.player, res.told)
         return True
 
     async def ratings_text(self, player: str | None) -> str:
@@ -473,7 +476,9 @@ class TerminalTable:
             if isinstance(intent, intents.OpenSettings):
                 page = intent.page
                 continue
-            await press(svc, KEY, host, intent)  # a refusal is told through the port
+            res = await press(svc, KEY, host, intent)
+            if res is not None:  # a refusal answered on the screen
+                self.port.answer(host, res.told)
 
 
 async def play(

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from adapters.web.app import WebApp, WebOrigin
+from adapters.web.app import WebApp
 from adapters.web.hub import Conn, Hub
 from adapters.web.port import WebPort
 from bot.port import Port
 from bot.weblinks import Links, links_for
 
-__all__ = ["Conn", "Hub", "Web", "WebApp", "WebOrigin", "WebPort"]
+__all__ = ["Conn", "Hub", "Web", "WebApp", "WebPort"]
 
 
 class Web:

@@ -24,7 +24,7 @@ import contextlib
 import json
 import logging
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -38,14 +38,14 @@ from adapters.web.identity import INIT_DATA_SECONDS, telegram_login
 from adapters.web.strings import page_strings, refusal
 from bot import policy
 from bot.port import Notice
-from bot.ui import intents
+from bot.ui import intents, render
 from bot.ui.card_images import SET_VERSION, card_set, web_png
 from bot.ui.i18n import resolve_lang
 from bot.ui.intents import DecodeRefusal
 from bot.ui.press import press as press_intent
 from bot.weblinks import Links
 
-__all__ = ["BURST", "RATE", "WebApp", "WebOrigin"]
+__all__ = ["BURST", "RATE", "WebApp"]
 
 log = logging.getLogger(__name__)
 
@@ -59,14 +59,6 @@ TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 _STATIC = ("app.js", "style.css", "render.js")
 _TYPES = {".js": "text/javascript", ".css": "text/css"}
 _CARDS = {f.name: f for f in card_set()}
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class WebOrigin:
-    """What the web table passes into a service call as its ``origin``: the page pressed
-    (a refusal is told to it alone)."""
-
-    conn: Conn
 
 
 class Bucket:
@@ -371,6 +363,16 @@ class WebApp:
     def _refuse(self, conn: Conn, code: str) -> None:
         conn.put(frames.notice_frame(refusal(code, conn.tr), "refusal", code))
 
+    async def _answer(self, conn: Conn, told: Sequence[Notice]) -> None:
+        """What a press's ``Result`` tells the presser (a refusal, a revealed hand): on the
+        page pressed, alone."""
+        info = await self.service.table(conn.key)
+        names = info.names if info is not None else {}
+        for notice in told:
+            line = render.notice_text(notice, conn.tr, names, platform="web", viewer=conn.player)
+            kind = "private" if notice.code.startswith("info.") else "refusal"
+            conn.put(frames.notice_frame(line, kind, notice.code))
+
     async def _message(self, conn: Conn, data: Any) -> None:
         if not isinstance(data, dict):
             self._refuse(conn, "forged")
@@ -447,14 +449,11 @@ class WebApp:
             ):
                 log.debug("web: %s pressed %s at %s", conn.player, type(intent).__name__,
                           conn.key)  # fmt: skip
-                await press_intent(
-                    self.service,
-                    conn.key,
-                    conn.player,
-                    intent,
-                    name=conn.name,
-                    origin=WebOrigin(conn),
+                res = await press_intent(
+                    self.service, conn.key, conn.player, intent, name=conn.name
                 )
+                if res is not None and res.told:
+                    await self._answer(conn, res.told)
                 return
         self._refuse(conn, "forged")
 

@@ -64,17 +64,6 @@ class WebPort:
                 self._changed(table.key, notice)
 
     async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
-        conn = getattr(origin, "conn", None)
-        if conn is not None and self.hub is not None:
-            # a press on a page: answered on that page
-            from adapters.web.frames import notice_frame
-            from bot.ui import render
-
-            names = await self._names(table_key)
-            line = render.notice_text(notice, conn.tr, names, platform="web", viewer=user)
-            kind = "private" if notice.code.startswith("info.") else "refusal"
-            conn.put(notice_frame(line, kind, notice.code))
-            return
         await self.inner.tell(table_key, user, notice, origin)
         if notice.code in _ALSO_ON_PAGES and self.hub is not None:
             self.hub.tell(table_key, user, notice, await self._names(table_key))

@@ -160,9 +160,10 @@ class Runner:
         if not isinstance(key, str):  # forged input: never a lock, a query or a crash
             log.info("refused no_table for %r at %r: not a table key", user, key)
             self.metrics.refused("?", "no_table")
-            if isinstance(user, str):
-                await self._tell(str(key), user, Notice("no_table"), origin)
-            return Result(False, "no_table")
+            told = (Notice("no_table"),)
+            if isinstance(user, str) and origin is not None:
+                await self._tell(str(key), user, told[0], origin)
+            return Result(False, "no_table", told=told)
         async with self.cache.lock(key):
             t = self.cache.tables.get(key)
             # a copy read just now is current; a kept one, on a shared store, may not be
@@ -179,9 +180,11 @@ class Runner:
                     t = tries.table
                     log.info("refused %s for %r at %s: %s", r.code, user, key, r.params or "")
                     self.metrics.refused(key, r.code)
-                    if isinstance(user, str):
-                        await self._tell(key, user, Notice(r.code, r.params), origin)
-                    return Result(False, r.code, self.info(t) if t else None, params=r.params)
+                    told = (Notice(r.code, r.params),)
+                    if isinstance(user, str) and origin is not None:
+                        await self._tell(key, user, told[0], origin)
+                    info = self.info(t) if t else None
+                    return Result(False, r.code, info, params=r.params, told=told)
                 if step is None:
                     if await tries.newer():
                         continue
@@ -199,8 +202,12 @@ class Runner:
                 kinds = (a.action.get("type", "?") for a in step.actions)
                 self.metrics.committed(key, kinds, time.perf_counter() - called)
                 info = self.info(step.table)
+                # what the change tells the caller is theirs to answer (``Result.told``)
+                told = tuple(n for u, n in step.tells if u == user)
+                if origin is None:
+                    step.tells = [(u, n) for u, n in step.tells if u != user]
                 await self._show(t, step, origin, info)
-                return Result(True, None, info, tuple(step.events))
+                return Result(True, None, info, tuple(step.events), told=told)
             raise tries.exhausted("not changed")
 
     def _keep_recent(self, step: Step) -> None:

@@ -40,13 +40,18 @@ POLL_SECONDS = 1.0
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """What a service call did: ``ok``, or refused with ``code`` (also told to the user)."""
+    """What a service call did: ``ok``, or refused with ``code``. ``told``: what the caller
+    (the user the call was made for) is to be told privately, in order: a refusal's notice,
+    or what the change tells them (a hand a challenge revealed, a seat for the next round).
+    The caller answers them (an adapter from the press it is answering); the service tells
+    through ``Port.tell`` only the others a change concerns."""
 
     ok: bool
     code: str | None = None
     table: TableInfo | None = None
     events: tuple[Event, ...] = ()
     params: dict[str, Any] = field(default_factory=dict)
+    told: tuple[Notice, ...] = ()
 
 
 class Refused(Exception):
