@@ -25,7 +25,7 @@ from bot.service import absent, chats, deadlines, lobby, play
 from bot.service import shown as shown_
 from bot.service.cache import Tables
 from bot.service.runner import Runner
-from bot.service.steps import GLOBAL, POLL_SECONDS, Result, Step, setting_error
+from bot.service.steps import GLOBAL, POLL_SECONDS, Result, Step, refused, setting_error
 from bot.service.windows import clamp
 from bot.store import ChatSettings, StatLine, Store, Unsent, WriteBatch
 from bot.timers import Timers
@@ -423,10 +423,15 @@ class Service(Runner):
     async def chat_lang(self, scope: str) -> str | None:
         return (await self.store.chat_settings(scope)).lang
 
-    async def set_chat_language(self, key: str, scope: str, lang: str | None) -> Result:
+    async def set_chat_language(
+        self, key: str, scope: str, lang: str | None, *, by: str | None = None, admin: bool = True
+    ) -> Result:
         """The chat's language (``None``: back to the platform's default), applied to every
-        open table of the chat (all its forum topics or threads). The adapter checks who
-        may do it. The result is the table at ``key``, if one is open."""
+        open table of the chat (all its forum topics or threads). Asked ``by`` a user: only
+        a chat admin, as the adapter reports (``admin``), may. The result is the table at
+        ``key``, if one is open."""
+        if by is not None and not admin:
+            return refused("not_host")
         return await chats.set_chat_language(self, key, scope, lang)
 
     async def chat_settings(self, scope: str) -> ChatSettings:
@@ -446,8 +451,10 @@ class Service(Runner):
         except ValueError:
             return Rules(), "official"
 
-    async def set_user_language(self, user: str, lang: str | None) -> None:
+    async def set_user_language(self, user: str, lang: str | None) -> Result:
+        """``user``'s own language (``None``: back to the chat's, or the platform's)."""
         await self.store.write(WriteBatch(user_settings=[(user, lang)]))
+        return Result(True)
 
     async def user_cards(self, user: str) -> str | None:
         """How ``user`` wants their cards shown (``intents.CARD_LOOKS``); ``None``: as the
@@ -455,10 +462,13 @@ class Service(Runner):
         look = await self.store.user_cards(user)
         return look if look in intents.CARD_LOOKS else None
 
-    async def set_user_cards(self, user: str, look: str | None) -> None:
+    async def set_user_cards(self, user: str, look: str | None) -> Result:
+        """How ``user`` wants their cards shown (``intents.CARD_LOOKS``; ``None``: the
+        platform's default); anything else refused as ``forged``."""
         if look is not None and look not in intents.CARD_LOOKS:
-            raise ValueError(f"not a way to show cards: {look!r}")
+            return refused("forged")
         await self.store.write(WriteBatch(user_cards=[(user, look)]))
+        return Result(True)
 
     async def set_meta(self, key: str, **meta: Any) -> None:
         """Adapter data kept with the table (message ids...). Not a game change (the

@@ -54,6 +54,11 @@ class Result:
     told: tuple[Notice, ...] = ()
 
 
+def refused(code: str, **params: Any) -> Result:
+    """A refusal decided before any table is read: its ``Result``, told to the caller."""
+    return Result(False, code, params=params, told=(Notice(code, params),))
+
+
 class Refused(Exception):
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(code)

@@ -1,5 +1,5 @@
 """``bot.ui.press``: each intent a press carries calls the one service method it means,
-with the presser's name, admin flag and origin; an intent that only changes what the
+with the presser's name, admin flag and chat scope; an intent that only changes what the
 presser sees calls nothing. The service is any object with those methods (a Protocol):
 here one that records its calls."""
 
@@ -29,35 +29,45 @@ class Recording:
 @pytest.mark.parametrize(
     ("intent", "call"),
     [
-        (it.Act(Draw(), 7), ("act", ("k", "u1", Draw()), {"seen_version": 7, "origin": "o"})),
-        (it.Join(), ("join", ("k", "u1", "Ann"), {"origin": "o"})),
-        (it.LeaveTable(), ("leave", ("k", "u1"), {"origin": "o"})),
-        (it.AddBot(), ("add_bot", ("k", "u1"), {"admin": True, "origin": "o"})),
-        (it.Start(), ("start_game", ("k", "u1"), {"admin": True, "origin": "o"})),
+        (it.Act(Draw(), 7), ("act", ("k", "u1", Draw()), {"seen_version": 7})),
+        (it.Join(), ("join", ("k", "u1", "Ann"), {})),
+        (it.LeaveTable(), ("leave", ("k", "u1"), {})),
+        (it.AddBot(), ("add_bot", ("k", "u1"), {"admin": True})),
+        (it.Start(), ("start_game", ("k", "u1"), {"admin": True})),
         (
             it.SetFlag("jump_in", True),
             (
                 "configure",
                 ("k", "u1"),
-                {"overrides": {"jump_in": True}, "admin": True, "origin": "o"},
+                {"overrides": {"jump_in": True}, "admin": True},
             ),
         ),
         (
             it.SetPreset("party"),
-            ("configure", ("k", "u1"), {"preset": "party", "admin": True, "origin": "o"}),
+            ("configure", ("k", "u1"), {"preset": "party", "admin": True}),
         ),
-        (it.Kick("u2"), ("kick", ("k", "u1", "u2"), {"admin": True, "origin": "o"})),
+        (it.Kick("u2"), ("kick", ("k", "u1", "u2"), {"admin": True})),
+        (it.Autopilot(True), ("autopilot", ("k", "u1", True), {})),
+        (it.VoteEnd(3), ("vote_end", ("k", "u1", 3), {})),
+        (it.Language("user", "zh_Hant"), ("set_user_language", ("u1", "zh_Hant"), {})),
+        (it.Language("user", None), ("set_user_language", ("u1", None), {})),
+        (
+            it.Language("chat", "zh_Hans"),
+            ("set_chat_language", ("k", "tg:-5", "zh_Hans"), {"by": "u1", "admin": True}),
+        ),
+        (it.CardLook("text"), ("set_user_cards", ("u1", "text"), {})),
     ],
 )
 async def test_an_intent_calls_the_method_it_means(intent: it.Intent, call: Any) -> None:
     svc = Recording()
-    res = await press(svc, "k", "u1", intent, name="Ann", admin=True, origin="o")  # type: ignore[arg-type]
+    res = await press(svc, "k", "u1", intent, name="Ann", admin=True, scope="tg:-5")  # type: ignore[arg-type]
     assert svc.calls == [call] and res == call[0]
 
 
 async def test_a_page_or_a_menu_calls_nothing() -> None:
     svc = Recording()
-    for intent in (it.OpenSettings(2), it.OpenHand()):
+    # a chat's language needs the chat (``scope``): without it, nothing is called
+    for intent in (it.OpenSettings(2), it.OpenHand(), it.Language("chat", "en")):
         assert await press(svc, "k", "u1", intent) is None  # type: ignore[arg-type]
     assert svc.calls == []
 
@@ -65,4 +75,4 @@ async def test_a_page_or_a_menu_calls_nothing() -> None:
 async def test_joining_without_a_name_is_named_by_the_id() -> None:
     svc = Recording()
     await press(svc, "k", "u1", it.Join())  # type: ignore[arg-type]
-    assert svc.calls == [("join", ("k", "u1", "u1"), {"origin": None})]
+    assert svc.calls == [("join", ("k", "u1", "u1"), {})]
