@@ -203,11 +203,11 @@ class Runner:
                 self.metrics.committed(key, kinds, time.perf_counter() - called)
                 info = self.info(step.table)
                 # what the change tells the caller is theirs to answer (``Result.told``)
-                told = tuple(n for u, n in step.tells if u == user)
+                mine = tuple(n for u, n in step.tells if u == user)
                 if origin is None:
                     step.tells = [(u, n) for u, n in step.tells if u != user]
                 await self._show(t, step, origin, info)
-                return Result(True, None, info, tuple(step.events), told=told)
+                return Result(True, None, info, tuple(step.events), told=mine)
             raise tries.exhausted("not changed")
 
     def _keep_recent(self, step: Step) -> None:

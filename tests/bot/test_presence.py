@@ -165,13 +165,15 @@ async def test_play_for_me_and_back_and_the_refusals(env: Env, clock: Clock) -> 
     await three(store, clock, Rules(turn_seconds=10), bots={"u3": "smart"})
     await svc.start(run_timers=False)
     before = (await svc.table(KEY)).version  # type: ignore[union-attr]
-    assert (await svc.autopilot(KEY, "u2", False)).code == "autopilot_off"
+    off = await svc.autopilot(KEY, "u2", False)
+    assert off.code == "autopilot_off" and [n.code for n in off.told] == ["autopilot_off"]
     assert (await svc.autopilot(KEY, "u9", True)).code == "not_a_player"
     assert (await svc.autopilot(KEY, "u3", True)).code == "not_a_player"  # a bot seat
     assert (await svc.table(KEY)).version == before  # type: ignore[union-attr]
     assert (await svc.autopilot(KEY, "u1", True)).ok
-    assert (await svc.autopilot(KEY, "u1", True)).code == "autopilot_on"
-    assert tells(port, "u1") == ["autopilot_on"] and tells(port, "u2") == ["autopilot_off"]
+    on = await svc.autopilot(KEY, "u1", True)
+    assert on.code == "autopilot_on" and [n.code for n in on.told] == ["autopilot_on"]
+    assert tells(port, "u1") == [] and tells(port, "u2") == []  # the callers answer them
     assert codes(port) == ["info.autopilot_on"]
     # the autopilot plays u1's turn (and the bot seat its own)
     await bots_move(svc, clock, until="u2")
@@ -386,8 +388,9 @@ async def test_a_vote_lapses_and_its_buttons_are_refused(
         assert info is not None and info.vote is None and info.status == PLAYING
         assert codes(port) == ["info.vote_lapsed"]
         # a button of the vote that lapsed: refused, nothing changes
-        assert (await svc.vote_end(KEY, "u2", old)).code == "vote_expired"
-        assert tells(port, "u2") == ["vote_expired"]
+        lapsed = await svc.vote_end(KEY, "u2", old)
+        assert lapsed.code == "vote_expired" and [n.code for n in lapsed.told] == ["vote_expired"]
+        assert tells(port, "u2") == []
         assert (await svc.table(KEY)).version == info.version  # type: ignore[union-attr]
         # the button drawn since (no vote open) opens a new one
         again = await svc.vote_end(KEY, "u2", 0)

@@ -12,7 +12,7 @@ import pytest
 import engine
 from bot.model import FINISHED, LOBBY, PLAYING, STOPPED
 from bot.port import Notice, RecordingPort
-from bot.service import GLOBAL, Service
+from bot.service import GLOBAL, Result, Service
 from bot.store import ChatSettings, ChatUpdate, SqliteStore, WriteBatch
 from bot.ui.i18n import translator
 from bot.ui.render import notice_text
@@ -53,6 +53,12 @@ DECK = ["G5", "B7", "Y8", "R2", "G3", "B4", "Y6", "R7", "G9", "B2", "Y1", "R9"] 
 
 def tells(port: RecordingPort, user: str) -> list[str]:
     return [n.code for _, u, n, _ in port.of("tell") if u == user]
+
+
+def told(res: Result) -> list[str]:
+    """What a call's caller is to be told (``Result.told``): theirs to answer, never the
+    port's to tell."""
+    return [n.code for n in res.told]
 
 
 def notices(port: RecordingPort) -> list[Notice]:
@@ -102,7 +108,7 @@ async def test_create_seats_the_host_and_arms_the_lobby_timer(env: Env, clock: C
 
     again = await svc.create(KEY, "chat", "u2", "Bob")
     assert not again.ok and again.code == "table_exists"
-    assert tells(port, "u2") == ["table_exists"]
+    assert told(again) == ["table_exists"] and tells(port, "u2") == []
 
 
 async def test_rules_of_the_open_table_else_the_chats_defaults(env: Env) -> None:
@@ -133,17 +139,19 @@ async def test_create_refuses_bad_rules_it_was_given(env: Env) -> None:
     svc, _, port = env
     res = await svc.create(KEY, "chat", "u1", "Ann", overrides={"stacking": "sideways"})
     assert res.code == "bad_setting" and "stacking" in res.params["detail"]
+    assert res.told == (Notice("bad_setting", res.params),)
     assert await svc.table(KEY) is None
     res = await svc.create(KEY, "chat", "u1", "Ann", preset="chaos")
-    assert res.code == "bad_setting"
-    assert tells(port, "u1") == ["bad_setting", "bad_setting"]
+    assert res.code == "bad_setting" and told(res) == ["bad_setting"]
+    assert port.of("tell") == []
 
 
 async def test_join_and_leave_in_the_lobby(env: Env) -> None:
     svc, _, port = env
     await lobby(svc, humans=2)
-    assert (await svc.join(KEY, "u2", "Bob")).code == "already_joined"
-    assert tells(port, "u2") == ["already_joined"]
+    res = await svc.join(KEY, "u2", "Bob")
+    assert res.code == "already_joined" and told(res) == ["already_joined"]
+    assert tells(port, "u2") == []
     assert (await svc.leave(KEY, "u2")).ok
     info = await svc.table(KEY)
     assert info is not None and [s.id for s in info.seats] == ["u1"]
@@ -181,8 +189,8 @@ async def test_last_person_leaving_closes_the_lobby(env: Env) -> None:
 async def test_kick_by_host_by_admin_and_refused_for_others(env: Env) -> None:
     svc, _, port = env
     await lobby(svc, humans=4)
-    assert (await svc.kick(KEY, "u2", "u3")).code == "not_host"
-    assert tells(port, "u2") == ["not_host"]
+    res = await svc.kick(KEY, "u2", "u3")
+    assert res.code == "not_host" and told(res) == ["not_host"] and tells(port, "u2") == []
     assert (await svc.kick(KEY, "u1", "u3")).ok
     assert (await svc.kick(KEY, "u2", "u4", admin=True)).ok  # a chat admin, as reported
     assert (await svc.kick(KEY, "u1", "nobody")).code == "not_seated"
@@ -227,26 +235,28 @@ async def test_configure_in_the_lobby(env: Env, store: SqliteStore) -> None:
     assert t is not None and t.overrides == {"uno_penalty": 4}
     bad = await svc.configure(KEY, "u1", overrides={"hand_size": 99})
     assert bad.code == "bad_setting" and bad.params["detail"]
-    assert tells(port, "u1")[-1] == "bad_setting"
+    assert told(bad) == ["bad_setting"] and tells(port, "u1") == []
     assert (await svc.configure(KEY, "u2", preset="party", admin=True)).ok
 
 
 async def test_start_needs_two_seats_and_the_host(env: Env) -> None:
     svc, _, port = env
     await lobby(svc, humans=1)
-    assert (await svc.start_game(KEY, "u1")).code == "not_enough_players"
+    few = await svc.start_game(KEY, "u1")
+    assert few.code == "not_enough_players" and told(few) == ["not_enough_players"]
     await svc.join(KEY, "u2", "Bob")
     assert (await svc.start_game(KEY, "u2")).code == "not_host"
     res = await svc.start_game(KEY, "u1")
     assert res.ok and res.table is not None and res.table.status == PLAYING
     assert res.table.view is not None and res.table.view.hand is None  # the public view
     assert any(isinstance(e, RoundStarted) for e in res.events)
-    assert (await svc.start_game(KEY, "u1")).code == "already_started"
+    again = await svc.start_game(KEY, "u1")
+    assert again.code == "already_started" and told(again) == ["already_started"]
     # each person is shown their own hand, and nobody else's
     hands = {p: v for _, p, v, _ in port.of("hand")}
     assert set(hands) == {"u1", "u2"}
     assert all(v.viewer == p and v.hand is not None for p, v in hands.items())
-    assert tells(port, "u1") == ["not_enough_players", "already_started"]
+    assert tells(port, "u1") == []  # the refusals are the caller's to answer
 
 
 async def test_more_than_ten_seats_never_start(env: Env, store: SqliteStore, clock: Clock) -> None:
@@ -334,7 +344,7 @@ async def test_joining_mid_round_waits_for_the_next_round(
     await svc.start(run_timers=False)
     res = await svc.join(KEY, "u3", "Cy")
     assert res.ok and res.table is not None and res.table.waiting == ("u3",)
-    assert tells(port, "u3") == ["info.next_round"]
+    assert told(res) == ["info.next_round"] and tells(port, "u3") == []
     assert res.table.view is not None and "u3" not in res.table.view.players
     assert (await svc.join(KEY, "u3", "Cy")).code == "already_joined"
     assert (await svc.act(KEY, "u3", Draw())).code == "not_a_player"

@@ -67,8 +67,9 @@ async def test_fifty_presses_of_one_button_apply_once(env: Env) -> None:
     assert sum(r.ok for r in results) == 1
     refused = [r for r in results if not r.ok]
     assert len(refused) == 49 and {r.code for r in refused} == {"stale"}
-    told = [(u, n.code) for _, u, n, _ in port.of("tell")]
-    assert told == [(player, "stale")] * 49  # each press that lost was told so
+    # each press that lost is told so, by its own result (the caller answers it)
+    assert all([n.code for n in r.told] == ["stale"] for r in refused)
+    assert port.of("tell") == []
     after = await svc.table(KEY)
     assert after is not None and after.version == v + 1
     stored = await store.get_table(KEY)
@@ -147,13 +148,14 @@ async def test_forged_input_is_refused_told_logged_and_changes_nothing(
         res = await svc.act(case.key, player, action, seen_version=seen)
 
     assert not res.ok and res.code == case.code
-    # told to the one who sent it, in words in every language (not the generic fallback)
-    told = port.of("tell")
+    # told to the one who sent it (its result, theirs to answer), in words in every
+    # language (not the generic fallback)
+    assert port.of("tell") == []
     if case.told and isinstance(player, str):
-        assert [(u, n.code) for _, u, n, _ in told] == [(player, case.code)]
+        assert [n.code for n in res.told] == [case.code]
         for lang in LANGS:
             tr = translator(lang)
-            text = render.notice_text(told[0][2], tr, info.names)
+            text = render.notice_text(res.told[0], tr, info.names)
             assert text and text != tr.gettext(render.REFUSAL_FALLBACK)
     assert port.of("table") == [] and port.of("hand") == [] and port.of("announce") == []
     # nothing changed, in memory or in the database
@@ -177,7 +179,9 @@ async def test_refusals_in_the_lobby_are_told_in_words(env: Env) -> None:
         await svc.kick(KEY, "u2", "u1"),  # not the host
     ]
     assert [r.code for r in cases] == ["not_started", "not_enough_players", "not_host"]
-    for _, _, notice, _ in port.of("tell"):
+    assert [n.code for r in cases for n in r.told] == [r.code for r in cases]
+    assert port.of("tell") == []  # each caller answers its own
+    for notice in (n for r in cases for n in r.told):
         for lang in LANGS:
             tr = translator(lang)
             assert render.notice_text(notice, tr, {}) != tr.gettext(render.REFUSAL_FALLBACK)
