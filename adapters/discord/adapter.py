@@ -1,10 +1,10 @@
 """The Discord adapter: slash commands and components in, the table service's port out.
 
 Every interaction is acknowledged first (``defer``: Discord allows 3 seconds, and a slow
-database must not cost the answer), then turned into a service call with
-``origin=<the interaction>``, then answered through the interaction token (15 minutes):
-ephemeral for anything private. The port's calls arrive under the service's table lock, so
-they only queue work in the :class:`~adapters.discord.outbox.Outbox`:
+database must not cost the answer), then turned into a service call, then answered from
+the call's ``Result`` (what it tells the presser: ``told``) through the interaction token
+(15 minutes): ephemeral for anything private. The port's calls arrive under the service's
+table lock, so they only queue work in the :class:`~adapters.discord.outbox.Outbox`:
 
 - ``show_table``: one edit of the table's one public message (coalesced per channel);
 - ``show_hand``: an edit of the player's latest ephemeral hand message, by its id through
@@ -14,8 +14,8 @@ they only queue work in the :class:`~adapters.discord.outbox.Outbox`:
   and its token are kept with the table (``hand_record``): any process can draw it;
 - ``announce``: a new public message for a round or game won and an AFK removal only
   (``bot.port.NEWS``; any other notice is one of the table message's recent lines);
-- ``tell``: an ephemeral answer to the interaction that caused it (said on its own, a
-  line under the player's hand);
+- ``tell``: what a change tells a user who did not make it (a timer's, a bot's, another
+  player's): a line under their live hand message, if they have one;
 - ``closed``: the table message's last edit, without buttons.
 
 Table key ``dc:<channel id>`` (a thread is a channel, so threads have their own tables),
@@ -54,7 +54,7 @@ from adapters.discord.langs import Languages
 from adapters.discord.markup import invite_url, md
 from adapters.discord.outbound.hands import Hands
 from adapters.discord.outbound.menus import Menus
-from adapters.discord.outbound.replies import Origin, Replies
+from adapters.discord.outbound.replies import Replies
 from adapters.discord.outbound.sessions import HAND_TTL, HandSession, hand_record
 from adapters.discord.outbound.table import Board
 from adapters.discord.outbox import Outbox
@@ -69,7 +69,6 @@ __all__ = [
     "HAND_ACTIONS",
     "Adapter",
     "HandSession",
-    "Origin",
     "UnoClient",
     "hand_record",
     "md",
@@ -109,8 +108,8 @@ class Adapter:
         langs = Languages(settings, service, lambda: self.ctx.client)
         self.ctx = Context(settings, service, Outbox(), langs, self.cards)
         self.board = Board(self.ctx)
-        self.replies = Replies(langs, self.board.known)
         self.hands = Hands(self.ctx, hand_ttl)
+        self.replies = Replies(langs, self.board.known, self.hands.has)
         self.menus = Menus(service, self.replies)
         self.presses = Presses(self.ctx, self.replies, self.hands, self.menus)
         self.pacer = IdentifyPacer(service, identify_seconds)
@@ -323,13 +322,12 @@ class Adapter:
         its buttons are on screen, however long the edit waited."""
         return True
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any = None) -> None:
+        """What a change tells ``user``, who did not make it (the caller is answered from
+        the call's ``Result``): a line under their live hand message."""
         if notice.code == "info.revealed" and self.hands.has(table_key, user):
             # their hand message has it already: the challenge's line there (``show_hand``
             # comes first) names the cards
-            return
-        if isinstance(origin, Origin) and origin.player == user:
-            origin.notices.append(notice)  # answered by the handler, after the call
             return
         if not self.hands.on_notice(table_key, user, notice, self.board.known(table_key)):
             log.debug("no way to tell %s privately at %s: %s", user, table_key, notice.code)

@@ -27,7 +27,7 @@ from adapters.discord.markup import (
 )
 from adapters.discord.outbound.hands import Hands
 from adapters.discord.outbound.menus import Menus
-from adapters.discord.outbound.replies import Origin, Replies
+from adapters.discord.outbound.replies import Answering, Replies
 from bot.port import Notice
 from bot.ratings import Rating
 from bot.service import GLOBAL, Result
@@ -35,6 +35,8 @@ from bot.ui import render
 from bot.ui import settings_schema as schema
 from bot.ui.i18n import LANGUAGE_NAMES, Translator, resolve_lang, translator
 from bot.ui.i18n import LANGUAGES as LANGS
+from bot.ui.intents import Language
+from bot.ui.press import press
 
 __all__ = ["CommandTranslator", "UnoCommands"]
 
@@ -65,7 +67,7 @@ SCOPES = [Choice(name=_s(text.PRIVATE_CHOICES[s]), value=s) for s in ("server", 
 LANGUAGE_CHOICES = [Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()] + [
     Choice(name=_s(text.PRIVATE_CHOICES["auto"]), value="auto")
 ]
-Handler = Callable[[Origin, str, str], Awaitable[None]]
+Handler = Callable[[Answering, str, str], Awaitable[None]]
 WHERE = [Choice(name=_s(text.PRIVATE_CHOICES[s]), value=s) for s in ("me", "guild")]
 
 
@@ -93,7 +95,7 @@ class UnoCommands(app_commands.Group):
     async def _command(
         self, interaction: discord.Interaction[Any], handler: Handler, *, ephemeral: bool = True
     ) -> None:
-        """Acknowledge a slash command at once, then run ``handler(origin, key, scope)``."""
+        """Acknowledge a slash command at once, then run ``handler(answering, key, scope)``."""
         started = time.monotonic()
         gate = self.ctx.gate
         gate.track()
@@ -110,15 +112,16 @@ class UnoCommands(app_commands.Group):
                 return
             answered = await interaction.response.defer(ephemeral=ephemeral, thinking=True)
             gate.acked(started)
-            o = await self.replies.origin(interaction, answered)
-            await handler(o, table_key(interaction.channel_id), scope_of(interaction.guild_id))
+            a = await self.replies.answering(interaction, answered)
+            await handler(a, table_key(interaction.channel_id), scope_of(interaction.guild_id))
         except Exception:
             await self.replies.fail(interaction)
 
-    async def _done(self, o: Origin, res: Result) -> None:
-        """The answer to a command that changed the table: its refusal, or a tick."""
+    async def _done(self, a: Answering, res: Result) -> None:
+        """The answer to a command that changed the table: what its ``Result`` tells (a
+        refusal, a seat for the next round), else a tick."""
         names = res.table.names if res.table is not None else None
-        await self.replies.answer(o, None if o.notices else "✅", names=names)
+        await self.replies.answer(a, None, told=res.told, names=names)
 
     def _spoken(self, scope: str, saved: str | None) -> Translator:
         """The server's language: its setting, else its Discord locale, else the default."""
@@ -132,34 +135,35 @@ class UnoCommands(app_commands.Group):
     async def new(self, interaction: discord.Interaction, preset: str | None = None) -> None:
         """Open a table in this channel (or thread)."""
 
-        async def run(o: Origin, key: str, scope: str) -> None:
-            if not can_post(o.interaction):
+        async def run(a: Answering, key: str, scope: str) -> None:
+            if not can_post(a.interaction):
                 # a table nobody would see: say why rather than open it
-                await self.replies.answer(o, o.tr.gettext(text.NO_ACCESS))
+                await self.replies.answer(a, a.tr.gettext(text.NO_ACCESS))
                 return
-            name = display_name(o.interaction)
-            res = await self.service.create(key, scope, o.player, name, preset=preset, origin=o)
+            name = display_name(a.interaction)
+            res = await self.service.create(key, scope, a.player, name, preset=preset)
             opened = None
             if res.ok:
-                opened = o.tr.gettext(text.OPENED, join=render.button_label("join", o.tr))
-            await self.replies.answer(o, opened, names=res.table.names if res.table else None)
+                opened = a.tr.gettext(text.OPENED, join=render.button_label("join", a.tr))
+            names = res.table.names if res.table else None
+            await self.replies.answer(a, opened, told=res.told, names=names)
 
         await self._command(interaction, run)
 
     async def _simple(self, interaction: discord.Interaction[Any], what: str) -> None:
         """``/uno join``, ``start``, ``leave``, ``stop``."""
 
-        async def run(o: Origin, key: str, scope: str) -> None:
-            svc, is_admin = self.service, admin(o.interaction)
+        async def run(a: Answering, key: str, scope: str) -> None:
+            svc, is_admin = self.service, admin(a.interaction)
             if what == "join":
-                res = await svc.join(key, o.player, display_name(o.interaction), origin=o)
+                res = await svc.join(key, a.player, display_name(a.interaction))
             elif what == "start":
-                res = await svc.start_game(key, o.player, admin=is_admin, origin=o)
+                res = await svc.start_game(key, a.player, admin=is_admin)
             elif what == "leave":
-                res = await svc.leave(key, o.player, origin=o)
+                res = await svc.leave(key, a.player)
             else:
-                res = await svc.stop_game(key, o.player, admin=is_admin, origin=o)
-            await self._done(o, res)
+                res = await svc.stop_game(key, a.player, admin=is_admin)
+            await self._done(a, res)
 
         await self._command(interaction, run)
 
@@ -188,14 +192,14 @@ class UnoCommands(app_commands.Group):
         A ``User``, not a ``Member``: one who left the server is still at the table, and
         must be removable by name."""
 
-        async def run(o: Origin, key: str, scope: str) -> None:
+        async def run(a: Answering, key: str, scope: str) -> None:
             if player is None:
-                await self.menus.open_kick(o, key)
+                await self.menus.open_kick(a, key)
                 return
             res = await self.service.kick(
-                key, o.player, player_of(player), admin=admin(o.interaction), origin=o
+                key, a.player, player_of(player), admin=admin(a.interaction)
             )
-            await self._done(o, res)
+            await self._done(a, res)
 
         await self._command(interaction, run)
 
@@ -208,8 +212,8 @@ class UnoCommands(app_commands.Group):
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your cards, privately: the same as the table's Show hand."""
 
-        async def run(o: Origin, key: str, scope: str) -> None:
-            await self.presses.open_hand(o, key)
+        async def run(a: Answering, key: str, scope: str) -> None:
+            await self.presses.open_hand(a, key)
 
         await self._command(interaction, run)
 
@@ -217,9 +221,9 @@ class UnoCommands(app_commands.Group):
     async def rules(self, interaction: discord.Interaction) -> None:
         """This table's rules, else this server's defaults."""
 
-        async def run(o: Origin, key: str, scope: str) -> None:
+        async def run(a: Answering, key: str, scope: str) -> None:
             rules, preset = await self.service.rules_of(key, scope)
-            await self.replies.answer(o, schema.rules_summary(rules, o.tr, preset))
+            await self.replies.answer(a, schema.rules_summary(rules, a.tr, preset))
 
         await self._command(interaction, run)
 
@@ -227,8 +231,8 @@ class UnoCommands(app_commands.Group):
     async def settings(self, interaction: discord.Interaction) -> None:
         """Change the rules (host or Manage Channels)."""
 
-        async def run(o: Origin, key: str, scope: str) -> None:
-            await self.menus.open_settings(o, key)
+        async def run(a: Answering, key: str, scope: str) -> None:
+            await self.menus.open_settings(a, key)
 
         await self._command(interaction, run)
 
@@ -245,12 +249,12 @@ class UnoCommands(app_commands.Group):
         """Statistics, here or everywhere."""
         where = scope
 
-        async def run(o: Origin, key: str, here: str) -> None:
-            who = player_of(whose) if whose is not None else o.player
+        async def run(a: Answering, key: str, here: str) -> None:
+            who = player_of(whose) if whose is not None else a.player
             line = await self.service.player_stats(GLOBAL if where == "global" else here, who)
             if line is not None:
                 line = dataclasses.replace(line, name=md(line.name))
-            await self.replies.answer(o, render.stats_text(line, o.tr))
+            await self.replies.answer(a, render.stats_text(line, a.tr))
 
         await self._command(interaction, run)
 
@@ -264,11 +268,11 @@ class UnoCommands(app_commands.Group):
         """The best players, for everyone to see, in the server's language."""
         where = scope
 
-        async def run(o: Origin, key: str, here: str) -> None:
+        async def run(a: Answering, key: str, here: str) -> None:
             lines = await self.service.leaderboard(GLOBAL if where == "global" else here, 10)
             lines = [dataclasses.replace(s, name=md(s.name)) for s in lines]
             tr = self._spoken(here, await self.service.chat_lang(here))
-            await self.replies.answer(o, render.leaderboard_text(lines, tr))
+            await self.replies.answer(a, render.leaderboard_text(lines, tr))
 
         await self._command(interaction, run, ephemeral=False)
 
@@ -283,16 +287,16 @@ class UnoCommands(app_commands.Group):
     ) -> None:
         """A player's ratings, here and everywhere, to them."""
 
-        async def run(o: Origin, key: str, scope: str) -> None:
+        async def run(a: Answering, key: str, scope: str) -> None:
             if whose is not None:
                 who, label = player_of(whose), whose.display_name
             elif name and name.strip():
                 who, label = await self.service.rated_named(scope, name) or "", name.strip()
             else:
-                who, label = o.player, display_name(interaction)
+                who, label = a.player, display_name(interaction)
             found = await self.service.rank(scope, who)
             ladders = [(ev, s, None if r is None else _md(r)) for ev, s, r in found]
-            await self.replies.answer(o, render.rank_text(md(label), ladders, o.tr))
+            await self.replies.answer(a, render.rank_text(md(label), ladders, a.tr))
 
         await self._command(interaction, run)
 
@@ -305,11 +309,11 @@ class UnoCommands(app_commands.Group):
         see, in the server's language."""
         where = scope
 
-        async def run(o: Origin, key: str, here: str) -> None:
+        async def run(a: Answering, key: str, here: str) -> None:
             found = await self.service.top(GLOBAL if where == "global" else here)
             ladders = [(ev, s, [_md(r) for r in lines]) for ev, s, lines in found]
             tr = self._spoken(here, await self.service.chat_lang(here))
-            await self.replies.answer(o, render.top_text(ladders, tr))
+            await self.replies.answer(a, render.top_text(ladders, tr))
 
         await self._command(interaction, run, ephemeral=False)
 
@@ -323,45 +327,53 @@ class UnoCommands(app_commands.Group):
         """Your language, or the server's (a member with Manage Channels only: it applies
         to every table of the server, and anyone can host a table)."""
 
-        async def run(o: Origin, key: str, scope: str) -> None:
+        async def run(a: Answering, key: str, scope: str) -> None:
             if where == "guild":
-                await self._server_language(o, key, scope, language)
+                await self._server_language(a, key, scope, language)
             else:
-                await self._own_language(o, language)
+                await self._own_language(a, key, language)
 
         await self._command(interaction, run)
 
-    async def _server_language(self, o: Origin, key: str, scope: str, language: str) -> None:
-        if not admin(o.interaction):
-            await self.replies.answer(o, o.tr.gettext(text.LANGUAGE_ADMINS))
+    async def _server_language(self, a: Answering, key: str, scope: str, language: str) -> None:
+        """The server's language (``auto``: its Discord locale), through ``bot.ui.press``
+        (which refuses a member who is not an admin), said in that language."""
+        is_admin = admin(a.interaction)
+        if not is_admin:
+            await self.replies.answer(a, a.tr.gettext(text.LANGUAGE_ADMINS))
             return
-        if language == "auto":
-            # the server's own setting goes: its tables speak its Discord language
-            await self.service.set_chat_language(key, scope, None)
+        lang = None if language == "auto" else language
+        if lang is not None and lang not in LANGS:
+            await self.replies.answer(a, None, told=(Notice("bad_setting"),))
+            return
+        intent = Language("chat", lang)
+        res = await press(self.service, key, a.player, intent, admin=is_admin, scope=scope)
+        if res is None or not res.ok:
+            await self.replies.answer(a, None, told=res.told if res is not None else ())
+        elif lang is None:
+            # the server's own setting went: its tables speak its Discord language
             spoken = self._spoken(scope, None)
-            await self.replies.answer(o, spoken.gettext(text.LANGUAGE_SERVER_AUTO))
-            return
-        if language not in LANGS:
-            o.notices.append(Notice("bad_setting"))
-            await self.replies.answer(o, None)
-            return
-        await self.service.set_chat_language(key, scope, language)
-        done = translator(language).gettext(
-            text.LANGUAGE_SERVER, language=LANGUAGE_NAMES[language]
-        )
-        await self.replies.answer(o, done)
+            await self.replies.answer(a, spoken.gettext(text.LANGUAGE_SERVER_AUTO))
+        else:
+            said = translator(lang).gettext(text.LANGUAGE_SERVER, language=LANGUAGE_NAMES[lang])
+            await self.replies.answer(a, said)
 
-    async def _own_language(self, o: Origin, language: str) -> None:
+    async def _own_language(self, a: Answering, key: str, language: str) -> None:
+        """The user's own language (anything else: their Discord client's), through
+        ``bot.ui.press``, said in it; their hand messages speak it from now on."""
         lang = language if language in LANGS else None
-        await self.service.set_user_language(o.player, lang)
-        self.ctx.langs.remember(o.player, lang)
-        o.lang = resolve_lang(lang, o.interaction.locale.value)
-        self.hands.relang(o.player, o.lang)
+        res = await press(self.service, key, a.player, Language("user", lang))
+        if res is None or not res.ok:
+            await self.replies.answer(a, None, told=res.told if res is not None else ())
+            return
+        self.ctx.langs.remember(a.player, lang)
+        a.lang = resolve_lang(lang, a.interaction.locale.value)
+        self.hands.relang(a.player, a.lang)
         if lang is None:
-            await self.replies.answer(o, o.tr.gettext(text.LANGUAGE_AUTO))
+            await self.replies.answer(a, a.tr.gettext(text.LANGUAGE_AUTO))
         else:
             await self.replies.answer(
-                o, o.tr.gettext(text.LANGUAGE_ME, language=LANGUAGE_NAMES[lang])
+                a, a.tr.gettext(text.LANGUAGE_ME, language=LANGUAGE_NAMES[lang])
             )
 
     @app_commands.command(name=_s("addbot"), description=_help("addbot"))
@@ -371,11 +383,11 @@ class UnoCommands(app_commands.Group):
     async def addbot(self, interaction: discord.Interaction, strategy: str | None = None) -> None:
         """Add a bot seat (host or Manage Channels)."""
 
-        async def run(o: Origin, key: str, scope: str) -> None:
+        async def run(a: Answering, key: str, scope: str) -> None:
             res = await self.service.add_bot(
-                key, o.player, strategy or "smart", admin=admin(o.interaction), origin=o
+                key, a.player, strategy or "smart", admin=admin(a.interaction)
             )
-            await self._done(o, res)
+            await self._done(a, res)
 
         await self._command(interaction, run)
 
@@ -383,8 +395,8 @@ class UnoCommands(app_commands.Group):
     async def help(self, interaction: discord.Interaction) -> None:
         """How to play."""
 
-        async def run(o: Origin, key: str, scope: str) -> None:
-            await self.replies.answer(o, render.help_text(o.tr, "discord"))
+        async def run(a: Answering, key: str, scope: str) -> None:
+            await self.replies.answer(a, render.help_text(a.tr, "discord"))
 
         await self._command(interaction, run)
 

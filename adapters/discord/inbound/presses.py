@@ -16,7 +16,7 @@ from adapters.discord.context import Context
 from adapters.discord.markup import admin, as_int, display_name, table_key
 from adapters.discord.outbound.hands import Hands
 from adapters.discord.outbound.menus import Menus
-from adapters.discord.outbound.replies import Origin, Replies
+from adapters.discord.outbound.replies import Answering, Replies
 from bot import policy
 from bot.model import PLAYING
 from bot.port import Notice
@@ -61,7 +61,7 @@ MENUS: dict[type, str] = {
     Kick: "kick",
 }
 
-Handler = Callable[[Origin, str, Any], Awaitable[None]]
+Handler = Callable[[Answering, str, Any], Awaitable[None]]
 
 
 class Presses:
@@ -117,133 +117,137 @@ class Presses:
             else:
                 answered = await interaction.response.defer()
             gate.acked(started)
-            o = await self.replies.origin(interaction, answered)
+            a = await self.replies.answering(interaction, answered)
             old = custom_id.split(":")[1] if custom_id.startswith("uno:") else None
-            await self._route(o, press, private, old=old)
+            await self._route(a, press, private, old=old)
         except Exception:
             await self.replies.fail(interaction)
 
-    async def _route(self, o: Origin, press: Press, private: bool, *, old: str | None) -> None:
+    async def _route(self, a: Answering, press: Press, private: bool, *, old: str | None) -> None:
         """Each intent only where this bot draws it (an old id, whose action was ``old``:
         where it drew it then), to its handler."""
         key = table_key(int(press.token))
         intent = ids.resolve(press, key)
         if isinstance(intent, DecodeRefusal):
-            await self.replies.forged(o)
+            await self.replies.forged(a)
         elif not private:
             if _public(intent) and (old is None or old in ids.OLD_TABLE_ACTIONS):
-                await self._public.get(type(intent), self._press)(o, key, intent)
+                await self._public.get(type(intent), self._press)(a, key, intent)
             else:
-                await self.replies.forged(o)
+                await self.replies.forged(a)
         elif isinstance(intent, HAND):
-            await self._hand_action(o, key, intent)
+            await self._hand_action(a, key, intent)
         elif type(intent) in MENUS:
             # on its own menu only: slipped into a hand message it would overwrite it
-            msg = o.interaction.message
+            msg = a.interaction.message
             if msg is None or widgets.menu_of(msg) != MENUS[type(intent)]:
-                await self.replies.forged(o)
+                await self.replies.forged(a)
             else:
-                await self.menus.press(o, key, intent)
+                await self.menus.press(a, key, intent)
         else:
-            await self.replies.forged(o)
+            await self.replies.forged(a)
 
     # -- the public table message ---------------------------------------------------------
 
-    async def _press(self, o: Origin, key: str, intent: Intent) -> None:
-        """Join, leave, add a bot, start, a move: what ``bot.ui.press`` does."""
+    async def _press(self, a: Answering, key: str, intent: Intent) -> None:
+        """Join, leave, add a bot, start, a move: what ``bot.ui.press`` does, its
+        ``Result`` said to the presser."""
         res = await press(
-            self.service, key, o.player, intent, name=display_name(o.interaction),
-            admin=admin(o.interaction), origin=o,
+            self.service, key, a.player, intent, name=display_name(a.interaction),
+            admin=admin(a.interaction),
         )  # fmt: skip
-        names: Mapping[str, str] = res.table.names if res is not None and res.table else {}
-        await self.replies.follow(o, names)
+        if res is None:
+            return
+        await self.replies.follow(a, res.told, res.table.names if res.table else {})
 
-    async def _open_settings(self, o: Origin, key: str, intent: OpenSettings) -> None:
-        await self.menus.open_settings(o, key)
+    async def _open_settings(self, a: Answering, key: str, intent: OpenSettings) -> None:
+        await self.menus.open_settings(a, key)
 
-    async def _open_hand(self, o: Origin, key: str, intent: OpenHand) -> None:
-        await self.open_hand(o, key)
+    async def _open_hand(self, a: Answering, key: str, intent: OpenHand) -> None:
+        await self.open_hand(a, key)
 
-    async def _table_act(self, o: Origin, key: str, intent: Act) -> None:
+    async def _table_act(self, a: Answering, key: str, intent: Act) -> None:
         """A move on the table: Draw opens the hand and draws; UNO!, a catch, a challenge,
         taking a penalty, a colour, the next round are made there."""
         if isinstance(intent.action, Draw):
-            await self.open_hand(o, key, draw_version=intent.version)
+            await self.open_hand(a, key, draw_version=intent.version)
         else:
-            await self._press(o, key, intent)
+            await self._press(a, key, intent)
 
-    async def open_hand(self, o: Origin, key: str, *, draw_version: int | None = None) -> None:
+    async def open_hand(self, a: Answering, key: str, *, draw_version: int | None = None) -> None:
         """Answer with the player's hand (a new ephemeral message: their hand message now).
         ``draw_version``: they pressed Draw on the table; draw first."""
         info = await self.service.table(key)
         if not policy.is_open(info) or info is None:
-            o.notices.append(Notice("no_table"))
-            await self.replies.answer(o, None)
+            await self.replies.answer(a, None, told=(Notice("no_table"),))
             return
-        if await self.service.hand(key, o.player) is None:
-            o.notices.append(Notice("not_a_player" if info.status == PLAYING else "not_started"))
-            await self.replies.answer(o, None, names=info.names)
+        if await self.service.hand(key, a.player) is None:
+            code = "not_a_player" if info.status == PLAYING else "not_started"
+            await self.replies.answer(a, None, told=(Notice(code),), names=info.names)
             return
         shown = info
+        told: tuple[Notice, ...] = ()
 
         async def draw() -> None:
-            nonlocal shown
-            res = await press(self.service, key, o.player, Act(Draw(), drawn_at), origin=o)
-            if res is not None and res.table is not None:
-                shown = res.table
+            nonlocal shown, told
+            res = await press(self.service, key, a.player, Act(Draw(), drawn_at))
+            if res is not None:
+                told = res.told
+                if res.table is not None:
+                    shown = res.table
 
         drawn_at = draw_version or 0
         before = draw if draw_version is not None else None
-        await self.hands.show(info, o.player, o.interaction, o.lang, o.answer, before)
-        info = shown
-        await self.replies.follow(o, info.names)
+        await self.hands.show(info, a.player, a.interaction, a.lang, a.answer, before)
+        await self.replies.follow(a, told, shown.names)
 
     # -- a hand message -------------------------------------------------------------------
 
-    async def _hand_action(self, o: Origin, key: str, intent: Intent) -> None:
+    async def _hand_action(self, a: Answering, key: str, intent: Intent) -> None:
         """A button or select of a hand message: it becomes the live hand message. One
         of a game that is over, or an older hand message than the live one (its emptying
         failed, or this press raced it), is emptied by this press, and said to be so."""
         info = await self.service.table(key)
         if info is None or info.status != PLAYING:
             # its last edit could not reach it (the token had run out): this press can
-            await o.interaction.edit_original_response(view=None)
-            o.notices.append(Notice("no_table" if info is None else "game_over"))
-            await self.replies.follow(o)
+            await a.interaction.edit_original_response(view=None)
+            code = "no_table" if info is None else "game_over"
+            await self.replies.follow(a, (Notice(code),))
             return
-        s = await self.hands.take(info, o.player, o.interaction, o.lang, _pressed(o.interaction))
+        s = await self.hands.take(info, a.player, a.interaction, a.lang, _pressed(a.interaction))
         if s is None:
             return
         action: Action | None = None
         version = getattr(intent, "version", 0)
+        told: tuple[Notice, ...] = ()
         if isinstance(intent, Page):
             s.page = intent.n
         elif isinstance(intent, Back):
             s.picking = None
         elif isinstance(intent, Pick):
             plays = widgets.uno_plays(
-                intent.choice, _plays(await self.service.legal(key, o.player))
+                intent.choice, _plays(await self.service.legal(key, a.player))
             )
             if len(plays) == 1:
                 action = plays[0]
             elif plays:
                 s.picking = intent.choice
             else:
-                o.notices.append(Notice("stale"))
+                told = (Notice("stale"),)
         elif isinstance(intent, Act):
             action = intent.action
         names: Mapping[str, str] = {}
         if isinstance(intent, Autopilot):  # "Play for me", or my seat back
-            res = await press(self.service, key, o.player, intent, origin=o)
-            if res is not None and res.table is not None:
-                names = res.table.names
+            res = await press(self.service, key, a.player, intent)
+            if res is not None:
+                told, names = res.told, res.table.names if res.table else {}
         if action is not None:
             s.picking = None
-            res = await press(self.service, key, o.player, Act(action, version), origin=o)
-            if res is not None and res.table is not None:
-                names = res.table.names
+            res = await press(self.service, key, a.player, Act(action, version))
+            if res is not None:
+                told, names = res.told, res.table.names if res.table else {}
         await self.hands.redraw(s)
-        await self.replies.follow(o, names)
+        await self.replies.follow(a, told, names)
 
 
 def _public(intent: Intent) -> bool:

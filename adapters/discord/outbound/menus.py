@@ -5,9 +5,11 @@ refusal is a reply of its own, the menu stays. Who may use them is ``bot.policy`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from adapters.discord import text, widgets
 from adapters.discord.markup import admin, cut
-from adapters.discord.outbound.replies import Origin, Replies
+from adapters.discord.outbound.replies import Answering, Replies
 from bot import policy
 from bot.port import Notice, TableInfo
 from bot.service import Service
@@ -24,96 +26,103 @@ class Menus:
         self.service = service
         self.replies = replies
 
-    async def _hosted(self, o: Origin, key: str) -> TableInfo | None:
-        """The open table at ``key`` if ``o``'s user may run it (``bot.policy``); else
-        ``None``, the refusal among ``o``'s notices."""
+    async def _hosted(self, a: Answering, key: str) -> TableInfo | Notice:
+        """The open table at ``key`` if ``a``'s user may run it (``bot.policy``); else the
+        refusal to tell them."""
         info = await self.service.table(key)
-        refused = policy.refusal_code(info, o.player, admin=admin(o.interaction), manage=True)
+        refused = policy.refusal_code(info, a.player, admin=admin(a.interaction), manage=True)
         if refused is not None or info is None:
-            o.notices.append(Notice(refused or "no_table"))
-            return None
+            return Notice(refused or "no_table")
         return info
 
-    async def open_kick(self, o: Origin, key: str) -> None:
+    async def open_kick(self, a: Answering, key: str) -> None:
         """``/uno kick`` without a player: a select of everyone else at the table."""
-        info = await self._hosted(o, key)
-        if info is None:
-            await self.replies.answer(o, None)
+        info = await self._hosted(a, key)
+        if isinstance(info, Notice):
+            await self.replies.answer(a, None, told=(info,))
             return
-        view = widgets.kick_view(info, o.player, o.tr)
+        view = widgets.kick_view(info, a.player, a.tr)
         if view is None:
-            await self.replies.answer(o, o.tr.gettext(text.NOBODY_TO_KICK))
+            await self.replies.answer(a, a.tr.gettext(text.NOBODY_TO_KICK))
         else:
-            await self.replies.answer(o, o.tr.gettext(controls.KICK_PROMPT), view=view)
+            await self.replies.answer(a, a.tr.gettext(controls.KICK_PROMPT), view=view)
 
-    async def open_settings(self, o: Origin, key: str) -> None:
+    async def open_settings(self, a: Answering, key: str) -> None:
         """The settings menu, as a new answer."""
-        if await self._hosted(o, key) is None:
-            await self.replies.answer(o, None)
+        hosted = await self._hosted(a, key)
+        if isinstance(hosted, Notice):
+            await self.replies.answer(a, None, told=(hosted,))
             return
-        await self._show_settings(o, key, 0, edit=False)
+        await self._show_settings(a, key, 0, edit=False)
 
-    async def _show_settings(self, o: Origin, key: str, page: int, *, edit: bool) -> None:
+    async def _show_settings(
+        self, a: Answering, key: str, page: int, *, edit: bool, told: Sequence[Notice] = ()
+    ) -> None:
+        """The settings menu at ``page``: a new answer, or (``edit``) the menu pressed
+        drawn again, ``told`` (what the press's ``Result`` tells) in a follow-up."""
         info = await self.service.table(key)
         if not policy.is_open(info) or info is None:
-            o.notices.append(Notice("no_table"))
+            told = (*told, Notice("no_table"))
             if edit:  # the menu of a table that closed: nothing left to set
-                await o.interaction.edit_original_response(view=None)
-                await self.replies.follow(o)
+                await a.interaction.edit_original_response(view=None)
+                await self.replies.follow(a, told)
             else:
-                await self.replies.answer(o, None)
+                await self.replies.answer(a, None, told=told)
             return
-        content, view, _ = widgets.settings_view(info, o.tr, page)
+        content, view, _ = widgets.settings_view(info, a.tr, page)
         if not edit:
-            await self.replies.answer(o, content, view=view)
+            await self.replies.answer(a, content, view=view, told=told, names=info.names)
             return
-        notes = self.replies.notices_text(o, info.names)
-        await o.interaction.edit_original_response(content=cut(content), view=view)
+        notes = self.replies.told_text(a, told, info.names)
+        await a.interaction.edit_original_response(content=cut(content), view=view)
         if notes:
-            await o.interaction.followup.send(cut(notes), ephemeral=True)
+            await a.interaction.followup.send(cut(notes), ephemeral=True)
 
-    async def press(self, o: Origin, key: str, intent: Intent) -> None:
+    async def press(self, a: Answering, key: str, intent: Intent) -> None:
         """A press or a choice on a settings or kick menu."""
         if isinstance(intent, Kick):
-            await self._kick(o, key, intent)
+            await self._kick(a, key, intent)
             return
         if isinstance(intent, CloseSettings):
-            await self._close(o, key)
+            await self._close(a, key)
             return
         page = intent.page if isinstance(intent, OpenSettings) else 0
+        told: Sequence[Notice] = ()
         if isinstance(intent, SetPreset):
-            await press(self.service, key, o.player, intent, admin=admin(o.interaction), origin=o)
+            res = await press(self.service, key, a.player, intent, admin=admin(a.interaction))
+            told = res.told if res is not None else ()
         elif isinstance(intent, SetFlag):
-            if not await self._set_flag(o, key, intent):
+            found = await self._set_flag(a, key, intent)
+            if found is None:
                 return
-            page = schema.page_of(intent.flag)
-        await self._show_settings(o, key, page, edit=True)
+            told, page = found, schema.page_of(intent.flag)
+        await self._show_settings(a, key, page, edit=True, told=told)
 
-    async def _set_flag(self, o: Origin, key: str, intent: SetFlag) -> bool:
-        """Set the flag to the value chosen (``False``: not one the menu offered)."""
+    async def _set_flag(self, a: Answering, key: str, intent: SetFlag) -> Sequence[Notice] | None:
+        """Set the flag to the value chosen: what the change tells the presser (``None``:
+        not a value the menu offered, refused here)."""
         info = await self.service.table(key)
         if info is None or not policy.is_open(info):
-            return True  # (the menu then says the table is gone)
+            return ()  # (the menu then says the table is gone)
         flag, value = intent.flag, intent.value
         offered = schema.menu_values(flag, getattr(info.rules, flag))
         if not any(value == v and type(value) is type(v) for v in offered):
-            await self.replies.forged(o)  # not a value the menu offered
-            return False
-        await press(self.service, key, o.player, intent, admin=admin(o.interaction), origin=o)
-        return True
+            await self.replies.forged(a)  # not a value the menu offered
+            return None
+        res = await press(self.service, key, a.player, intent, admin=admin(a.interaction))
+        return res.told if res is not None else ()
 
-    async def _close(self, o: Origin, key: str) -> None:
+    async def _close(self, a: Answering, key: str) -> None:
         """Done: the menu gives way to the rules as they are now."""
         info = await self.service.table(key)
-        summary = schema.rules_summary(info.rules, o.tr, info.preset) if info else None
-        await o.interaction.edit_original_response(content=cut(summary or "✅"), view=None)
+        summary = schema.rules_summary(info.rules, a.tr, info.preset) if info else None
+        await a.interaction.edit_original_response(content=cut(summary or "✅"), view=None)
 
-    async def _kick(self, o: Origin, key: str, intent: Kick) -> None:
-        res = await press(
-            self.service, key, o.player, intent, admin=admin(o.interaction), origin=o
-        )
+    async def _kick(self, a: Answering, key: str, intent: Kick) -> None:
+        res = await press(self.service, key, a.player, intent, admin=admin(a.interaction))
+        told = res.told if res is not None else ()
         names = res.table.names if res is not None and res.table is not None else {}
-        if o.notices:
-            await self.replies.follow(o, names)
+        if told:
+            await self.replies.follow(a, told, names)
         else:
-            await self.replies.answer(o, "✅", names=names)
+            await self.replies.answer(a, "✅", names=names)

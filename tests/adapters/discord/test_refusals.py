@@ -3,8 +3,11 @@ the hands of others."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from bot.port import Notice
 from bot.ui.i18n import resolve_lang, translator
 from tests.adapters.discord.harness import World
 from tests.fakes.discord_api import User
@@ -291,3 +294,37 @@ async def test_settings_presets_and_flags(world: World) -> None:
     info = await world.info()
     assert (info.rules.stacking, info.rules.deflect) == ("off", "draw_two")  # was True
     assert world.fake.errors == []
+
+
+async def test_the_presser_is_answered_from_the_result_never_through_the_port(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a call tells the one who made it (a refusal, a seat for the next round) comes
+    back in its ``Result`` and is answered once, by the handler: the port's ``tell``
+    carries only what others are told."""
+    adapter = world.adapter
+    assert adapter is not None
+    told: list[tuple[str, str, Any]] = []
+    tell = adapter.tell
+
+    async def spy(table_key: str, user: str, notice: Notice, origin: Any = None) -> None:
+        told.append((user, notice.code, origin))
+        await tell(table_key, user, notice, origin)
+
+    monkeypatch.setattr(adapter, "tell", spy)
+    alice, bob, carol = world.users
+    await world.slash(alice, "new")
+    table = await world.table_message()
+    await world.press(bob, table, world.button(table, "join"))
+    start = world.button(table, "start")
+    await world.press(alice, table, start)
+    # a double click: the second one comes with the message as it was (a button refused)
+    rec = await world.press(alice, table, start, stale=True)
+    assert world.fake.texts_for(rec) == ["The game has started already."]
+    assert world.fake.replies(rec)[0].audience == alice.id
+    rec = await world.slash(bob, "kick", player=alice)  # a command refused
+    assert world.fake.texts_for(rec) == [NOT_HOST]
+    rec = await world.slash(carol, "join")  # told by the change: in at the next round
+    assert world.fake.texts_for(rec) == ["You are in: you will be dealt in at the next round."]
+    assert all(m.audience == carol.id for m in world.fake.replies(rec))
+    assert told == []
