@@ -85,8 +85,8 @@ class Worker(TimedService):
         self.since: float | None = None
         self.served: set[str] = set()
 
-    async def _run(self, key: str, user: str | None, origin: Any, build: Any) -> Any:
-        res = await super()._run(key, user, origin, build)
+    async def _run(self, key: str, user: str | None, build: Any) -> Any:
+        res = await super()._run(key, user, build)
         if (
             res.events
             and self.since is not None

@@ -212,11 +212,10 @@ class TimedService(Service):
         self,
         key: str,
         user: str | None,
-        origin: Any,
         build: Callable[[Table | None], Any],
     ) -> Result:
         start = time.perf_counter()
-        res = await super()._run(key, user, origin, build)
+        res = await super()._run(key, user, build)
         if self.measuring and user is None and res.events:
             self.latencies.append(time.perf_counter() - start)
             self.actions += 1

@@ -133,10 +133,11 @@ class Port(Protocol):
     async def announce(self, table: TableInfo, notice: Notice) -> None:
         """Say something to the whole table (a round won, a player removed for AFK...)."""
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
-        """Tell one user something privately (a refusal, a revealed hand...). ``origin`` is
-        what the adapter passed into the service call that led here (the interaction to
-        answer), or ``None`` when the service speaks on its own (timers, bots)."""
+    async def tell(self, table_key: str, user: str, notice: Notice) -> None:
+        """Tell one user something privately (a revealed hand, a seat for the next
+        round...) that a change made by someone else, a bot or a timer concerns them with.
+        What a call's own caller is told comes back in its ``Result.told`` instead: the
+        adapter that made the call answers it (the press, the command)."""
 
     async def closed(self, table: TableInfo) -> None:
         """The table was stopped, expired or finished: drop its buttons."""
@@ -174,7 +175,7 @@ class NullPort:
     async def announce(self, table: TableInfo, notice: Notice) -> None:
         return None
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+    async def tell(self, table_key: str, user: str, notice: Notice) -> None:
         return None
 
     async def closed(self, table: TableInfo) -> None:
@@ -206,9 +207,9 @@ class RecordingPort:
         if self.keep:
             self.calls.append(("announce", (table, notice)))
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+    async def tell(self, table_key: str, user: str, notice: Notice) -> None:
         if self.keep:
-            self.calls.append(("tell", (table_key, user, notice, origin)))
+            self.calls.append(("tell", (table_key, user, notice)))
 
     async def closed(self, table: TableInfo) -> None:
         if self.keep:
@@ -243,8 +244,8 @@ class RoutingPort:
     async def announce(self, table: TableInfo, notice: Notice) -> None:
         await self._for(table.key).announce(table, notice)
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
-        await self._for(table_key).tell(table_key, user, notice, origin)
+    async def tell(self, table_key: str, user: str, notice: Notice) -> None:
+        await self._for(table_key).tell(table_key, user, notice)
 
     async def closed(self, table: TableInfo) -> None:
         await self._for(table.key).closed(table)

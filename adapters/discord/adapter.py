@@ -37,7 +37,6 @@ import logging
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
 
 import yarl
 from discord.gateway import DiscordWebSocket
@@ -322,7 +321,7 @@ class Adapter:
         its buttons are on screen, however long the edit waited."""
         return True
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any = None) -> None:
+    async def tell(self, table_key: str, user: str, notice: Notice) -> None:
         """What a change tells ``user``, who did not make it (the caller is answered from
         the call's ``Result``): a line under their live hand message."""
         if notice.code == "info.revealed" and self.hands.has(table_key, user):

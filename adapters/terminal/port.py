@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
 
 from adapters.terminal.console import Console
 from bot.port import Notice, TableInfo
@@ -133,7 +132,7 @@ class TerminalPort:
         self._print("*** " + text)
         self.changed.set()
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
+    async def tell(self, table_key: str, user: str, notice: Notice) -> None:
         self.answer(user, (notice,))
 
     def answer(self, user: str, told: Sequence[Notice]) -> None:

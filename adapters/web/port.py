@@ -63,8 +63,8 @@ class WebPort:
                 self.hub.announce(table, notice)
                 self._changed(table.key, notice)
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
-        await self.inner.tell(table_key, user, notice, origin)
+    async def tell(self, table_key: str, user: str, notice: Notice) -> None:
+        await self.inner.tell(table_key, user, notice)
         if notice.code in _ALSO_ON_PAGES and self.hub is not None:
             self.hub.tell(table_key, user, notice, await self._names(table_key))
 

@@ -40,7 +40,7 @@ async def set_chat_language(core: Runner, key: str, scope: str, lang: str | None
                     return None
                 return Step(touch(t, core.ctx(k), lang=lang))
 
-            res = await core._run(k, None, None, build)
+            res = await core._run(k, None, build)
             if k == key:
                 first = res
         await core.store.write(WriteBatch(chat_settings=[ChatUpdate(scope, lang=lang or None)]))

@@ -97,7 +97,7 @@ async def fire(core: Runner, key: str, d: Deadline) -> None:
 
     # a deadline that changed nothing stays handed out by the timers: it does not fire
     # again until the table arms a new one
-    await core._run(key, None, None, decide)
+    await core._run(key, None, decide)
     if core.shared and not changed:  # nor, kept claimed, in any other process
         await core.store.spend(core.worker, key, d)
 

@@ -282,7 +282,6 @@ class Service(Runner):
         preset: str | None = None,
         overrides: dict[str, Any] | None = None,
         seat_host: bool = True,
-        origin: Any = None,
     ) -> Result:
         """Open a lobby at ``key`` hosted by ``host`` (refused if a table is open there).
         ``seat_host=False`` opens it without seating the host (an all-bot table)."""
@@ -308,13 +307,11 @@ class Service(Runner):
                 lang=lang, seat_host=seat_host, bad=bad,
             )  # fmt: skip
 
-        return await self._run(key, host, origin, build)
+        return await self._run(key, host, build)
 
-    async def join(self, key: str, player: str, name: str, *, origin: Any = None) -> Result:
+    async def join(self, key: str, player: str, name: str) -> Result:
         """Sit down: in the lobby, or (mid-game) for the next round."""
-        return await self._run(
-            key, player, origin, lambda t: lobby.join(t, player, name, self.ctx(key))
-        )
+        return await self._run(key, player, lambda t: lobby.join(t, player, name, self.ctx(key)))
 
     async def add_bot(
         self,
@@ -323,27 +320,24 @@ class Service(Runner):
         strategy: str = "smart",
         *,
         admin: bool = False,
-        origin: Any = None,
     ) -> Result:
         """Add a bot seat (host or admin; lobby, or for the next round)."""
         if strategy not in ai.STRATEGIES:
             strategy = "smart"
-        return await self._run(key, by, origin, lambda t: lobby.add_bot(
+        return await self._run(key, by, lambda t: lobby.add_bot(
             t, by, strategy, self.ctx(key), admin=admin
         ))  # fmt: skip
 
-    async def leave(self, key: str, player: str, *, origin: Any = None) -> Result:
+    async def leave(self, key: str, player: str) -> Result:
         """Leave the table (mid-game: the engine's Leave policy)."""
-        return await self._remove(key, player, player, admin=False, origin=origin)
+        return await self._remove(key, player, player, admin=False)
 
-    async def kick(
-        self, key: str, by: str, target: str, *, admin: bool = False, origin: Any = None
-    ) -> Result:
+    async def kick(self, key: str, by: str, target: str, *, admin: bool = False) -> Result:
         """Remove ``target`` (the host, or a chat admin as the adapter reports)."""
-        return await self._remove(key, by, target, admin=admin, origin=origin)
+        return await self._remove(key, by, target, admin=admin)
 
-    async def _remove(self, key: str, by: str, target: str, *, admin: bool, origin: Any) -> Result:
-        return await self._run(key, by, origin, lambda t: lobby.remove(
+    async def _remove(self, key: str, by: str, target: str, *, admin: bool) -> Result:
+        return await self._run(key, by, lambda t: lobby.remove(
             t, by, target, self.ctx(key), admin=admin
         ))  # fmt: skip
 
@@ -355,29 +349,20 @@ class Service(Runner):
         preset: str | None = None,
         overrides: dict[str, Any] | None = None,
         admin: bool = False,
-        origin: Any = None,
     ) -> Result:
         """Change the table's rules: a preset, and/or flags (``overrides`` merged in; a flag
         set to its preset value is dropped). Lobby, or between rounds; host or admin."""
-        return await self._run(key, by, origin, lambda t: lobby.configure(
+        return await self._run(key, by, lambda t: lobby.configure(
             t, by, self.ctx(key), preset=preset, overrides=overrides, admin=admin
         ))  # fmt: skip
 
-    async def start_game(
-        self, key: str, by: str, *, admin: bool = False, origin: Any = None
-    ) -> Result:
+    async def start_game(self, key: str, by: str, *, admin: bool = False) -> Result:
         """Deal: the lobby's seats (2 to 10 per deck) become a game."""
-        return await self._run(
-            key, by, origin, lambda t: lobby.start(t, by, self.ctx(key), admin=admin)
-        )
+        return await self._run(key, by, lambda t: lobby.start(t, by, self.ctx(key), admin=admin))
 
-    async def stop_game(
-        self, key: str, by: str, *, admin: bool = False, origin: Any = None
-    ) -> Result:
+    async def stop_game(self, key: str, by: str, *, admin: bool = False) -> Result:
         """End the table now (host or admin); scores are not counted."""
-        return await self._run(
-            key, by, origin, lambda t: lobby.stop(t, by, self.ctx(key), admin=admin)
-        )
+        return await self._run(key, by, lambda t: lobby.stop(t, by, self.ctx(key), admin=admin))
 
     # -- playing (``play``) ---------------------------------------------------------------
 
@@ -388,31 +373,28 @@ class Service(Runner):
         action: Action,
         *,
         seen_version: int | None = None,
-        origin: Any = None,
     ) -> Result:
         """A game action by a person. ``seen_version``: the table version their button was
         drawn for; a button older than the turn is refused as ``stale``."""
-        return await self._run(key, player, origin, lambda t: play.act(
+        return await self._run(key, player, lambda t: play.act(
             t, player, action, seen_version, self.ctx(key)
         ))  # fmt: skip
 
     # -- presence: the autopilot, the vote to end a game (``absent``, ``bot.presence``) ----
 
-    async def autopilot(self, key: str, player: str, on: bool, *, origin: Any = None) -> Result:
+    async def autopilot(self, key: str, player: str, on: bool) -> Result:
         """``player`` hands their seat to the autopilot (``on``: "Play for me") or takes it
         back."""
         return await self._run(
-            key, player, origin, lambda t: absent.autopilot(t, player, on, self.ctx(key))
+            key, player, lambda t: absent.autopilot(t, player, on, self.ctx(key))
         )
 
-    async def vote_end(
-        self, key: str, player: str, vote: int = 0, *, origin: Any = None
-    ) -> Result:
+    async def vote_end(self, key: str, player: str, vote: int = 0) -> Result:
         """``player`` votes to end the game (``vote``: the version the vote they pressed
         opened at, 0 for a button drawn while none was open): a vote opens, or counts, or
         ends the game as ``/stop`` does (recorded abandoned, never rated)."""
         return await self._run(
-            key, player, origin, lambda t: absent.vote_end(t, player, vote, self.ctx(key))
+            key, player, lambda t: absent.vote_end(t, player, vote, self.ctx(key))
         )
 
     # -- chats (``chats``) ----------------------------------------------------------------

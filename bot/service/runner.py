@@ -11,7 +11,6 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from functools import partial
-from typing import Any
 
 import engine
 from bot import policy, presence
@@ -152,18 +151,16 @@ class Runner:
         self,
         key: str,
         user: str | None,
-        origin: Any,
         build: Callable[[Table | None], Step | None],
     ) -> Result:
-        """Lock the table, build the change, commit it, show it. Refusals go to ``user``."""
+        """Lock the table, build the change, commit it, show it. What ``user`` (the caller)
+        is told, a refusal or a change's word to them, comes back in ``Result.told``: theirs
+        to answer. ``Port.tell`` carries what a change tells the others."""
         called = time.perf_counter()
         if not isinstance(key, str):  # forged input: never a lock, a query or a crash
             log.info("refused no_table for %r at %r: not a table key", user, key)
             self.metrics.refused("?", "no_table")
-            told = (Notice("no_table"),)
-            if isinstance(user, str) and origin is not None:
-                await self._tell(str(key), user, told[0], origin)
-            return Result(False, "no_table", told=told)
+            return Result(False, "no_table", told=(Notice("no_table"),))
         async with self.cache.lock(key):
             t = self.cache.tables.get(key)
             # a copy read just now is current; a kept one, on a shared store, may not be
@@ -181,8 +178,6 @@ class Runner:
                     log.info("refused %s for %r at %s: %s", r.code, user, key, r.params or "")
                     self.metrics.refused(key, r.code)
                     told = (Notice(r.code, r.params),)
-                    if isinstance(user, str) and origin is not None:
-                        await self._tell(key, user, told[0], origin)
                     info = self.info(t) if t else None
                     return Result(False, r.code, info, params=r.params, told=told)
                 if step is None:
@@ -204,9 +199,8 @@ class Runner:
                 info = self.info(step.table)
                 # what the change tells the caller is theirs to answer (``Result.told``)
                 mine = tuple(n for u, n in step.tells if u == user)
-                if origin is None:
-                    step.tells = [(u, n) for u, n in step.tells if u != user]
-                await self._show(t, step, origin, info)
+                step.tells = [(u, n) for u, n in step.tells if u != user]
+                await self._show(t, step, info)
                 return Result(True, None, info, tuple(step.events), told=mine)
             raise tries.exhausted("not changed")
 
@@ -259,13 +253,7 @@ class Runner:
             self.experts.record(t.key, t.rules, step.moves)
         self.timers.set(t.key, t.deadlines)
 
-    async def _tell(self, key: str, user: str, notice: Notice, origin: Any) -> None:
-        try:
-            await self.port.tell(key, user, notice, origin)
-        except Exception:
-            log.exception("port.tell failed for %s at %s", user, key)
-
-    async def _show(self, before: Table | None, step: Step, origin: Any, info: TableInfo) -> None:
+    async def _show(self, before: Table | None, step: Step, info: TableInfo) -> None:
         t = step.table
         port = self.port
         # each call on its own: one failing (a platform error) must not keep the others
@@ -281,7 +269,7 @@ class Runner:
             for p in audience:
                 calls.append(("hand", partial(self._show_hand, info, g, p, step.events)))
         calls.extend(("announce", partial(port.announce, info, n)) for n in step.notices)
-        calls.extend(("tell", partial(port.tell, t.key, u, n, origin)) for u, n in step.tells)
+        calls.extend(("tell", partial(port.tell, t.key, u, n)) for u, n in step.tells)
         if step.closed:
             calls.append(("closed", partial(port.closed, info)))
         for what, call in calls:

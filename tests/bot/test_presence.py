@@ -32,7 +32,7 @@ def codes(port: RecordingPort) -> list[str]:
 
 
 def tells(port: RecordingPort, user: str) -> list[str]:
-    return [n.code for _, u, n, _ in port.of("tell") if u == user]
+    return [n.code for _, u, n in port.of("tell") if u == user]
 
 
 async def current(svc: Service) -> str | None:

@@ -52,7 +52,7 @@ DECK = ["G5", "B7", "Y8", "R2", "G3", "B4", "Y6", "R7", "G9", "B2", "Y1", "R9"] 
 
 
 def tells(port: RecordingPort, user: str) -> list[str]:
-    return [n.code for _, u, n, _ in port.of("tell") if u == user]
+    return [n.code for _, u, n in port.of("tell") if u == user]
 
 
 def told(res: Result) -> list[str]:

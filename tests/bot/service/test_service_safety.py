@@ -316,8 +316,8 @@ class WatchingPort(RecordingPort):
             if isinstance(e, RoundStarted) and set(e.hands) - {player}:
                 self.problems.append(f"{player} saw another dealt hand")
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
-        await super().tell(table_key, user, notice, origin)
+    async def tell(self, table_key: str, user: str, notice: Notice) -> None:
+        await super().tell(table_key, user, notice)
 
 
 async def play_watched(
@@ -365,7 +365,7 @@ async def test_no_hand_in_public_output(
     assert port.problems == []
     assert port.steps > 10
     # a challenged hand is told to the challenger only (the offender's own cards)
-    for _, user, notice, _ in port.of("tell"):
+    for _, user, notice in port.of("tell"):
         if notice.code == "info.revealed":
             assert user != notice.params["player"]
 
