@@ -3,10 +3,12 @@
 One Draw is pressed on the table message of a two-player game, through the real adapter,
 service and SQLite store against the local fake Bot API (``tests/fakes/telegram_api.py``),
 with a profile hook (``sys.setprofile``) on from the press until the callback is answered
-and every edit it queued has gone. Each function call and return moves the walk to the
-module of the innermost frame that is the project's (``adapters/``, ``bot/``, ``engine/``;
-library frames count for the project frame that called them), one walk per asyncio task
-(the handler, the outbox's jobs, the poller: tasks interleave, one task's steps do not).
+and every edit it queued has gone. Each function call (not a coroutine resumed after an
+await) moves the walk to the module of the innermost frame that is the project's
+(``adapters/``, ``bot/``, ``engine/``; a library function called counts for the project
+frame that called it, so a module is back in the walk when it calls on after a call into
+another returned), one walk per asyncio task (the handler, the outbox's jobs, the poller:
+tasks interleave, one task's steps do not).
 
 Printed: each task's walk (modules in the order visited, repeats in a row collapsed), the
 project's modules in the order first visited, the number of distinct adapter modules,
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -28,6 +31,12 @@ from types import FrameType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+_SUSPENDS = (
+    inspect.CO_COROUTINE
+    | inspect.CO_GENERATOR
+    | inspect.CO_ASYNC_GENERATOR
+    | inspect.CO_ITERABLE_COROUTINE
+)
 PACKAGES = ("adapters", "bot", "engine")
 
 __all__ = ["Walks", "comebacks", "main", "trace_draw"]
@@ -40,6 +49,7 @@ class Walks:
     by_task: dict[int, list[str]] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
     _modules: dict[str, str | None] = field(default_factory=dict)
+    _started: dict[int, FrameType] = field(default_factory=dict)
 
     def module(self, filename: str) -> str | None:
         """The dotted name of a project module's file; ``None`` for anything else."""
@@ -69,12 +79,15 @@ class Walks:
         return None
 
     def hook(self, frame: FrameType, event: str, arg: Any) -> None:
-        if event == "call":
-            name = self.where(frame)
-        elif event == "return":
-            name = self.where(frame.f_back)
-        else:
+        if event != "call":
             return
+        if frame.f_code.co_flags & _SUSPENDS:
+            # a coroutine (or generator) resumed is no new step: the walk follows calls,
+            # not how often an await waited
+            if id(frame) in self._started:
+                return
+            self._started[id(frame)] = frame  # (kept: an id is never reused meanwhile)
+        name = self.where(frame)
         if name is None:
             return
         try:

@@ -97,7 +97,7 @@ class Commands(Base):
         kind, tid = payload[:1], payload[1:]
         key = key_of_tid(tid) if kind in (Link.HAND, Link.SETTINGS) else None
         if key is not None:
-            key = self.a.current_key(key)
+            key = self.moves.current_key(key)
         if key is not None and kind == Link.HAND:
             await self.hands.send_hand(key, here.uid, new=True)
             return

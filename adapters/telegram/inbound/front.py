@@ -19,7 +19,6 @@ message, so failures are logged by update id and kind only.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -32,6 +31,7 @@ from adapters.telegram.chats import Chats
 from adapters.telegram.common import INTERACTIVE, Posted, ReplyTo
 from adapters.telegram.ids import chat_of, key_of, player_id, scope_of
 from adapters.telegram.inbound import legacy
+from adapters.telegram.moves import Moves
 from adapters.telegram.outbound.hands import Hands
 from adapters.telegram.outbound.menus import Menus
 from adapters.telegram.outbound.replies import Messages
@@ -40,26 +40,26 @@ from bot import policy
 from bot.port import Notice, TableInfo
 from bot.service import Result, Service
 from bot.ui.card_set import Pictures
-from bot.ui.i18n import Translator, translator
+from bot.ui.i18n import Translator
 from bot.ui.intents import Press
 
 __all__ = ["Base", "Context", "Front", "Handler", "Here", "Pressed", "Run"]
-
-log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
 
 class Front(Protocol):
-    """The adapter as the handlers see it: the service, the adapter's parts, and the few
-    things only the adapter knows (the bot, its username and stickers, moved chats)."""
+    """The adapter as the handlers see it: the service, the adapter's parts (``moves``:
+    the groups moved to a supergroup, a table key as it is now), and the few things only
+    the adapter knows (the bot, its username and stickers)."""
 
     service: Service
     chats: Chats
     messages: Messages
     hands: Hands
     menus: Menus
+    moves: Moves
 
     @property
     def bot(self) -> Any: ...
@@ -69,8 +69,6 @@ class Front(Protocol):
 
     @property
     def stickers(self) -> Pictures | None: ...
-
-    def current_key(self, key: str) -> str: ...
 
     async def migrate(self, old: int, new: int) -> None: ...
 
@@ -99,25 +97,16 @@ class Here:
 @dataclass(frozen=True, slots=True)
 class Pressed:
     """A press at the table ``key`` (the chat's current table key), read: its intent, its
-    query, and its answer (``reply``: the alerts the query is answered with)."""
+    query, its answer (``reply``: the alerts the query is answered with, in ``tr``), and
+    the presser (``uid``, as a player ``pid``)."""
 
     key: str
     read: Press | legacy.OldChoice
     q: CallbackQuery
     reply: ReplyTo
-
-    @property
-    def uid(self) -> int:
-        return self.q.from_user.id
-
-    @property
-    def pid(self) -> str:
-        return player_id(self.q.from_user.id)
-
-    @property
-    def tr(self) -> Translator:
-        """The presser's language."""
-        return translator(self.reply.lang)
+    tr: Translator
+    uid: int
+    pid: str
 
     def alert(self, text: str) -> None:
         self.reply.alerts.append(text)
@@ -138,10 +127,8 @@ class Base:
         self.messages = front.messages
         self.hands = front.hands
         self.menus = front.menus
-
-    @property
-    def svc(self) -> Service:
-        return self.a.service
+        self.moves = front.moves
+        self.svc: Service = front.service
 
     def _here(self, update: Update) -> Here | None:
         msg = update.effective_message
@@ -167,15 +154,6 @@ class Base:
             private=chat.type == ChatType.PRIVATE,
             message=msg,
         )
-
-    async def _lang(self, uid: int) -> str:
-        """``uid``'s language; English when the store cannot say (slow or down: a button
-        must not be left hanging)."""
-        try:
-            return await self.chats.user_lang(uid)
-        except Exception:
-            log.exception("user_lang(%s) failed", uid)
-            return "en"
 
     def _reply_to(self, uid: int, *, chosen: str | None = None) -> ReplyTo:
         """``uid``, answered privately, else (closed) under the message their latest inline

@@ -93,7 +93,7 @@ class Handlers(Base):
         chosen = update.chosen_inline_result
         if chosen is not None:
             key = key_of_tid(chosen.result_id.split("|")[0])
-            reply = self._reply_to(user.id, chosen=self.a.current_key(key) if key else None)
+            reply = self._reply_to(user.id, chosen=self.moves.current_key(key) if key else None)
         else:
             here = self._here(update)
             if here is None:

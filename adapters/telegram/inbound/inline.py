@@ -86,7 +86,7 @@ class Inline(Base):
         if words:
             key = key_of_tid(words[0])
             if key is not None:
-                return self.a.current_key(key)
+                return self.moves.current_key(key)
         mine = await self._tables_of(pid)
         return mine[0] if mine else None
 
@@ -184,7 +184,7 @@ class Inline(Base):
         key = key_of_tid(parts[0]) if len(parts) == 3 else None
         if key is None:
             return None
-        key = self.a.current_key(key)
+        key = self.moves.current_key(key)
         self.messages.chose(key, r.from_user.id, display_name(r.from_user))
         return key
 

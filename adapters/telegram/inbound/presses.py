@@ -32,7 +32,7 @@ from telegram.ext import Application, CallbackQueryHandler
 
 from adapters.telegram import widgets
 from adapters.telegram.common import INTERACTIVE, ReplyTo
-from adapters.telegram.ids import Link, chat_of, key_of_tid, scope_of, tid_of
+from adapters.telegram.ids import Link, chat_of, key_of_tid, player_id, scope_of, tid_of
 from adapters.telegram.inbound import legacy
 from adapters.telegram.inbound.front import Base, Context, Handler, Pressed
 from adapters.telegram.outbound.menus import lang_done
@@ -42,7 +42,7 @@ from bot.port import TableInfo
 from bot.service import Result
 from bot.ui import intents
 from bot.ui import settings_schema as schema
-from bot.ui.i18n import LANGUAGES, translator
+from bot.ui.i18n import LANGUAGES, Translator, translator
 from bot.ui.intents import (
     TELEGRAM_LIMIT,
     Act,
@@ -175,10 +175,15 @@ class Presses(Base):
             if q.message is not None and q.message.chat.title:
                 self.chats.titles[q.message.chat.id] = q.message.chat.title
             uid = q.from_user.id
-            reply = ReplyTo(uid, await self._lang(uid), query=q)
-            tr = translator(reply.lang)
             try:
-                pressed = self._where(q, reply)
+                lang = await self.chats.user_lang(uid)
+            except Exception:  # the store being slow or down must not leave a button hanging
+                log.exception("user_lang(%s) failed", uid)
+                lang = "en"
+            reply = ReplyTo(uid, lang, query=q)
+            tr = translator(lang)
+            try:
+                pressed = self._where(q, reply, tr)
                 if route is None or pressed is None:
                     outdated = read(q.data) == intents.OUTDATED
                     reply.alerts.append(tr.gettext(OUTDATED if outdated else INVALID))
@@ -198,7 +203,7 @@ class Presses(Base):
 
         return handle
 
-    def _where(self, q: CallbackQuery, reply: ReplyTo) -> Pressed | None:
+    def _where(self, q: CallbackQuery, reply: ReplyTo, tr: Translator) -> Pressed | None:
         """The press, at its table (a group's buttons act on that group's tables only)."""
         found = read(q.data)
         if isinstance(found, DecodeRefusal):
@@ -206,14 +211,17 @@ class Presses(Base):
         key = key_of_tid(found.token)
         if key is None or not _same_chat(q, key):
             return None
-        return Pressed(self.a.current_key(key), found, q, reply)
+        uid = q.from_user.id
+        return Pressed(self.moves.current_key(key), found, q, reply, tr, uid, player_id(uid))
 
-    async def intent(self, p: Pressed) -> Intent | None:
-        """The intent with the players it names found at the table (``None``: forged)."""
+    async def intent(self, p: Pressed, info: TableInfo | None = None) -> Intent | None:
+        """The intent with the players it names found at the table (``info``, else read;
+        ``None``: forged)."""
         assert isinstance(p.read, Press)
         if not p.read.needs_seats:
             return p.read.raw
-        info = await self.svc.table(p.key)
+        if info is None:
+            info = await self.svc.table(p.key)
         seats = [s.id for s in info.seats] if info is not None else []
         intent = p.read.resolve(seats)
         return None if isinstance(intent, DecodeRefusal) else intent
@@ -233,15 +241,8 @@ class Presses(Base):
         """``intent`` through ``bot.ui.press.press`` as the presser: the table as changed,
         or ``None`` (refused). What the call tells the presser (``Result.told``: a
         refusal, a hand a challenge revealed) is said on the button."""
-        res = await press(
-            self.svc,
-            p.key,
-            p.pid,
-            intent,
-            name=display_name(p.q.from_user),
-            admin=admin,
-            scope=scope,
-        )
+        name = display_name(p.q.from_user) if isinstance(intent, Join) else ""
+        res = await press(self.svc, p.key, p.pid, intent, name=name, admin=admin, scope=scope)
         if res is None:
             return None
         self.messages.told(p.key, p.reply, res.told)
@@ -255,11 +256,18 @@ Route = Callable[[Presses, Pressed], Awaitable[None]]
 
 
 async def act(h: Presses, p: Pressed) -> None:
-    """A move: a card, draw, pass, UNO, a colour... (``Act``)."""
-    if not policy.is_open(await h.svc.table(p.key)):
-        p.refuse("no_table")
-        return
-    intent = await h.intent(p)
+    """A move: a card, draw, pass, UNO, a colour... (``Act``). A table not open is the
+    service's to refuse (``no_table``); the table is read here only for a move that names
+    a player (a hand swapped with them), found among its seats."""
+    assert isinstance(p.read, Press)
+    if p.read.needs_seats:
+        info = await h.svc.table(p.key)
+        if not policy.is_open(info):
+            p.refuse("no_table")
+            return
+        intent = await h.intent(p, info)
+    else:
+        intent = p.read.raw
     if not isinstance(intent, Act):
         p.alert(p.tr.gettext(INVALID))
         return
