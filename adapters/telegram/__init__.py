@@ -38,7 +38,7 @@ import os
 # warns otherwise; this adapter handles both, so take the future behaviour now.
 os.environ.setdefault("PTB_TIMEDELTA", "true")
 
-from adapters.telegram.adapter import Adapter, Origin
+from adapters.telegram.adapter import Adapter, ReplyTo
 from adapters.telegram.outbox import Limits
 
-__all__ = ["Adapter", "Limits", "Origin"]
+__all__ = ["Adapter", "Limits", "ReplyTo"]

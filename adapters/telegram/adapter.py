@@ -55,8 +55,17 @@ from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application
 
 from adapters.telegram.chats import ADMIN_TTL, UNREACHABLE_TTL, Chats
-from adapters.telegram.common import INTERACTIVE, MEMORY, Lru, Origin, Posted, Wire, answer_quietly
+from adapters.telegram.common import (
+    INTERACTIVE,
+    MEMORY,
+    Lru,
+    Posted,
+    ReplyTo,
+    Wire,
+    answer_quietly,
+)
 from adapters.telegram.http import AiohttpRequest
+from adapters.telegram.ids import user_of
 from adapters.telegram.inbound.commands import OWN_COMMANDS
 from adapters.telegram.inbound.handlers import Handlers
 from adapters.telegram.inbound.ordering import PerUser
@@ -88,8 +97,8 @@ __all__ = [
     "RESUMED",
     "Adapter",
     "Lru",
-    "Origin",
     "Posted",
+    "ReplyTo",
     "answer_quietly",
     "notice_text",
 ]
@@ -459,9 +468,13 @@ class Adapter:
         starts when its buttons are on screen, however long the pacing held them."""
         return True
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
-        """Privately: an alert on the button just pressed, else the private chat."""
-        await self.messages.tell(table_key, user, notice, origin)
+    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any = None) -> None:
+        """Privately, to a user who did not make the call that tells it (a timer, a bot
+        seat, another player's change): what a call tells its caller comes back in its
+        ``Result``, answered by the handler (``origin``: unused)."""
+        uid = user_of(user)
+        if uid is not None:  # (a bot seat has no one to tell)
+            self.messages.dm_notice(uid, notice, table_key)
 
     async def closed(self, table: TableInfo) -> None:
         """The table ended: a last edit without buttons; private hands lose theirs."""
@@ -477,6 +490,6 @@ class Adapter:
         """A chat's creator or administrator (for kick, stop, settings)."""
         return await self.chats.is_admin(chat, uid)
 
-    def dm_notice(self, uid: int, notice: Notice, key: str, origin: Origin | None = None) -> None:
+    def dm_notice(self, uid: int, notice: Notice, key: str, reply: ReplyTo | None = None) -> None:
         """A notice in ``uid``'s private chat (see :meth:`Messages.dm_notice`)."""
-        self.messages.dm_notice(uid, notice, key, origin)
+        self.messages.dm_notice(uid, notice, key, reply)

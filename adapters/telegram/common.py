@@ -2,8 +2,8 @@
 
 - :class:`Wire`: the one adapter's shared plumbing (the service, the pacing, and what
   :meth:`Adapter.start` makes: PTB's application, the outbox, the bot's username);
-- :class:`Origin` and :class:`Posted`: where a service call came from, so that what the
-  service answers goes back the same way;
+- :class:`ReplyTo` and :class:`Posted`: who a service call was made for and where what it
+  tells them (its ``Result.told``) goes: the way they came;
 - :data:`INTERACTIVE`: set by the handlers for a person's own change;
 - :class:`Lru`, :func:`answer_quietly` and small helpers.
 
@@ -36,8 +36,8 @@ __all__ = [
     "MEMORY",
     "Choice",
     "Lru",
-    "Origin",
     "Posted",
+    "ReplyTo",
     "Wire",
     "answer_quietly",
     "content",
@@ -140,19 +140,20 @@ class Choice:
 
 
 @dataclass(eq=False)
-class Origin:
-    """Where a service call came from, so that what the service tells the user goes back
-    the same way: an alert on the pressed button, else the private chat, else (closed) a
-    short-lived reply to ``posted``, or to the message the inline choice at table
-    ``chosen`` posted (``choice``)."""
+class ReplyTo:
+    """Whom a handler answers, and how: what they did came by ``query`` (a pressed button:
+    the handler collects its ``alerts`` in ``lang``, or a ``url`` to open, and answers the
+    query once), else by a message: the private chat, else (closed) a short-lived reply to
+    ``posted`` (what they typed in a group) or to the message their inline ``choice``
+    posted. The handler fills it, from its own refusals and the ``Result.told`` of the
+    service calls it makes for the user (``Messages.told``); the port never sees it."""
 
     user: int
-    lang: str
+    lang: str = "en"
     query: CallbackQuery | None = None
     alerts: list[str] = field(default_factory=list)
     url: str | None = None
     posted: Posted | None = None
-    chosen: str | None = None
     choice: Choice | None = None
 
 

@@ -71,22 +71,16 @@ class Commands(Base):
         args = context.args or []
         preset = args[0].lower() if args and args[0].lower() in Rules.PRESET_NAMES else None
         lang = await self.chats.chat_lang(here.chat)
-        await self.svc.create(
-            here.key,
-            here.scope,
-            here.pid,
-            here.name,
-            lang=lang,
-            preset=preset,
-            origin=await self._origin(here.uid, here=here),
+        res = await self.svc.create(
+            here.key, here.scope, here.pid, here.name, lang=lang, preset=preset
         )
+        self._answer(here, res)
 
     async def join(self, update: Update, context: Context) -> None:
         """/join: sit down at the table."""
         here = self._here(update)
         if here is not None:
-            origin = await self._origin(here.uid, here=here)
-            await self.svc.join(here.key, here.pid, here.name, origin=origin)
+            self._answer(here, await self.svc.join(here.key, here.pid, here.name))
 
     async def start(self, update: Update, context: Context) -> None:
         """/start: deal (in a group); a deep link's payload (in the private chat)."""
@@ -97,14 +91,13 @@ class Commands(Base):
             await self._deep_link(here, (context.args or [""])[0])
             return
         admin = await self._admin(here.key, here.uid)
-        origin = await self._origin(here.uid, here=here)
-        await self.svc.start_game(here.key, here.pid, admin=admin, origin=origin)
+        self._answer(here, await self.svc.start_game(here.key, here.pid, admin=admin))
 
     async def _deep_link(self, here: Here, payload: str) -> None:
         kind, tid = payload[:1], payload[1:]
         key = key_of_tid(tid) if kind in (Link.HAND, Link.SETTINGS) else None
         if key is not None:
-            key = self.a.current_key(key)
+            key = self.moves.current_key(key)
         if key is not None and kind == Link.HAND:
             await self.hands.send_hand(key, here.uid, new=True)
             return
@@ -124,8 +117,7 @@ class Commands(Base):
         """/leave: leave the table."""
         here = self._here(update)
         if here is not None:
-            origin = await self._origin(here.uid, here=here)
-            await self.svc.leave(here.key, here.pid, origin=origin)
+            self._answer(here, await self.svc.leave(here.key, here.pid))
 
     async def kick(self, update: Update, context: Context) -> None:
         """/kick (in reply to a player, or /kick <seat number or name>): remove a player."""
@@ -146,12 +138,11 @@ class Commands(Base):
                     "Reply to a message of the player with /kick, or give their seat "
                     "number: /kick 2"
                 ),
-                await self._origin(here.uid, here=here),
+                here.reply,
             )
             return
         admin = await self._admin(here.key, here.uid)
-        origin = await self._origin(here.uid, here=here)
-        await self.svc.kick(here.key, here.pid, target, admin=admin, origin=origin)
+        self._answer(here, await self.svc.kick(here.key, here.pid, target, admin=admin))
 
     async def _kick_menu(self, here: Here, info: TableInfo) -> bool:
         """``/kick`` naming nobody, from the host or an admin in the group: whom to remove,
@@ -171,8 +162,7 @@ class Commands(Base):
         if here is None:
             return
         admin = await self._admin(here.key, here.uid)
-        origin = await self._origin(here.uid, here=here)
-        await self.svc.stop_game(here.key, here.pid, admin=admin, origin=origin)
+        self._answer(here, await self.svc.stop_game(here.key, here.pid, admin=admin))
 
     async def hand(self, update: Update, context: Context) -> None:
         """/hand: your cards, with buttons, in the private chat."""
@@ -327,7 +317,9 @@ class Commands(Base):
         chosen = args[0] if args and args[0] in LANGUAGES else None
         if here.private:
             if chosen is not None:
-                await self._set_user_lang(here.uid, chosen)
+                if not self._answer(here, await self.svc.set_user_language(here.pid, chosen)):
+                    return
+                self.chats.set_user_lang(here.uid, chosen)
                 tr = await self.chats.user_tr(here.uid)
                 await self.messages.reply_private(here.message, lang_done(tr))
                 return
@@ -336,12 +328,17 @@ class Commands(Base):
             text, markup = widgets.language_menu(tid_of(here.key), "u", current, tr)
             await self.messages.reply_private(here.message, text, markup)
             return
-        if not await self.chats.is_admin(here.chat, here.uid):
-            await self._refuse(here, "not_host")
-            return
+        admin = await self.chats.is_admin(here.chat, here.uid)
         if chosen is not None:
-            await self._set_chat_lang(here.key, here.chat, chosen)
-            self.messages.say(here.chat, here.thread, lang_done(translator(chosen)))
+            res = await self.svc.set_chat_language(
+                here.key, here.scope, chosen, by=here.pid, admin=admin
+            )
+            if self._answer(here, res):
+                self.chats.set_chat_lang(here.chat, chosen)
+                self.messages.say(here.chat, here.thread, lang_done(translator(chosen)))
+            return
+        if not admin:
+            await self._refuse(here, "not_host")
             return
         tr = await self.chats.chat_tr(here.chat)
         current = await self.svc.chat_lang(here.scope)
@@ -357,8 +354,9 @@ class Commands(Base):
         args = context.args or []
         look = _LOOK_WORDS.get(args[0].lower()) if args else None
         if look is not None:
-            await self._set_user_cards(here.uid, look)
-            origin = await self._origin(here.uid, here=here)
+            if not self._answer(here, await self.svc.set_user_cards(here.pid, look)):
+                return
+            self.chats.set_user_cards(here.uid, look)  # saved, then remembered
             stickers = self.a.stickers is not None
 
             def done(tr: Translator) -> str:
@@ -368,7 +366,7 @@ class Commands(Base):
                 tr = await self.chats.user_tr(here.uid)
                 await self.messages.reply_private(here.message, done(tr))
             else:  # privately, else a short-lived reply in the group
-                self.messages.refuse(here.uid, done, origin)
+                self.messages.refuse(here.uid, done, here.reply)
             return
         tr = await self.chats.user_tr(here.uid)
         text, markup = await self.menus.cards_menu(here.uid, tr)
@@ -389,8 +387,7 @@ class Commands(Base):
         args = context.args or []
         strategy = args[0].lower() if args and args[0].lower() in ai.STRATEGIES else "smart"
         admin = await self._admin(here.key, here.uid)
-        origin = await self._origin(here.uid, here=here)
-        await self.svc.add_bot(here.key, here.pid, strategy, admin=admin, origin=origin)
+        self._answer(here, await self.svc.add_bot(here.key, here.pid, strategy, admin=admin))
 
     async def help(self, update: Update, context: Context) -> None:
         """/help: how to play."""

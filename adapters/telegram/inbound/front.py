@@ -6,10 +6,12 @@ on this small protocol, not on the adapter: the adapter makes its
 
 Handlers only translate: who (``tg:<user>``), where (``tg:<chat>[:<topic>]``), what (an
 engine action or a service call) and the table version the button or result was made
-for. The service decides; what it says comes back through the port (the adapter), and a
-refusal goes to the user alone: an alert on the button they pressed, else a private
-message (else, the private chat being closed, a short-lived reply to the command in the
-group: see :meth:`Messages.refuse`).
+for. The service decides; what it tells the user a call was made for comes back in the
+call's ``Result`` (``told``), answered by the handler the way the user came
+(:class:`~adapters.telegram.common.ReplyTo`, :meth:`Messages.told`): an alert on the button
+they pressed, else a private message (else, the private chat being closed, a short-lived
+reply to the command in the group: see :meth:`Messages.refuse`). The port (the adapter)
+tells only the others a change concerns.
 
 Nothing here logs an update's content: a private hand's button carries the whole hand
 message, so failures are logged by update id and kind only.
@@ -17,7 +19,6 @@ message, so failures are logged by update id and kind only.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -27,37 +28,38 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from adapters.telegram.chats import Chats
-from adapters.telegram.common import INTERACTIVE, Origin, Posted
+from adapters.telegram.common import INTERACTIVE, Posted, ReplyTo
 from adapters.telegram.ids import chat_of, key_of, player_id, scope_of
 from adapters.telegram.inbound import legacy
+from adapters.telegram.moves import Moves
 from adapters.telegram.outbound.hands import Hands
 from adapters.telegram.outbound.menus import Menus
 from adapters.telegram.outbound.replies import Messages
 from adapters.telegram.text import display_name, notice_text
 from bot import policy
 from bot.port import Notice, TableInfo
-from bot.service import Service
+from bot.service import Result, Service
 from bot.ui.card_set import Pictures
-from bot.ui.i18n import translator
-from bot.ui.intents import Look, Press
+from bot.ui.i18n import Translator
+from bot.ui.intents import Press
 
 __all__ = ["Base", "Context", "Front", "Handler", "Here", "Pressed", "Run"]
-
-log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 
 
 class Front(Protocol):
-    """The adapter as the handlers see it: the service, the adapter's parts, and the few
-    things only the adapter knows (the bot, its username and stickers, moved chats)."""
+    """The adapter as the handlers see it: the service, the adapter's parts (``moves``:
+    the groups moved to a supergroup, a table key as it is now), and the few things only
+    the adapter knows (the bot, its username and stickers)."""
 
     service: Service
     chats: Chats
     messages: Messages
     hands: Hands
     menus: Menus
+    moves: Moves
 
     @property
     def bot(self) -> Any: ...
@@ -67,8 +69,6 @@ class Front(Protocol):
 
     @property
     def stickers(self) -> Pictures | None: ...
-
-    def current_key(self, key: str) -> str: ...
 
     async def migrate(self, old: int, new: int) -> None: ...
 
@@ -87,30 +87,32 @@ class Here:
     private: bool
     message: Message
 
+    @property
+    def reply(self) -> ReplyTo:
+        """Whom to answer and how: privately, else (closed) a reply to the command."""
+        posted = None if self.private else Posted(self.chat, self.thread, self.message.message_id)
+        return ReplyTo(self.uid, posted=posted)
+
 
 @dataclass(frozen=True, slots=True)
 class Pressed:
     """A press at the table ``key`` (the chat's current table key), read: its intent, its
-    query, and the origin of the service calls it makes."""
+    query, its answer (``reply``: the alerts the query is answered with, in ``tr``), and
+    the presser (``uid``, as a player ``pid``)."""
 
     key: str
     read: Press | legacy.OldChoice
     q: CallbackQuery
-    origin: Origin
-
-    @property
-    def uid(self) -> int:
-        return self.q.from_user.id
-
-    @property
-    def pid(self) -> str:
-        return player_id(self.q.from_user.id)
+    reply: ReplyTo
+    tr: Translator
+    uid: int
+    pid: str
 
     def alert(self, text: str) -> None:
-        self.origin.alerts.append(text)
+        self.reply.alerts.append(text)
 
     def refuse(self, code: str) -> None:
-        self.alert(notice_text(Notice(code), translator(self.origin.lang)))
+        self.alert(notice_text(Notice(code), self.tr))
 
 
 Run = Callable[[Pressed], Awaitable[None]]
@@ -125,10 +127,8 @@ class Base:
         self.messages = front.messages
         self.hands = front.hands
         self.menus = front.menus
-
-    @property
-    def svc(self) -> Service:
-        return self.a.service
+        self.moves = front.moves
+        self.svc: Service = front.service
 
     def _here(self, update: Update) -> Here | None:
         msg = update.effective_message
@@ -155,26 +155,17 @@ class Base:
             message=msg,
         )
 
-    async def _origin(
-        self,
-        uid: int,
-        query: CallbackQuery | None = None,
-        *,
-        here: Here | None = None,
-        chosen: str | None = None,
-    ) -> Origin:
-        """``here``: a typed command, ``chosen``: the table of a chosen inline result (what
-        a refusal answers in the group when the private chat is closed)."""
-        try:
-            lang = await self.chats.user_lang(uid)
-        except Exception:  # the store being slow or down must not leave a button hanging
-            log.exception("user_lang(%s) failed", uid)
-            lang = "en"
-        posted = None
-        if here is not None and not here.private:
-            posted = Posted(here.chat, here.thread, here.message.message_id)
+    def _reply_to(self, uid: int, *, chosen: str | None = None) -> ReplyTo:
+        """``uid``, answered privately, else (closed) under the message their latest inline
+        choice at table ``chosen`` posted (for a typed command: :attr:`Here.reply`)."""
         choice = self.messages.choice(chosen, uid) if chosen is not None else None
-        return Origin(uid, lang, query=query, posted=posted, chosen=chosen, choice=choice)
+        return ReplyTo(uid, choice=choice)
+
+    def _answer(self, here: Here, res: Result) -> bool:
+        """What a service call made for ``here``'s sender tells them (``Result.told``),
+        answered: privately, else a short-lived reply to the command; whether it was ok."""
+        self.messages.told(here.key, here.reply, res.told)
+        return res.ok
 
     async def _admin(self, key: str, uid: int, info: TableInfo | None = None) -> bool:
         """Whether to pass ``admin=True``: Telegram is asked only when the host check alone
@@ -198,28 +189,14 @@ class Base:
         info, refused, _admin = await self._manager(key, uid)
         await self.menus.send_settings(chat, info, refused, await self.chats.user_tr(uid))
 
-    async def _set_chat_lang(self, key: str, chat: int, lang: str) -> None:
-        self.chats.set_chat_lang(chat, lang)
-        await self.svc.set_chat_language(key, scope_of(chat), lang)
-
-    async def _set_user_lang(self, uid: int, lang: str | None) -> None:
-        self.chats.set_user_lang(uid, lang)
-        await self.svc.set_user_language(player_id(uid), lang)
-
-    async def _set_user_cards(self, uid: int, look: Look) -> None:
-        """Saved first, then remembered: the next inline query shows the cards so."""
-        await self.svc.set_user_cards(player_id(uid), look)
-        self.chats.set_user_cards(uid, look)
-
     async def _refuse(self, here: Here, code: str, **params: Any) -> None:
-        origin = await self._origin(here.uid, here=here)
-        self.messages.dm_notice(here.uid, Notice(code, params), here.key, origin)
+        self.messages.dm_notice(here.uid, Notice(code, params), here.key, here.reply)
 
     async def _tell_text(
-        self, uid: int, message: str, origin: Origin | None = None, **params: Any
+        self, uid: int, message: str, reply: ReplyTo | None = None, **params: Any
     ) -> None:
         """A translated hint or refusal of the handlers' own (see :meth:`Messages.refuse`)."""
-        self.messages.refuse(uid, lambda tr: tr.gettext(message, **params), origin)
+        self.messages.refuse(uid, lambda tr: tr.gettext(message, **params), reply)
 
     async def _tables_of(self, pid: str) -> list[str]:
         """Open Telegram tables where ``pid`` has a seat."""

@@ -93,13 +93,13 @@ class Handlers(Base):
         chosen = update.chosen_inline_result
         if chosen is not None:
             key = key_of_tid(chosen.result_id.split("|")[0])
-            origin = await self._origin(user.id, chosen=self.a.current_key(key) if key else None)
+            reply = self._reply_to(user.id, chosen=self.moves.current_key(key) if key else None)
         else:
             here = self._here(update)
             if here is None:
                 return
-            origin = await self._origin(here.uid, here=here)
-        await self._tell_text(user.id, failed, origin)
+            reply = here.reply
+        await self._tell_text(user.id, failed, reply)
 
     async def overflow(self, update: Update) -> None:
         """An update of a user with ``ordering.BACKLOG`` updates waiting already: not
@@ -129,8 +129,7 @@ class Handlers(Base):
             return
         if update.chosen_inline_result is not None:
             key = self.inline.chose(update)
-            origin = await self._origin(user.id, chosen=key)
-            await self._tell_text(user.id, TOO_FAST, origin)
+            await self._tell_text(user.id, TOO_FAST, self._reply_to(user.id, chosen=key))
             return
         self.inline.saw_post(update)
 

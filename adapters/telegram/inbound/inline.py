@@ -86,7 +86,7 @@ class Inline(Base):
         if words:
             key = key_of_tid(words[0])
             if key is not None:
-                return self.a.current_key(key)
+                return self.moves.current_key(key)
         mine = await self._tables_of(pid)
         return mine[0] if mine else None
 
@@ -141,7 +141,7 @@ class Inline(Base):
     async def _play(self, uid: int, key: str | None, parts: list[str]) -> bool:
         """Play the chosen result ``parts`` at table ``key``: whether it was refused."""
         version = version_of(parts[1]) if len(parts) == 3 else None
-        origin = await self._origin(uid, chosen=key)
+        reply = self._reply_to(uid, chosen=key)
         if key is None or version is None:
             await self._tell_text(uid, INVALID)
             return True
@@ -149,13 +149,14 @@ class Inline(Base):
         if info is None or info.status != PLAYING:
             lobby = info is not None and info.status == LOBBY
             self.messages.dm_notice(
-                uid, Notice("not_started" if lobby else "no_table"), key, origin
+                uid, Notice("not_started" if lobby else "no_table"), key, reply
             )
             return True
         code = parts[2]
         pilot = next((on for on, c in widgets.PILOT_CODES.items() if c == code), None)
         if pilot is not None:  # "Play for me", or my seat back
-            res = await self.svc.autopilot(key, player_id(uid), pilot, origin=origin)
+            res = await self.svc.autopilot(key, player_id(uid), pilot)
+            self.messages.told(key, reply, res.told)
             return not res.ok
         action: Any
         if code.startswith("-"):
@@ -167,9 +168,10 @@ class Inline(Base):
         else:
             action = decode_action(code, [s.id for s in info.seats])
         if action is None:
-            await self._tell_text(uid, INVALID, origin)
+            await self._tell_text(uid, INVALID, reply)
             return True
-        res = await self.svc.act(key, player_id(uid), action, seen_version=version, origin=origin)
+        res = await self.svc.act(key, player_id(uid), action, seen_version=version)
+        self.messages.told(key, reply, res.told)
         return not res.ok
 
     def chose(self, update: Update) -> str | None:
@@ -182,7 +184,7 @@ class Inline(Base):
         key = key_of_tid(parts[0]) if len(parts) == 3 else None
         if key is None:
             return None
-        key = self.a.current_key(key)
+        key = self.moves.current_key(key)
         self.messages.chose(key, r.from_user.id, display_name(r.from_user))
         return key
 

@@ -9,12 +9,13 @@ asking in turn decode it once), and the one handler whose kind it is runs its ty
 function. Anything else (forged, over 64 bytes, naming another chat's table) is answered
 "This button is not valid."; a form too old to read "This button is outdated".
 
-Every change a button asks (play, join, leave, add a bot, start, kick, a setting) goes
-through ``bot.ui.press.press``; what only the presser sees (the hand, a settings page, the
-menus) is drawn by ``outbound`` (``hands``, ``menus``). A menu's button acts on its own
-menu message only (:func:`menu_of` judges a message by the buttons it holds): a
-``callback_data`` slipped onto the public table message, or onto a private hand, would draw
-the menu over it.
+Every change a button asks (play, join, leave, add a bot, start, kick, a setting, a
+language, the look of one's cards) goes through ``bot.ui.press.press``, and what the call
+tells the presser (its ``Result.told``) is said on the button; what only the presser sees
+(the hand, a settings page, the menus) is drawn by ``outbound`` (``hands``, ``menus``). A
+menu's button acts on its own menu message only (:func:`menu_of` judges a message by the
+buttons it holds): a ``callback_data`` slipped onto the public table message, or onto a
+private hand, would draw the menu over it.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from telegram.error import Forbidden
 from telegram.ext import Application, CallbackQueryHandler
 
 from adapters.telegram import widgets
-from adapters.telegram.common import INTERACTIVE, Origin
-from adapters.telegram.ids import Link, chat_of, key_of_tid, tid_of
+from adapters.telegram.common import INTERACTIVE, ReplyTo
+from adapters.telegram.ids import Link, chat_of, key_of_tid, player_id, scope_of, tid_of
 from adapters.telegram.inbound import legacy
 from adapters.telegram.inbound.front import Base, Context, Handler, Pressed
 from adapters.telegram.outbound.menus import lang_done
@@ -41,7 +42,7 @@ from bot.port import TableInfo
 from bot.service import Result
 from bot.ui import intents
 from bot.ui import settings_schema as schema
-from bot.ui.i18n import LANGUAGES, translator
+from bot.ui.i18n import LANGUAGES, Translator, translator
 from bot.ui.intents import (
     TELEGRAM_LIMIT,
     Act,
@@ -173,30 +174,36 @@ class Presses(Base):
             self.chats.seen_user(q.from_user)
             if q.message is not None and q.message.chat.title:
                 self.chats.titles[q.message.chat.id] = q.message.chat.title
-            origin = await self._origin(q.from_user.id, q)
-            tr = translator(origin.lang)
+            uid = q.from_user.id
             try:
-                pressed = self._where(q, origin)
+                lang = await self.chats.user_lang(uid)
+            except Exception:  # the store being slow or down must not leave a button hanging
+                log.exception("user_lang(%s) failed", uid)
+                lang = "en"
+            reply = ReplyTo(uid, lang, query=q)
+            tr = translator(lang)
+            try:
+                pressed = self._where(q, reply, tr)
                 if route is None or pressed is None:
                     outdated = read(q.data) == intents.OUTDATED
-                    origin.alerts.append(tr.gettext(OUTDATED if outdated else INVALID))
+                    reply.alerts.append(tr.gettext(OUTDATED if outdated else INVALID))
                 elif not on_its_menu(pressed):  # slipped onto the table, or a hand
-                    origin.alerts.append(tr.gettext(INVALID))
+                    reply.alerts.append(tr.gettext(INVALID))
                 else:
                     await route(self, pressed)
             except Forbidden as err:  # a private message the press asked for: refused
-                self.chats.cannot_message(q.from_user.id, err)
-                origin.alerts.append(tr.gettext(OPEN_PRIVATE))
+                self.chats.cannot_message(uid, err)
+                reply.alerts.append(tr.gettext(OPEN_PRIVATE))
             except Exception:  # logged by kind only: the data of a hand's button names a card
                 kind = _kind(q.data)
                 log.exception("a button (%s) failed", kind.__name__ if kind else "?")
-                origin.alerts.append(tr.gettext(NOT_SAVED))  # nothing was changed
+                reply.alerts.append(tr.gettext(NOT_SAVED))  # nothing was changed
             finally:
-                await self.messages.answer(q, origin)
+                await self.messages.answer(q, reply)
 
         return handle
 
-    def _where(self, q: CallbackQuery, origin: Origin) -> Pressed | None:
+    def _where(self, q: CallbackQuery, reply: ReplyTo, tr: Translator) -> Pressed | None:
         """The press, at its table (a group's buttons act on that group's tables only)."""
         found = read(q.data)
         if isinstance(found, DecodeRefusal):
@@ -204,14 +211,17 @@ class Presses(Base):
         key = key_of_tid(found.token)
         if key is None or not _same_chat(q, key):
             return None
-        return Pressed(self.a.current_key(key), found, q, origin)
+        uid = q.from_user.id
+        return Pressed(self.moves.current_key(key), found, q, reply, tr, uid, player_id(uid))
 
-    async def intent(self, p: Pressed) -> Intent | None:
-        """The intent with the players it names found at the table (``None``: forged)."""
+    async def intent(self, p: Pressed, info: TableInfo | None = None) -> Intent | None:
+        """The intent with the players it names found at the table (``info``, else read;
+        ``None``: forged)."""
         assert isinstance(p.read, Press)
         if not p.read.needs_seats:
             return p.read.raw
-        info = await self.svc.table(p.key)
+        if info is None:
+            info = await self.svc.table(p.key)
         seats = [s.id for s in info.seats] if info is not None else []
         intent = p.read.resolve(seats)
         return None if isinstance(intent, DecodeRefusal) else intent
@@ -225,19 +235,18 @@ class Presses(Base):
             return None
         return info, admin
 
-    async def press(self, p: Pressed, intent: Intent, *, admin: bool = False) -> Result | None:
+    async def press(
+        self, p: Pressed, intent: Intent, *, admin: bool = False, scope: str | None = None
+    ) -> Result | None:
         """``intent`` through ``bot.ui.press.press`` as the presser: the table as changed,
-        or ``None`` (refused: told on the button through the port)."""
-        res = await press(
-            self.svc,
-            p.key,
-            p.pid,
-            intent,
-            name=display_name(p.q.from_user),
-            admin=admin,
-            origin=p.origin,
-        )
-        return res if res is not None and res.ok else None
+        or ``None`` (refused). What the call tells the presser (``Result.told``: a
+        refusal, a hand a challenge revealed) is said on the button."""
+        name = display_name(p.q.from_user) if isinstance(intent, Join) else ""
+        res = await press(self.svc, p.key, p.pid, intent, name=name, admin=admin, scope=scope)
+        if res is None:
+            return None
+        self.messages.told(p.key, p.reply, res.told)
+        return res if res.ok else None
 
 
 Route = Callable[[Presses, Pressed], Awaitable[None]]
@@ -247,13 +256,20 @@ Route = Callable[[Presses, Pressed], Awaitable[None]]
 
 
 async def act(h: Presses, p: Pressed) -> None:
-    """A move: a card, draw, pass, UNO, a colour... (``Act``)."""
-    if not policy.is_open(await h.svc.table(p.key)):
-        p.refuse("no_table")
-        return
-    intent = await h.intent(p)
+    """A move: a card, draw, pass, UNO, a colour... (``Act``). A table not open is the
+    service's to refuse (``no_table``); the table is read here only for a move that names
+    a player (a hand swapped with them), found among its seats."""
+    assert isinstance(p.read, Press)
+    if p.read.needs_seats:
+        info = await h.svc.table(p.key)
+        if not policy.is_open(info):
+            p.refuse("no_table")
+            return
+        intent = await h.intent(p, info)
+    else:
+        intent = p.read.raw
     if not isinstance(intent, Act):
-        p.alert(translator(p.origin.lang).gettext(INVALID))
+        p.alert(p.tr.gettext(INVALID))
         return
     await h.press(p, intent)
 
@@ -282,7 +298,7 @@ async def kick(h: Presses, p: Pressed) -> None:
     """A player chosen in the ``/kick`` menu: removed, and the menu closed."""
     intent = await h.intent(p)
     if not isinstance(intent, Kick):
-        p.alert(translator(p.origin.lang).gettext(INVALID))
+        p.alert(p.tr.gettext(INVALID))
         return
     if await h.press(p, intent, admin=await h._admin(p.key, p.uid)) is not None:
         h.menus.done(p.q, getattr(p.q.message, "text", None) or "✓")
@@ -302,7 +318,7 @@ async def hand(h: Presses, p: Pressed) -> None:
         await h.hands.send_hand(key, uid)
     except Forbidden as err:  # blocked the bot, or never opened the private chat
         h.chats.cannot_message(uid, err)
-        p.origin.url = widgets.deep_link(h.a.username, Link.HAND + tid_of(key))
+        p.reply.url = widgets.deep_link(h.a.username, Link.HAND + tid_of(key))
 
 
 async def open_settings(h: Presses, p: Pressed) -> None:
@@ -313,12 +329,12 @@ async def open_settings(h: Presses, p: Pressed) -> None:
         return
     msg = p.q.message
     if msg is not None and msg.chat.id == p.uid and menu_of(msg) == "settings":
-        h.menus.settings_main(p.q, allowed[0], translator(p.origin.lang))
+        h.menus.settings_main(p.q, allowed[0], p.tr)
         return
     try:
         await h._send_settings(p.key, p.uid, p.uid)
     except Forbidden:
-        p.origin.url = widgets.deep_link(h.a.username, Link.SETTINGS + tid_of(p.key))
+        p.reply.url = widgets.deep_link(h.a.username, Link.SETTINGS + tid_of(p.key))
 
 
 async def open_flag(h: Presses, p: Pressed) -> None:
@@ -328,7 +344,7 @@ async def open_flag(h: Presses, p: Pressed) -> None:
         return
     intent = p.read.raw
     assert isinstance(intent, OpenFlag)
-    h.menus.settings_flag(p.q, allowed[0], intent.flag, translator(p.origin.lang))
+    h.menus.settings_flag(p.q, allowed[0], intent.flag, p.tr)
 
 
 async def set_flag(h: Presses, p: Pressed) -> None:
@@ -342,11 +358,11 @@ async def set_flag(h: Presses, p: Pressed) -> None:
         old = legacy.old_choice(p.read, getattr(info.rules, p.read.flag))
         intent = old if isinstance(old, SetFlag) else None
     if not isinstance(intent, SetFlag) or intent.flag not in schema.SCHEMA:
-        p.alert(translator(p.origin.lang).gettext(INVALID))
+        p.alert(p.tr.gettext(INVALID))
         return
     res = await h.press(p, intent, admin=admin)
     if res is not None and res.table is not None:
-        h.menus.settings_flag(p.q, res.table, intent.flag, translator(p.origin.lang))
+        h.menus.settings_flag(p.q, res.table, intent.flag, p.tr)
 
 
 async def set_preset(h: Presses, p: Pressed) -> None:
@@ -358,14 +374,14 @@ async def set_preset(h: Presses, p: Pressed) -> None:
     assert isinstance(intent, SetPreset)
     res = await h.press(p, intent, admin=allowed[1])
     if res is not None and res.table is not None:
-        h.menus.settings_main(p.q, res.table, translator(p.origin.lang))
+        h.menus.settings_main(p.q, res.table, p.tr)
 
 
 async def close_settings(h: Presses, p: Pressed) -> None:
     """Done (``CloseSettings``): the menu becomes the rules as set."""
     allowed = await h.manager(p)
     if allowed is not None:
-        h.menus.settings_done(p.q, allowed[0], translator(p.origin.lang))
+        h.menus.settings_done(p.q, allowed[0], p.tr)
 
 
 async def language(h: Presses, p: Pressed) -> None:
@@ -373,32 +389,33 @@ async def language(h: Presses, p: Pressed) -> None:
     intent = p.read.raw if isinstance(p.read, Press) else None
     assert isinstance(intent, Language)
     uid, chat, lang = p.uid, chat_of(p.key)[0], intent.code
-    tr = translator(p.origin.lang)
     if lang is not None and lang not in LANGUAGES:
-        p.alert(tr.gettext(INVALID))
+        p.alert(p.tr.gettext(INVALID))
     elif intent.kind == "user" and chat == uid:
-        await h._set_user_lang(uid, lang)
-        h.menus.done(p.q, lang_done(await h.chats.user_tr(uid)))
+        if await h.press(p, intent) is not None:
+            h.chats.set_user_lang(uid, lang)
+            h.menus.done(p.q, lang_done(await h.chats.user_tr(uid)))
     elif intent.kind == "chat" and lang is not None:
-        if not await h.chats.is_admin(chat, uid):
-            p.refuse("not_host")
-            return
-        await h._set_chat_lang(p.key, chat, lang)
-        h.menus.done(p.q, lang_done(translator(lang)))
+        admin = await h.chats.is_admin(chat, uid)
+        if await h.press(p, intent, admin=admin, scope=scope_of(chat)) is not None:
+            h.chats.set_chat_lang(chat, lang)
+            h.menus.done(p.q, lang_done(translator(lang)))
     else:
-        p.alert(tr.gettext(INVALID))
+        p.alert(p.tr.gettext(INVALID))
 
 
 async def card_look(h: Presses, p: Pressed) -> None:
     """Stickers or text (``CardLook``): the presser's own, chosen in their private chat
-    (the menu drawn again with the choice ticked)."""
+    (saved, then remembered: the next inline query shows the cards so; the menu drawn
+    again with the choice ticked)."""
     intent = p.read.raw if isinstance(p.read, Press) else None
     assert isinstance(intent, CardLook)
     if chat_of(p.key)[0] != p.uid:  # a menu of someone else's private chat: forged
-        p.alert(translator(p.origin.lang).gettext(INVALID))
+        p.alert(p.tr.gettext(INVALID))
         return
-    await h._set_user_cards(p.uid, intent.look)
-    await h.menus.cards_again(p.q, p.uid)
+    if await h.press(p, intent) is not None:
+        h.chats.set_user_cards(p.uid, intent.look)
+        await h.menus.cards_again(p.q, p.uid)
 
 
 # each kind of intent a button carries, and its function

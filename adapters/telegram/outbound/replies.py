@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Hashable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from telegram import (
@@ -39,13 +39,13 @@ from adapters.telegram.common import (
     MEMORY,
     Choice,
     Lru,
-    Origin,
     Posted,
+    ReplyTo,
     Wire,
     answer_quietly,
     content,
 )
-from adapters.telegram.ids import chat_of, key_of, user_of
+from adapters.telegram.ids import chat_of, key_of
 from adapters.telegram.outbound.unsent import NOTICE, Owed
 from adapters.telegram.text import notice_text
 from bot.port import Notice
@@ -103,20 +103,16 @@ class Messages:
         self._contents: Lru[tuple[int, int], tuple[str, str | None]] = Lru(2 * MEMORY)
         self.expiring: dict[tuple[int, int], asyncio.TimerHandle] = {}
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any) -> None:
-        """Privately: an alert on the button just pressed, else the private chat (else, for
-        a refusal of what they typed or chose in a group, a short-lived reply there)."""
-        uid = user_of(user)
-        if uid is None:
-            return  # a bot seat
-        if isinstance(origin, Origin) and origin.user == uid:
-            if origin.query is not None:
-                tr = translator(origin.lang)
-                origin.alerts.append(self._notice(notice, tr, table_key))
-                return
-            self.dm_notice(uid, notice, table_key, origin)
+    def told(self, key: str, reply: ReplyTo, told: Sequence[Notice]) -> None:
+        """What a service call made for ``reply.user`` at table ``key`` tells them (its
+        ``Result.told``), in order: alerts on the button they pressed, else privately (a
+        notice that tells nothing of a hand falls back to the group: :meth:`dm_notice`)."""
+        if reply.query is not None:
+            tr = translator(reply.lang)
+            reply.alerts.extend(self._notice(notice, tr, key) for notice in told)
             return
-        self.dm_notice(uid, notice, table_key)
+        for notice in told:
+            self.dm_notice(reply.user, notice, key, reply)
 
     def _notice(self, notice: Notice, tr: Translator, key: str) -> str:
         names = self._names(key)
@@ -132,12 +128,12 @@ class Messages:
             )
         return text
 
-    def dm_notice(self, uid: int, notice: Notice, key: str, origin: Origin | None = None) -> None:
+    def dm_notice(self, uid: int, notice: Notice, key: str, reply: ReplyTo | None = None) -> None:
         """A notice in ``uid``'s private chat; one that tells nothing of a hand (a refusal,
         "you are in for the next round") falls back to the group as :meth:`refuse` says:
         whoever typed or chose something is always answered."""
         if notice.code not in _SECRET:
-            self.refuse(uid, lambda tr: self._notice(notice, tr, key), origin)
+            self.refuse(uid, lambda tr: self._notice(notice, tr, key), reply)
             return
 
         async def job() -> None:
@@ -146,9 +142,9 @@ class Messages:
 
         self.dm(uid, job)
 
-    def refuse(self, uid: int, text: Callable[[Translator], str], origin: Origin | None) -> None:
+    def refuse(self, uid: int, text: Callable[[Translator], str], reply: ReplyTo | None) -> None:
         """A refusal (or a hint) not tied to a button, in ``uid``'s language: privately;
-        when the private chat is closed to the bot and ``origin`` is what they typed (or
+        when the private chat is closed to the bot and ``reply`` is what they typed (or
         chose from inline results) in a group, as a reply there, with a button opening the
         private chat, deleted after ``refusal_ttl`` seconds. Refusal texts are not secret;
         hands never come this way."""
@@ -159,19 +155,19 @@ class Messages:
 
         # one refusal waiting per user at most, the latest: a flood of refused presses
         # or choices costs one message, not one each
-        if origin is None or origin.user != uid or not (origin.posted or origin.choice):
+        if reply is None or reply.user != uid or not (reply.posted or reply.choice):
             self.dm(uid, job, key=REFUSAL)
             return
-        came_from = origin
+        came_from = reply
 
         def fallback() -> None:
             self._reply_in_group(uid, text, came_from)
 
         self.dm(uid, job, fallback, key=REFUSAL)
 
-    def _reply_in_group(self, uid: int, text: Callable[[Translator], str], origin: Origin) -> None:
-        where = origin.posted
-        choice = origin.choice
+    def _reply_in_group(self, uid: int, text: Callable[[Translator], str], reply: ReplyTo) -> None:
+        where = reply.posted
+        choice = reply.choice
         if where is None and choice is not None:
             if choice.posted is None:  # its 🎴 not seen yet: the refusal waits for it
                 self._wait_for_post(choice, text)
@@ -437,19 +433,22 @@ class Messages:
         tr = await (self.chats.user_tr(chat) if chat > 0 else self.chats.chat_tr(chat))
         self.say(chat, thread, tr.gettext(NOTICE))  # (the mark stays until it has gone)
 
-    async def answer(self, query: CallbackQuery, origin: Origin) -> None:
-        """Answer a callback query exactly once: alerts for what the service said. Never
-        raises: a failure is retried briefly, then logged (without the update)."""
-        text = "\n".join(origin.alerts)
+    async def answer(self, query: CallbackQuery, reply: ReplyTo) -> None:
+        """Answer a callback query exactly once: ``reply``'s alerts (the handler's refusals,
+        what the service calls told the presser), or its url. Never raises: a failure is
+        retried briefly, then logged (without the update)."""
+        text = "\n".join(reply.alerts)
+        uid = reply.user
         if len(text) > widgets.ALERT_MAX:
             # too long for an alert: in full privately, the start of it on the button
             full = text
-            self.dm(origin.user, lambda: self.wire.bot.send_message(origin.user, full))
+            self.dm(uid, lambda: self.wire.bot.send_message(uid, full))
             text = text[: widgets.ALERT_MAX - 1] + "…"
+        url = reply.url
 
         async def send() -> Any:
-            if origin.url and not text:
-                return await query.answer(url=origin.url)
+            if url and not text:
+                return await query.answer(url=url)
             return await query.answer(text or None, show_alert=bool(text))
 
         await answer_quietly("answerCallbackQuery", send)

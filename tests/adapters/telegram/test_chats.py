@@ -103,7 +103,10 @@ async def test_a_group_in_simplified_chinese(tg: Harness) -> None:
     await admin.send(g, "/language")
     menu = await tg.until(lambda: [m for m in api.bot_messages(g) if m.has_button("繁體中文")])
     no = await li.click(menu[0], "繁體中文")
-    assert no.show_alert
+    # not an admin: refused on the button, in her language; the chat's language stays
+    assert no.show_alert and no.text == HANS.gettext("Only the host or a group admin can do that.")
+    assert await tg.service.chat_lang(f"tg:{g.id}") == "zh_Hans"
+    assert menu[0].has_button("繁體中文")
     yes = await admin.click(menu[0], "繁體中文")
     assert not yes.show_alert
     await tg.settle()

@@ -110,6 +110,30 @@ async def test_a_non_player_pressing_draw_is_refused_privately(tg: Harness) -> N
     assert len(api.group_texts(g)) == before  # nothing said in the group
 
 
+async def test_a_draw_pressed_once_the_game_is_stopped_is_refused_privately(
+    tg: Harness,
+) -> None:
+    """The service refuses a move at a table no longer open (the adapter reads no table
+    first): said on the button alone, nothing changed."""
+    api = tg.api
+    g = api.group()
+    alice, bob = api.user("Alice"), api.user("Bob")
+    table = await open_table(tg, g, alice, [bob])
+    draw = table.button("Draw")["callback_data"]
+    await alice.send(g, "/stop")
+    await tg.until(lambda: key(g) not in tg.service.open_tables())
+    await tg.settle()
+    stopped = await tg.store.get_table(key(g))
+    assert stopped is not None and stopped.status != "playing"
+    before = len(api.group_texts(g))
+    ans = await bob.click(table, data=draw)
+    assert ans.show_alert and ans.text == EN.gettext("There is no open table here.")
+    await tg.settle()
+    after = await tg.store.get_table(key(g))
+    assert after is not None and after.version == stopped.version
+    assert len(api.group_texts(g)) == before
+
+
 async def test_stale_and_forged_buttons_are_refused_privately(tg: Harness) -> None:
     api = tg.api
     g = api.group()

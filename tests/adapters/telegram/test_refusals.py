@@ -3,7 +3,7 @@ nothing about a hand."""
 
 from __future__ import annotations
 
-from adapters.telegram import Origin, widgets
+from adapters.telegram import ReplyTo, widgets
 from adapters.telegram.adapter import Posted
 from bot.port import Notice
 from bot.ui.i18n import translator
@@ -99,10 +99,10 @@ async def test_news_and_refusals_that_tell_of_a_hand_stay_private(tg: Harness) -
     g = api.group()
     bob = api.user("Bob")
     said = await bob.send(g, "hello")
-    origin = Origin(bob.id, "en", posted=Posted(g.id, None, said.message_id))
+    reply = ReplyTo(bob.id, posted=Posted(g.id, None, said.message_id))
     revealed = Notice("info.revealed", {"player": "tg:1", "cards": ["R1", "W4"]})
     for notice in (Notice("wild_draw_four_illegal"), Notice("must_play"), revealed):
-        tg.adapter.dm_notice(bob.id, notice, key(g), origin)
+        tg.adapter.dm_notice(bob.id, notice, key(g), reply)
     await tg.settle()
     assert api.bot_messages(g) == []
 
