@@ -468,10 +468,10 @@ class Adapter:
         starts when its buttons are on screen, however long the pacing held them."""
         return True
 
-    async def tell(self, table_key: str, user: str, notice: Notice, origin: Any = None) -> None:
+    async def tell(self, table_key: str, user: str, notice: Notice) -> None:
         """Privately, to a user who did not make the call that tells it (a timer, a bot
         seat, another player's change): what a call tells its caller comes back in its
-        ``Result``, answered by the handler (``origin``: unused)."""
+        ``Result``, answered by the handler."""
         uid = user_of(user)
         if uid is not None:  # (a bot seat has no one to tell)
             self.messages.dm_notice(uid, notice, table_key)
