@@ -409,13 +409,15 @@ async def test_the_terminal_never_prints_what_a_bot_seat_is_told() -> None:
                      "en", None, {}, 1)  # fmt: skip
     await port.show_table(info, [])
     revealed = Notice("info.revealed", {"player": "term:p1", "cards": ["R5", "G7"]})
-    await port.tell(KEY, "bot:t:1", revealed, None)  # a bot challenged Ann's +4
+    await port.tell(KEY, "bot:t:1", revealed)  # a bot challenged Ann's +4
+    port.answer("bot:t:1", (revealed,))  # (as a call's result)
     assert out.screen == ""
-    await port.tell(KEY, "term:p1", Notice("stale"), None)
+    port.answer("term:p1", (Notice("stale"),))  # a refused move's result
     assert "out of date" in out.screen
     quiet = Script(lambda s: EOF)
     port = TerminalPort(quiet, translator("en"), quiet_private=True)
-    await port.tell(KEY, "term:p1", Notice("stale"), None)
+    await port.tell(KEY, "term:p1", Notice("stale"))
+    port.answer("term:p1", (Notice("stale"),))
     assert quiet.screen == ""
 
 
