@@ -284,7 +284,8 @@ async def main(args: argparse.Namespace) -> None:
         url = await _postgres_db(args.postgres)
         if url is not None:
             await loopback(args.moves, url, other=url)
-        await many(args.pages, args.broadcasts, str(Path(tmp) / "b.sqlite3"))
+        if args.pages > 0:  # (none: the loopback figures only)
+            await many(args.pages, args.broadcasts, str(Path(tmp) / "b.sqlite3"))
 
 
 if __name__ == "__main__":

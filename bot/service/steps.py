@@ -20,7 +20,7 @@ from bot.store import ActionRecord, ChatUpdate, StatUpdate
 from engine import Action, Event
 from engine.rules import refusal
 
-GLOBAL = "*"  # the statistics scope of every game everywhere
+GLOBAL = ratings.GLOBAL  # the statistics scope of every game everywhere (one value)
 # a turn deadline that fires this much after it was due ran out while the bot was down:
 # it still times the turn out (docs/rules.md section 4), but it is no AFK strike
 LATE_SECONDS = 30.0
