@@ -10,7 +10,11 @@ in every hand the cards it cannot be, learnt from the moves:
   the top card's number or symbol, no wild); a card drawn and not kept for play did not
   fit either;
 - a player who took a penalty they could have stacked on held nothing to stack with;
-- a Wild Draw Four not found guilty was played holding none of the colour in play.
+- a Wild Draw Four not found guilty was played holding none of the colour in play (but
+  one put on a penalty, or jumped in with, which needs no such right);
+- under ``jump_in``, a card that lay on top while anyone could jump in on it, until the
+  player to move moved otherwise than with that card, was held by none of the others
+  (anyone holding it jumps in: it sheds a card and takes the turn).
 
 These are the inferences a person makes, not certainties (anyone may draw holding a card
 that fits): a play that contradicts them drops them for that player. Nothing here sees a
@@ -30,14 +34,17 @@ from engine import (
     CardsDrawn,
     Challenge,
     ChallengeResolved,
+    ChooseColor,
     Color,
     DeckReshuffled,
     Draw,
     Event,
     HandsRotated,
     HandsSwapped,
+    Pass,
     Passed,
     PenaltyPassed,
+    Play,
     PlayerLeft,
     Rank,
     RoundStarted,
@@ -54,6 +61,22 @@ COLOR_MASK = tuple(sum(1 << c.order for c in ALL_CARDS if c.color is col) for co
 RANK_MASK = {r: sum(1 << c.order for c in ALL_CARDS if c.rank is r) for r in Rank}
 WILDS = RANK_MASK[Rank.WILD] | RANK_MASK[Rank.WILD_DRAW_FOUR]
 NUMBERS = sum(1 << c.order for c in ALL_CARDS if c.is_number)
+
+
+# the ranks nobody may go out on, by ``last_card`` (``engine.play.last_card``)
+_ACTION_RANKS = (Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO, Rank.WILD, Rank.WILD_DRAW_FOUR)
+_NOT_LAST: dict[str, frozenset[Rank]] = {
+    "any": frozenset(),
+    "play_and_draw": frozenset(),
+    "number_only": frozenset(_ACTION_RANKS),
+    "no_skip_reverse_wild": frozenset((Rank.SKIP, Rank.REVERSE, Rank.WILD, Rank.WILD_DRAW_FOUR)),
+}
+_LAST_OK = {
+    k: sum(1 << c.order for c in ALL_CARDS if c.rank not in ranks)
+    for k, ranks in _NOT_LAST.items()
+}
+# the moves only the player to move makes (a play of another card than the top one is one)
+_IN_TURN = (Play, Draw, Pass, Accept, Challenge, ChooseColor)
 
 
 def _color_mask(color: Color | None) -> int:
@@ -80,6 +103,7 @@ class Memory:
     last_w4: tuple[str, Color | None, Card] | None = None
     stalled: int = 0
     over: bool = False
+    challenge: bool = False  # a Wild Draw Four waits to be challenged or accepted
 
     def copy(self) -> Memory:
         return Memory(
@@ -96,6 +120,7 @@ class Memory:
             last_w4=self.last_w4,
             stalled=self.stalled,
             over=self.over,
+            challenge=self.challenge,
         )
 
     # -- feeding -------------------------------------------------------------------------
@@ -108,9 +133,16 @@ class Memory:
         """One move: ``player``'s ``action`` (``None`` for a deal) and the events it made,
         as the public saw them. Only public facts are read."""
         before = (self.color, self.top)
+        if isinstance(action, _IN_TURN) and not (
+            isinstance(action, Play) and self.top is not None and action.card == self.top
+        ):
+            # the player to move moved: nobody else held the top card to jump in with
+            jump = self._jump_card()
+            if jump is not None:
+                self._nobody_else_holds(player, jump)
         if isinstance(action, Accept | Challenge) and self.pending_kind is not None:
             # they took the penalty (or challenged) rather than stack: nothing to stack
-            self._exclude(player, self._stackable())
+            self._exclude(player, self._stackable(), alone=True)
         drew = isinstance(action, Draw)
         for i, e in enumerate(events):
             if isinstance(e, RoundStarted):
@@ -161,13 +193,19 @@ class Memory:
         self.last_w4 = None
         self.stalled = 0
         self.over = False
+        self.challenge = False
 
     def _played(self, e: CardPlayed) -> None:
         cards = (e.card, *e.together)
         honest = 0  # what an honest Wild Draw Four's player held none of
         if e.card.rank is Rank.WILD_DRAW_FOUR and self.top is not None:
             self.last_w4 = (e.player, self.color, self.top)
-            if self.rules.wild_draw_four != "free":
+            # on a penalty, or as a jump-in, a +4 needs no right to be played (but under
+            # no_bluff): it says nothing of the hand
+            free = e.jump_in or self.pending_kind is not None
+            if self.rules.wild_draw_four == "no_bluff" or (
+                self.rules.wild_draw_four == "challenge" and not free
+            ):
                 honest = self._w4_mask()
         slots = self.slots.get(e.player)
         if slots is not None:
@@ -192,6 +230,9 @@ class Memory:
         self.color = e.color
         self.opened = True
         self.stalled = 0
+        self.challenge = (
+            e.card.rank is Rank.WILD_DRAW_FOUR and self.rules.wild_draw_four == "challenge"
+        )
         if e.card.draw:
             self.pending_kind = e.card.rank
             if e.card.rank is Rank.DRAW_TWO or self.rules.deflect == "all":
@@ -216,8 +257,9 @@ class Memory:
             slots.extend([0] * e.count)
             return
         fits = self._playable(*before)
+        held = fits & self._last_ok() if len(slots) == 1 else fits  # a last card may not fit
         for i in range(len(slots)):  # they drew: nothing they held was playable
-            slots[i] |= fits
+            slots[i] |= held
         at_once = fits & ~WILDS & NUMBERS if self.rules.drawn_card == "number_only" else fits
         # drawing until playable: every card but the last did not fit; the last neither
         # when the turn ended at once
@@ -228,10 +270,50 @@ class Memory:
         self.pending_kind = None
         self.pending_from = None
         self.pending_by = None
+        self.challenge = False
 
-    def _exclude(self, player: str, mask: int) -> None:
-        """Every card ``player`` holds is none of ``mask``."""
+    def _jump_card(self) -> Card | None:
+        """The top card, if anyone holding its twin could jump in with it now
+        (``jump_in.jump_ins``: the round opened, no colour to name or +4 to challenge,
+        with a penalty pending only a +2 on +2s or a +4 on +4s where they stack)."""
+        r = self.rules
+        top = self.top
+        if (
+            not r.jump_in
+            or top is None
+            or self.over
+            or self.challenge
+            or self.color is None
+            or (r.first_play_number and not self.opened)
+            or r.after_penalty != "any"  # the colour to follow: not every twin may
+            or (top.rank is Rank.WILD_DRAW_FOUR and r.wild_draw_four == "no_bluff")
+        ):
+            return None
+        kind = self.pending_kind
+        if kind is not None and not (
+            (top.rank is Rank.DRAW_TWO and kind is Rank.DRAW_TWO)
+            or (
+                top.rank is Rank.WILD_DRAW_FOUR
+                and kind is Rank.WILD_DRAW_FOUR
+                and r.stacking in ("draw_four_on_two", "any")
+            )
+        ):
+            return None
+        return top
+
+    def _nobody_else_holds(self, mover: str, card: Card) -> None:
+        """Every player but ``mover`` holds no ``card`` (but one whose last card it could
+        be: it may not go out with it, so it could not jump in)."""
+        for p in self.slots:
+            if p != mover:
+                self._exclude(p, 1 << card.order, alone=True)
+
+    def _exclude(self, player: str, mask: int, alone: bool = False) -> None:
+        """Every card ``player`` holds is none of ``mask`` (``alone``: a play of one of
+        them; a last card, only if it may be the last)."""
         slots = self.slots.get(player)
+        if alone and slots is not None and len(slots) == 1:
+            mask &= self._last_ok()
         if not slots or not mask:
             return
         for i in range(len(slots)):
@@ -247,6 +329,10 @@ class Memory:
         if not self.opened and self.rules.first_play_number:
             m &= NUMBERS
         return m
+
+    def _last_ok(self) -> int:
+        """The cards a player may go out with (``last_card``)."""
+        return _LAST_OK[self.rules.last_card]
 
     def _w4_mask(self) -> int:
         """What an honest Wild Draw Four's player did not hold (``draw_four_when``)."""

@@ -202,6 +202,142 @@ def test_a_taken_penalty_says_there_was_nothing_to_stack() -> None:
     assert [m & d2s == d2s for m in held] == [True, True, True, False, False]
 
 
+def _house_record(g: Game) -> Memory:
+    memory = Memory(g.rules)
+    memory.feed(g.players[0], None, _public(_deal_events(g)))
+    memory.slots = {p: [0] * g.hand_size(p) for p in g.players}  # hands of their own sizes
+    return memory
+
+
+def _move(g: Game, memory: Memory, player: str, action: Action) -> Game:
+    g, ev = apply(g, player, action)
+    memory.feed(player, action, _public(ev))
+    return g
+
+
+def test_under_jump_in_nobody_but_the_mover_held_the_top_card() -> None:
+    """A card lay on top while anyone could jump in with its twin; the player to move
+    moved otherwise: nobody else held it (the mover may, and plays it in turn or not)."""
+    rules = Rules.preset("house", target=0)
+    g = scenario(
+        {"a": ["R5", "G7", "B2"], "b": ["R8", "B1", "Y9"], "c": ["G2", "G3", "G4"]},
+        ["R1"],
+        rules=rules,
+    )
+    memory = _house_record(g)
+    g = _move(g, memory, "a", Play("R5"))
+    r5 = _mask("R5")
+    assert not any(m & r5 for p in "abc" for m in memory.slots[p])  # c may still jump in
+    g = _move(g, memory, "b", Play("R8"))
+    assert all(m & r5 for p in "ac" for m in memory.slots[p])
+    assert not all(m & r5 for m in memory.slots["b"])
+    # a jump-in (the identical card, out of turn) tells nothing of the others
+    g2 = scenario(
+        {"a": ["R5", "G7", "B2"], "b": ["Y6", "B1", "Y9"], "c": ["R5", "G3", "G4"]},
+        ["R1"],
+        rules=rules,
+    )
+    memory = _house_record(g2)
+    g2 = _move(g2, memory, "a", Play("R5"))
+    g2 = _move(g2, memory, "c", Play("R5"))
+    assert not any(m & r5 for p in "abc" for m in memory.slots[p])
+
+
+def test_no_jump_in_inference_where_none_was_possible() -> None:
+    """Without jump_in, or with a +4 waiting to be challenged, or a last card that may not
+    go out (number_only), not jumping in says nothing."""
+    g = scenario({"a": ["R5", "G7"], "b": ["Y6", "B1"], "c": ["G2", "G3"]}, ["R1"])
+    memory = _house_record(g)
+    g = _move(g, memory, "a", Play("R5"))
+    g = _move(g, memory, "b", Draw())
+    assert not any(m & _mask("R5") for m in memory.slots["c"])
+    rules = Rules.preset("house", target=0)
+    g = scenario(
+        {"a": ["RS", "G7", "B2"], "b": ["Y6", "B1"], "c": ["Y6", "B1", "Y9"], "d": ["RS"]},
+        ["R1"],
+        rules=rules,
+    )
+    memory = _house_record(g)
+    g = _move(g, memory, "a", Play("RS"))  # skips b: c to move
+    assert g.current == "c"
+    g = _move(g, memory, "c", Draw())
+    # d's last card, a Skip, may not go out: d could not jump in with it
+    assert len(memory.slots["d"]) == 1 and not memory.slots["d"][0] & _mask("RS")
+    assert all(m & _mask("RS") for m in memory.slots["b"])
+
+
+def test_a_plus_four_on_a_penalty_says_nothing_of_the_colour() -> None:
+    """A Wild Draw Four stacked on a +2 needs no right to be played: the record does not
+    take it as proof of holding none of the colour (it may be challenged and found
+    guilty); one played in an ordinary turn still is."""
+    rules = Rules.preset("house", target=0)
+    g = scenario(
+        {"a": ["RD2", "G7", "B2"], "b": ["W4", "R3", "R9"], "c": ["G2", "G3", "G4"]},
+        ["R1"],
+        rules=rules,
+    )
+    memory = _house_record(g)
+    g = _move(g, memory, "a", Play("RD2"))
+    g = _move(g, memory, "b", Play("W4", color=Color.GREEN))
+    assert g.phase is Phase.CHALLENGE
+    assert not any(m & _mask("R3 R9") for m in memory.slots["b"])
+    g = scenario(
+        {"a": ["W4", "G7", "B2"], "b": ["Y6", "B1", "Y9"], "c": ["G2", "G3", "G4"]},
+        ["R1"],
+        rules=rules,
+    )
+    memory = _house_record(g)
+    g = _move(g, memory, "a", Play("W4", color=Color.GREEN))
+    reds = _mask(" ".join(c.code for c in set(full_deck()) if c.color is Color.RED))
+    assert all(m & reds == reds for m in memory.slots["a"])
+
+
+def test_a_last_card_that_may_not_go_out_is_no_sign_of_drawing() -> None:
+    """Under last_card=number_only a player whose last card is an action card of the
+    colour (or a wild) draws: the record does not rule such cards out."""
+    rules = Rules.preset("house", target=0)
+    g = scenario(
+        {"a": ["R5", "G7", "B2"], "b": ["RS"], "c": ["G2", "G3", "G4"]},
+        ["R1"],
+        draw_pile=["B7"],
+        rules=rules,
+    )
+    memory = _house_record(g)
+    g = _move(g, memory, "a", Play("R5"))
+    g = _move(g, memory, "b", Draw())
+    first = memory.slots["b"][0]
+    assert first & _mask("R7 Y5") == _mask("R7 Y5")  # numbers that fitted: not held
+    assert not first & _mask("RS RD2 W W4")  # what may not go out: may be held
+
+
+def test_the_record_holds_for_smart_seats_that_jump_in() -> None:
+    """Under the house preset, smart seats jumping in, stacking and drawing as they do:
+    the cards their hands hold are almost never ones the record rules out (a card the
+    record matched to the wrong place in a hand, at most)."""
+    rules = Rules.preset("house", target=0)
+    ids = [f"p{i}" for i in range(4)]
+    checked = wrong = 0
+    for seed in range(40):
+        g, ev = new_game_events(ids, rules, seed=seed)
+        memory = Memory(rules)
+        memory.feed(ids[0], None, _public(ev))
+        rng = random.Random(seed)
+        while g.phase is Phase.PLAYING or g.phase is Phase.CHALLENGE:
+            out = [p for p in ids if p != g.current and ai.out_of_turn(g, p, "smart")]
+            p = out[0] if out else g.current
+            assert p is not None
+            a = ai.choose(g, p, "smart", rng)
+            assert a is not None
+            g = _move(g, memory, p, a)
+            for q in ids:
+                slots = memory.slots[q]
+                for c in g.hand(q):
+                    checked += 1
+                    wrong += all((m >> c.order) & 1 for m in slots)
+    assert checked > 20_000
+    assert wrong <= checked // 5000
+
+
 # -- the imagined deals ------------------------------------------------------------------
 
 
