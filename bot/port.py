@@ -6,7 +6,7 @@ a ``TableInfo`` (the public state), events already redacted for their audience, 
 ``bot.ui.render`` in the reader's language).
 
 What was shown, and when: an adapter that knows when its table message is on screen says
-so (a method ``reports_shown(key)`` returning True: ``reports_shown``) and reports it with
+so (``Port.reports_shown(key)`` returning True) and reports it with
 ``await service.shown(table_key, version)`` once the table message for ``version`` (or a
 later one) has been sent or edited *and* the announcements made up to that version
 (``TableInfo.pending``) have gone out. A window counts from the moment its buttons are
@@ -46,12 +46,10 @@ __all__ = [
     "RecordingPort",
     "RoutingPort",
     "TableInfo",
-    "on_table",
-    "reports_shown",
 ]
 
 # notices that are news of their own (a message each), not lines on the table message:
-# what a port without an ``on_table`` of its own keeps apart
+# what a port that keeps ``Port.on_table``'s default keeps apart
 NEWS = frozenset({"info.round_won", "info.game_won", "info.afk_removed"})
 
 
@@ -116,11 +114,11 @@ class TableInfo:
 
 
 class Port(Protocol):
-    """Implemented by each adapter. Calls arrive after the change they show is committed,
-    in version order per table; an adapter should queue slow work rather than block.
-
-    An adapter may also say which notices are lines on its table message (kept with the
-    table in ``TableInfo.recent``) rather than messages of their own: see ``on_table``."""
+    """Implemented by each adapter, which subclasses it (``class Adapter(Port)``): mypy then
+    checks every method's signature, and the adapter inherits the defaults of the two that
+    have one (``on_table``, ``reports_shown``). Calls arrive after the change they show is
+    committed, in version order per table; an adapter should queue slow work rather than
+    block."""
 
     async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
         """Update the public table (one message, edited in place); ``events`` are public."""
@@ -142,26 +140,21 @@ class Port(Protocol):
     async def closed(self, table: TableInfo) -> None:
         """The table was stopped, expired or finished: drop its buttons."""
 
-
-def on_table(port: Any, key: str, status: str, notice: Notice) -> bool:
-    """Whether ``port`` shows ``notice`` (announced at table ``key``, whose status is now
-    ``status``) as one of the table message's recent lines, kept with the table. A port
-    decides with a method ``on_table(key, status, notice)`` of its own, if it has one;
-    otherwise every notice but ``NEWS`` is a recent line."""
-    decide = getattr(port, "on_table", None)
-    if decide is None:
+    def on_table(self, key: str, status: str, notice: Notice) -> bool:
+        """Whether the port shows ``notice`` (announced at table ``key``, whose status is
+        now ``status``) as one of the table message's recent lines, kept with the table
+        (``TableInfo.recent``), rather than as a message of its own. By default every
+        notice but ``NEWS`` is a recent line."""
         return notice.code not in NEWS
-    return bool(decide(key, status, notice))
+
+    def reports_shown(self, key: str) -> bool:
+        """Whether the port reports table ``key`` shown (``Service.shown``, see the
+        module's docstring): a window then runs from when its buttons are seen. By
+        default a port never reports: its windows run from the commit."""
+        return False
 
 
-def reports_shown(port: Any, key: str) -> bool:
-    """Whether ``port`` reports table ``key`` shown (``Service.shown``): a port says so with
-    a method ``reports_shown(key)`` of its own; one without it never reports."""
-    decide = getattr(port, "reports_shown", None)
-    return decide is not None and bool(decide(key))
-
-
-class NullPort:
+class NullPort(Port):
     """A port that shows nothing."""
 
     async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
@@ -183,7 +176,7 @@ class NullPort:
 
 
 @dataclass
-class RecordingPort:
+class RecordingPort(Port):
     """A port that records every call (tests, benchmarks)."""
 
     calls: list[tuple[str, Any]] = field(default_factory=list)
@@ -219,7 +212,7 @@ class RecordingPort:
         return [args for k, args in self.calls if k == kind]
 
 
-class RoutingPort:
+class RoutingPort(Port):
     """One port for several platforms: each call goes to the port registered for the
     table key's prefix (``tg:...`` -> Telegram, ``dc:...`` -> Discord)."""
 
@@ -251,7 +244,7 @@ class RoutingPort:
         await self._for(table.key).closed(table)
 
     def on_table(self, key: str, status: str, notice: Notice) -> bool:
-        return on_table(self._for(key), key, status, notice)
+        return self._for(key).on_table(key, status, notice)
 
     def reports_shown(self, key: str) -> bool:
-        return reports_shown(self._for(key), key)
+        return self._for(key).reports_shown(key)

@@ -59,7 +59,7 @@ from adapters.discord.outbound.table import Board
 from adapters.discord.outbox import Outbox
 from bot import policy
 from bot.ops.config import Settings
-from bot.port import Notice, TableInfo
+from bot.port import Notice, Port, TableInfo
 from bot.service import Service
 from engine import Event, View
 
@@ -80,7 +80,7 @@ DEFAULT_API = "https://discord.com/api/v10"
 RESHOW_SECONDS = 15 * 60.0
 
 
-class Adapter:
+class Adapter(Port):
     """Discord for the table service: ``await start()``, ``await stop()``; a ``Port``."""
 
     prefix = "dc"

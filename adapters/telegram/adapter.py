@@ -80,7 +80,7 @@ from adapters.telegram.outbox import Limits, Outbox
 from adapters.telegram.text import notice_text
 from bot import policy
 from bot.ops.config import Settings
-from bot.port import Notice, TableInfo
+from bot.port import Notice, Port, TableInfo
 from bot.service import Service
 from bot.ui import render
 from bot.ui.card_set import Pictures
@@ -113,7 +113,7 @@ SWEEP_SECONDS = 5.0
 SWEEP_IDLE = 20.0
 
 
-class Adapter:
+class Adapter(Port):
     """Telegram front end; ``prefix`` ``tg`` routes ``tg:...`` tables here."""
 
     prefix = "tg"

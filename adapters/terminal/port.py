@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from adapters.terminal.console import Console
-from bot.port import Notice, TableInfo
+from bot.port import Notice, Port, TableInfo
 from bot.ui import render
 from bot.ui.i18n import Translator
 from engine import CardsDrawn, Event, Phase, View
@@ -16,7 +16,7 @@ from engine import CardsDrawn, Event, Phase, View
 __all__ = ["TerminalPort"]
 
 
-class TerminalPort:
+class TerminalPort(Port):
     """Prints the public table as it changes; keeps each human's latest private view.
 
     ``you``: the one person at the table (named "You"), whom the lines address in the

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from adapters.web.hub import Hub
-from bot.port import Notice, Port, TableInfo, on_table, reports_shown
+from bot.port import Notice, Port, TableInfo
 from engine import Event, View
 
 __all__ = ["WebPort"]
@@ -20,7 +20,7 @@ __all__ = ["WebPort"]
 _ALSO_ON_PAGES = frozenset({"info.revealed"})
 
 
-class WebPort:
+class WebPort(Port):
     """A ``Port`` that shows everything through ``inner`` (the chats) and to the pages."""
 
     def __init__(self, inner: Port, hub: Hub | None = None, store: Any = None) -> None:
@@ -81,7 +81,7 @@ class WebPort:
                 self.hub.changed(table.key)
 
     def on_table(self, key: str, status: str, notice: Notice) -> bool:
-        return on_table(self.inner, key, status, notice)
+        return self.inner.on_table(key, status, notice)
 
     def reports_shown(self, key: str) -> bool:
-        return reports_shown(self.inner, key)
+        return self.inner.reports_shown(key)

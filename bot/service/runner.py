@@ -17,7 +17,7 @@ from bot import policy, presence
 from bot.model import PLAYING, Pending, Recent, Table
 from bot.ops.config import Settings
 from bot.ops.metrics import Metrics
-from bot.port import Notice, Port, TableInfo, on_table, reports_shown
+from bot.port import Notice, Port, TableInfo
 from bot.seats.expert import Experts
 from bot.service.cache import Tables
 from bot.service.steps import PENDING, RECENT, STALE_TRIES, Ctx, Refused, Result, Step, unseen
@@ -105,7 +105,7 @@ class Runner:
             settings=self.settings,
             bot_delay=self.bot_delay,
             rng=self._rng,
-            reports=reports_shown(self.port, key),
+            reports=self.port.reports_shown(key),
         )
 
     def tries(self, key: str, t: Table | None, *, fresh: bool) -> Tries:
@@ -116,7 +116,7 @@ class Runner:
         turn = t.deadline("turn")
         due = None
         if turn is not None:
-            wait = unseen(t, turn.version, self.settings, reports=reports_shown(self.port, t.key))
+            wait = unseen(t, turn.version, self.settings, reports=self.port.reports_shown(t.key))
             due = turn.due - wait
         now = self.clock()
         vote = presence.open_vote(t, now) if t.status == PLAYING else None
@@ -214,7 +214,7 @@ class Runner:
         new = [Recent.of_event(status, p) for p in step.public if recent_event(p)]
         news: list[Pending] = []
         for n in step.notices:
-            if on_table(self.port, t.key, status, n):
+            if self.port.on_table(t.key, status, n):
                 new.append(Recent.of_notice(status, n.code, n.params))
             else:
                 news.append(Pending(t.version, n.code, n.params, status))

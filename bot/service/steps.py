@@ -89,7 +89,7 @@ class Ctx:
     """What a step builder is given besides the table: the moment it builds at (one for
     the whole step), the settings, how long a bot seat waits, the random source (bots'
     choices, tables' seeds) and whether the table's port reports it shown
-    (``bot.port.reports_shown``: a window then runs from when it is seen)."""
+    (``Port.reports_shown``: a window then runs from when it is seen)."""
 
     now: float
     settings: Settings = field(default_factory=Settings)
