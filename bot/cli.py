@@ -288,11 +288,16 @@ async def make_stickers(settings: Any, out: Any = print) -> int:
     from telegram.error import InvalidToken
 
     from adapters.telegram.outbound.stickers import StickerError, StickerSets, Uploader, set_name
+    from bot.port import NullPort
+    from bot.service import Service
     from bot.store import store_for
     from bot.ui.card_set import Uploads
 
     store = store_for(settings.db)
     await store.open()
+    # a one-off command: a service of its own on the store (no table loaded, no timer
+    # run), whose lease and records the uploads take, as the adapters' do
+    service = Service(store, NullPort(), settings)
     try:
         bot = Bot(settings.telegram_token.get_secret_value(), base_url=settings.telegram_api_url)
         try:
@@ -303,11 +308,11 @@ async def make_stickers(settings: Any, out: Any = print) -> int:
             ) from None
         try:
             worker = "uno-bot stickers"
-            if not await store.lease(StickerSets.LEASE, worker, time.time(), 3600.0):
+            if not await service.lease(StickerSets.LEASE, 3600.0, owner=worker):
                 out("another uno-bot process is making the stickers now: try again later")
                 return 1
             try:
-                uploads = await Uploads(store, "tg").load()
+                uploads = await Uploads(service, "tg").load()
                 uploader = Uploader(bot, settings.telegram_owner, bot.username, uploads,
                                     progress=out)  # fmt: skip
                 pictures = await uploader.run()
@@ -316,7 +321,7 @@ async def make_stickers(settings: Any, out: Any = print) -> int:
                 out("run uno-bot stickers again to go on from there")
                 return 1
             finally:
-                await store.release(StickerSets.LEASE, worker)
+                await service.release(StickerSets.LEASE, owner=worker)
         finally:
             await bot.shutdown()
         out(f"the card set is ready: {len(pictures)} stickers, {uploader.calls} calls made")
@@ -324,6 +329,7 @@ async def make_stickers(settings: Any, out: Any = print) -> int:
             out(f"  https://t.me/addstickers/{set_name(bot.username, part)}")
         return 0
     finally:
+        await service.stop()
         await store.close()
 
 

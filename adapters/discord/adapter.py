@@ -99,11 +99,7 @@ class Adapter(Port):
         self.settings = settings
         self.service = service
         # the cards as application emojis (``UNO_CARD_IMAGES``): checked or made at start
-        self.cards = EmojiSets(
-            getattr(service, "store", None),
-            enabled=settings.card_images and card_emojis,
-            worker=getattr(service, "worker", "discord"),
-        )
+        self.cards = EmojiSets(service, enabled=settings.card_images and card_emojis)
         langs = Languages(settings, service, lambda: self.ctx.client)
         self.ctx = Context(settings, service, Outbox(), langs, self.cards)
         self.board = Board(self.ctx)

@@ -35,7 +35,7 @@ import discord
 from bot.ui import card_set as cards
 from bot.ui.card_images import Face
 from bot.ui.card_set import EMOJI_VERSION, Asset, Pictures, Uploads, asset_for, manifest
-from bot.ui.uploads import CardUploads
+from bot.ui.uploads import CardUploads, UploadService
 from engine import Card, Color
 
 __all__ = ["EMOJI_MAX", "CardEmojis", "EmojiSets", "emoji_name", "refused_emojis"]
@@ -136,14 +136,14 @@ class EmojiSets(CardUploads):
 
     def __init__(
         self,
-        store: Any,
+        service: UploadService,
         *,
         enabled: bool = True,
-        worker: str = "discord",
+        worker: str | None = None,
         retry: float = 600.0,
         poll: float = 30.0,
     ) -> None:
-        super().__init__(store, enabled=enabled, worker=worker, retry=retry, poll=poll)
+        super().__init__(service, enabled=enabled, worker=worker, retry=retry, poll=poll)
         self.emojis: CardEmojis | None = None
         self.created = 0  # emojis uploaded by this process
         self.refused_ids: set[int] = set()  # emoji ids Discord refused: never shown again
@@ -161,7 +161,7 @@ class EmojiSets(CardUploads):
         the background; the cards are text meanwhile."""
         if self._client is None or self.running():
             return  # (stopped; or a check under way, which takes the refused into account)
-        self.begin(Uploads(self.store, "dc", EMOJI_VERSION))
+        self.begin(Uploads(self.service, "dc", EMOJI_VERSION))
 
     async def stop(self) -> None:
         self._client = None  # (no check started after this)

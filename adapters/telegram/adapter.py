@@ -162,12 +162,7 @@ class Adapter(Port):
         self._swept: Lru[str, int] = Lru(MEMORY)  # tables shown again by the sweep: version
         self.handlers = Handlers(self)
         # the card stickers (``UNO_TELEGRAM_OWNER``): read or made at start
-        self.cards = StickerSets(
-            getattr(service, "store", None),
-            settings.telegram_owner,
-            enabled=settings.card_images,
-            worker=getattr(service, "worker", "telegram"),
-        )
+        self.cards = StickerSets(service, settings.telegram_owner, enabled=settings.card_images)
 
     # -- what the parts share, seen from outside -----------------------------------------------
 

@@ -23,6 +23,7 @@ from adapters.web.app import WebApp
 from adapters.web.hub import Conn, Hub
 from adapters.web.port import WebPort
 from bot.port import Port
+from bot.service import Service
 from bot.weblinks import Links, links_for
 
 __all__ = ["Conn", "Hub", "Web", "WebApp", "WebPort"]
@@ -48,12 +49,11 @@ class Web:
         self.tee = WebPort(inner)
         return self.tee
 
-    def attach(self, service: Any) -> None:
+    def attach(self, service: Service) -> None:
         self.hub = Hub(service)
         self.server = WebApp(self.settings, service, self.links, self.hub)
         if self.tee is not None:
             self.tee.hub = self.hub
-            self.tee.store = service.store
 
     def connected(self) -> bool:
         return self.server is not None and self.server.runner is not None
@@ -61,7 +61,7 @@ class Web:
     async def start(self) -> None:
         assert self.server is not None and self.hub is not None, "attach(service) first"
         await self.server.start()
-        await self.hub.listen(self.server.service.store)
+        await self.hub.listen()
 
     async def stop(self) -> None:
         if self.server is not None:

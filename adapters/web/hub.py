@@ -11,7 +11,7 @@ its public frame made once per language and sent as it is to every page, each ha
 once per player and language.
 
 Several processes (PostgreSQL): a page may be held by any process. The process that
-commits a version tells the others (``NOTIFY``, through the store) and each fans the table
+commits a version tells the others (``NOTIFY``, through the service) and each fans the table
 out to its own pages; one that lost its listening connection looks again at every table it
 has pages of once it listens again.
 """
@@ -32,6 +32,8 @@ from aiohttp import web
 
 from adapters.web import frames
 from bot.port import Notice, TableInfo
+from bot.service import Service
+from bot.store import Listening
 from bot.ui import render
 from bot.ui.i18n import Translator, translator
 
@@ -126,15 +128,15 @@ class Conn:
 class Hub:
     """The pages by table, and the fan-out of each table's versions to them."""
 
-    def __init__(self, service: Any, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, service: Service, clock: Callable[[], float] = time.time) -> None:
         self.service = service
         self.clock = clock
         self.pages: dict[str, set[Conn]] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._stale: dict[str, int] = {}  # tables another process changed (to a version)
-        self.worker = str(getattr(service, "worker", ""))
-        self.listener: Any = None
+        self.worker = service.worker
+        self.listener: Listening | None = None
         self.frames_sent = 0  # table frames put to pages (bench, tests)
 
     # -- pages -------------------------------------------------------------------------------
@@ -238,12 +240,10 @@ class Hub:
 
     # -- other processes --------------------------------------------------------------------
 
-    async def listen(self, store: Any) -> None:
-        """On a shared store: hear the other processes' changes (``NOTIFY``)."""
-        listen = getattr(store, "listen", None)
-        if listen is None or not getattr(store, "shared", False):
-            return
-        self.listener = await listen(CHANNEL, self._heard, self._missed)
+    async def listen(self) -> None:
+        """On a shared database: hear the other processes' changes (``Service.listen``,
+        PostgreSQL's ``NOTIFY``); on a store of its own there are none."""
+        self.listener = await self.service.listen(CHANNEL, self._heard, self._missed)
 
     def _heard(self, payload: str) -> None:
         try:
@@ -275,13 +275,17 @@ class Hub:
         for key in list(self.pages):
             self.changed(key)
 
+    @property
+    def shared(self) -> bool:
+        """Whether other processes share the database (and hold pages): ``tell_others``."""
+        return self.service.shared
+
     async def tell_others(
-        self, store: Any, key: str, notice: Notice | None = None, version: int | None = None
+        self, key: str, notice: Notice | None = None, version: int | None = None
     ) -> None:
         """Tell the other processes that table ``key`` changed (to ``version``), or made
-        ``notice``."""
-        notify = getattr(store, "notify", None)
-        if notify is None or not getattr(store, "shared", False):
+        ``notice`` (``Service.notify``)."""
+        if not self.shared:
             return
         msg: dict[str, Any] = {"w": self.worker, "k": key}
         if version is not None:
@@ -292,7 +296,7 @@ class Hub:
         if len(text.encode()) > 7900:  # NOTIFY's limit: the change alone, then
             text = json.dumps({"w": self.worker, "k": key}, separators=(",", ":"))
         try:
-            await notify(CHANNEL, text)
+            await self.service.notify(CHANNEL, text)
         except Exception as e:
             log.warning("web: telling the other processes of %s failed: %s", key, e)
 

@@ -23,10 +23,9 @@ _ALSO_ON_PAGES = frozenset({"info.revealed"})
 class WebPort(Port):
     """A ``Port`` that shows everything through ``inner`` (the chats) and to the pages."""
 
-    def __init__(self, inner: Port, hub: Hub | None = None, store: Any = None) -> None:
+    def __init__(self, inner: Port, hub: Hub | None = None) -> None:
         self.inner = inner
         self.hub = hub
-        self.store = store
         self._tasks: set[asyncio.Task[None]] = set()
 
     def _later(self, job: Any) -> None:
@@ -38,8 +37,8 @@ class WebPort(Port):
         hub = self.hub
         if hub is None:
             return
-        if self.store is not None and getattr(self.store, "shared", False):
-            self._later(hub.tell_others(self.store, key, notice, version))
+        if hub.shared:
+            self._later(hub.tell_others(key, notice, version))
 
     async def show_table(self, table: TableInfo, events: Sequence[Event]) -> None:
         # the pages first (committed already): the other processes are told and this one's
@@ -69,8 +68,7 @@ class WebPort(Port):
             self.hub.tell(table_key, user, notice, await self._names(table_key))
 
     async def _names(self, key: str) -> dict[str, str]:
-        service = getattr(self.hub, "service", None)
-        info = await service.table(key) if service is not None else None
+        info = await self.hub.service.table(key) if self.hub is not None else None
         return info.names if info is not None else {}
 
     async def closed(self, table: TableInfo) -> None:

@@ -27,7 +27,7 @@ from bot.service.cache import Tables
 from bot.service.runner import Runner
 from bot.service.steps import GLOBAL, POLL_SECONDS, Result, Step, refused, setting_error
 from bot.service.windows import clamp
-from bot.store import ChatSettings, StatLine, Store, Unsent, WriteBatch
+from bot.store import CardAsset, ChatSettings, Listening, StatLine, Store, Unsent, WriteBatch
 from bot.timers import Timers
 from bot.ui import intents
 from engine import Action, Rules
@@ -118,8 +118,10 @@ class Service(Runner):
         self.experts.close()
 
     # -- what adapters ask of the store, through the service ----------------------------
-    # Leases, pacing and the chats owed replies are the store's, shared by every process on
-    # one database; they are kept in wall time (``time.time``), not the game's clock.
+    # Leases, pacing, the chats owed replies, the card sets' records and the notifications
+    # between processes are the store's, shared by every process on one database; an
+    # adapter asks them here, never of the store. Kept in wall time (``time.time``), not
+    # the game's clock.
 
     async def open(self) -> None:
         """Open the store (a front end that made its own, like the terminal's)."""
@@ -142,6 +144,33 @@ class Service(Runner):
         """Reserve the next send of flow ``name`` among every process (``Store.pace``);
         the seconds to wait before sending."""
         return await self.store.pace(name, time.time(), interval, burst, spare)
+
+    async def card_assets(self, platform: str) -> list[CardAsset]:
+        """What ``platform`` has uploaded of the card set, every version (the records
+        ``bot.ui.card_set.Uploads`` reads)."""
+        return await self.store.card_assets(platform)
+
+    async def save_card_assets(self, assets: Sequence[CardAsset]) -> None:
+        """Keep what a platform uploaded (a ``ref`` of ``None``: that picture is gone)."""
+        await self.store.write(WriteBatch(card_assets=list(assets)))
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Tell every process listening on ``channel`` (``listen``) ``payload`` (8000
+        bytes at most; ``Store.notify``, PostgreSQL's ``NOTIFY``). On a store of its own
+        there is no other process: nothing is sent."""
+        if self.shared:
+            await self.store.notify(channel, payload)
+
+    async def listen(
+        self, channel: str, heard: Callable[[str], None], lost: Callable[[], None] | None = None
+    ) -> Listening | None:
+        """Call ``heard(payload)`` for each ``notify`` on ``channel`` (every process's, this
+        one's too), ``lost()`` once listening again after the connection was lost (what
+        was said meanwhile was missed): ``Store.listen``. ``None`` on a store of its own
+        (no other process to hear); else ``close()`` it to stop."""
+        if not self.shared:
+            return None
+        return await self.store.listen(channel, heard, lost)
 
     async def mark_unsent(self, marks: Sequence[Unsent]) -> None:
         """Note chats this process owes replies (``Unsent(chat, worker, since)``), or no

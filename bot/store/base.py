@@ -12,7 +12,7 @@ import enum
 import json
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Protocol
@@ -369,6 +369,13 @@ def _plan(batches: Sequence[_Rows], revs: dict[str, int]) -> _Plan:
     return p
 
 
+class Listening(Protocol):
+    """A ``Store.listen`` under way."""
+
+    async def close(self) -> None:
+        """Stop listening."""
+
+
 class Store(Protocol):
     """What the service needs from storage: SQLite (``SqliteStore``, one process) or
     PostgreSQL (``bot.store.postgres.PostgresStore``, several processes sharing the database).
@@ -408,6 +415,11 @@ class Store(Protocol):
     async def release(self, name: str, owner: str) -> None: ...
     async def ping(self) -> None: ...
     async def card_assets(self, platform: str) -> list[CardAsset]: ...
+    # telling the other processes (a shared store's; one of its own has nobody to tell)
+    async def notify(self, channel: str, payload: str) -> None: ...
+    async def listen(
+        self, channel: str, heard: Callable[[str], None], lost: Callable[[], None] | None = None
+    ) -> Listening: ...
     async def pace(
         self, name: str, now: float, interval: float, burst: int, spare: int = 0
     ) -> float: ...

@@ -37,7 +37,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,7 @@ from bot.store.base import (
     ActionRecord,
     CardAsset,
     ChatSettings,
+    Listening,
     SchemaTooNew,
     ScopeMove,
     Stale,
@@ -702,6 +703,17 @@ class SqliteStore(ratings_db.RatingReads, _GroupCommit):
             rows = await cur.fetchall()
         return [CardAsset(platform, int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
+    # -- telling other processes: there are none (one process at a time) ----------------------
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Not shared: there is no other process to tell."""
+
+    async def listen(
+        self, channel: str, heard: Callable[[str], None], lost: Callable[[], None] | None = None
+    ) -> Listening:
+        """Not shared: nobody else speaks, ``heard`` is never called."""
+        return _Deaf()
+
     async def unsent(self, prefix: str, before: float) -> list[Unsent]:
         """The chats of platform ``prefix`` owed replies, marked before ``before``."""
         async with self._reader.execute(
@@ -756,3 +768,10 @@ def _read_pid(fd: int) -> int | None:
 
 def now() -> float:
     return time.time()
+
+
+class _Deaf:
+    """What ``SqliteStore.listen`` gives: a listening that hears nothing."""
+
+    async def close(self) -> None:
+        return None

@@ -6,20 +6,21 @@ Every face of :func:`bot.ui.card_images.card_set` comes in two looks, playable a
 dimmed: 126 pictures (:func:`manifest`), each named by its face and look (``r5``, ``r5_d``,
 ``w4r`` a +4 with red named, ``back``). What a platform has of one version of its drawings
 (the stickers' :data:`bot.ui.card_images.SET_VERSION`, the emojis'
-:data:`bot.ui.card_images.EMOJI_VERSION`:
-each bumped when its own drawing changes) is kept in the database (``card_assets``,
-through ``WriteBatch.card_assets``), one picture at a time as each is uploaded: an upload
-that failed part-way goes on from there, and nothing is uploaded twice. A platform uses
-the pictures once it has all of them (:meth:`Uploads.complete`): a hand is never half
-pictures, half text.
+:data:`bot.ui.card_images.EMOJI_VERSION`: each bumped when its own drawing changes) is
+kept in the database (``card_assets``, read and written through the service:
+:class:`AssetRecords`), one picture at a time as each is uploaded: an upload that failed
+part-way goes on from there, and nothing is uploaded twice. A platform uses the pictures
+once it has all of them (:meth:`Uploads.complete`): a hand is never half pictures, half
+text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from bot.store import CardAsset, Store, WriteBatch
+from bot.store import CardAsset
 from bot.ui import card_images as images
 from bot.ui.card_images import EMOJI_VERSION, SET_VERSION, Face
 from engine import Card, Color
@@ -29,6 +30,7 @@ __all__ = [
     "KINDS",
     "SET_VERSION",
     "Asset",
+    "AssetRecords",
     "Pictures",
     "Uploads",
     "asset_for",
@@ -96,21 +98,32 @@ class Pictures:
         return len(self.refs)
 
 
+class AssetRecords(Protocol):
+    """Where :class:`Uploads` reads and keeps what the platforms have uploaded: the
+    service (``Service.card_assets``, ``Service.save_card_assets``), never the store."""
+
+    async def card_assets(self, platform: str) -> list[CardAsset]:
+        """Every picture ``platform`` has recorded, every version."""
+
+    async def save_card_assets(self, assets: Sequence[CardAsset]) -> None:
+        """Keep ``assets`` (a ``ref`` of ``None``: that picture is gone)."""
+
+
 class Uploads:
     """What one platform (``tg``, ``dc``) has uploaded of the set, every version, as the
-    database has it: :meth:`load` it, :meth:`record` each upload as it is made.
-    ``version``: the version of the drawings the platform uses now (Telegram's stickers
-    ``SET_VERSION``, Discord's emojis ``EMOJI_VERSION``), the one the methods mean unless
-    told another."""
+    database has it (read and kept through ``records``, the service): :meth:`load` it,
+    :meth:`record` each upload as it is made. ``version``: the version of the drawings
+    the platform uses now (Telegram's stickers ``SET_VERSION``, Discord's emojis
+    ``EMOJI_VERSION``), the one the methods mean unless told another."""
 
-    def __init__(self, store: Store, platform: str, version: int = SET_VERSION) -> None:
-        self.store = store
+    def __init__(self, records: AssetRecords, platform: str, version: int = SET_VERSION) -> None:
+        self.records = records
         self.platform = platform
         self.version = version
         self._refs: dict[int, dict[str, str]] = {}
 
     async def load(self) -> Uploads:
-        rows = await self.store.card_assets(self.platform)
+        rows = await self.records.card_assets(self.platform)
         self._refs = {}
         for r in rows:
             if r.ref is not None:
@@ -152,12 +165,8 @@ class Uploads:
         if not refs:
             return
         version = self._at(version)
-        await self.store.write(
-            WriteBatch(
-                card_assets=[
-                    CardAsset(self.platform, version, name, ref) for name, ref in refs.items()
-                ]
-            )
+        await self.records.save_card_assets(
+            [CardAsset(self.platform, version, name, ref) for name, ref in refs.items()]
         )
         self._refs.setdefault(version, {}).update(refs)
 
@@ -167,10 +176,8 @@ class Uploads:
         names = [n for n in names if n in self._refs.get(version, {})]
         if not names:
             return
-        await self.store.write(
-            WriteBatch(
-                card_assets=[CardAsset(self.platform, version, name, None) for name in names]
-            )
+        await self.records.save_card_assets(
+            [CardAsset(self.platform, version, name, None) for name in names]
         )
         kept = self._refs.get(version, {})
         for n in names:

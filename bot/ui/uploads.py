@@ -2,7 +2,8 @@
 sets), written once: at start the set recorded in the database (``bot.ui.card_set``'s
 ``Uploads``) is used if the platform confirms it; else it is made in the background while
 the cards are text, the platform's own list asked first, only what is missing uploaded,
-each picture recorded as it is made. Processes sharing a database take turns (a lease):
+each picture recorded as it is made. Processes sharing a database take turns (a lease,
+taken through the service like the records: :class:`UploadService`):
 one makes the set, the others wait for its record (checked against the platform, every
 ``poll`` seconds). A failure is retried every ``retry`` seconds, doubling up to six hours.
 
@@ -16,17 +17,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from typing import Any, ClassVar
+from typing import ClassVar, Protocol
 
-from bot.ui.card_set import Pictures, Uploads
+from bot.ui.card_set import AssetRecords, Pictures, Uploads
 
-__all__ = ["MAX_RETRY", "CardUploads"]
+__all__ = ["MAX_RETRY", "CardUploads", "UploadService"]
 
 log = logging.getLogger(__name__)
 
 MAX_RETRY = 6 * 3600.0  # the longest wait between two attempts
 LEASE_SECONDS = 3600.0  # how long one process may hold the making of a set
+
+
+class UploadService(AssetRecords, Protocol):
+    """What a card set's making is given: the service (``Service.lease``,
+    ``Service.release``, and the records of :class:`AssetRecords`), never the store."""
+
+    async def lease(self, name: str, seconds: float, *, owner: str | None = None) -> bool:
+        """Take or renew the lease ``name`` for ``owner`` (the service's process unless
+        told) for ``seconds``; ``False`` if another holds it."""
+
+    async def release(self, name: str, *, owner: str | None = None) -> None:
+        """Give up the lease ``name`` if ``owner`` holds it."""
 
 
 class CardUploads:
@@ -41,16 +53,16 @@ class CardUploads:
 
     def __init__(
         self,
-        store: Any,
+        service: UploadService,
         *,
         enabled: bool = True,
-        worker: str = "uno",
+        worker: str | None = None,
         retry: float = 600.0,
         poll: float = 30.0,
     ) -> None:
-        self.store = store
-        self.enabled = enabled and store is not None
-        self.worker = worker
+        self.service = service
+        self.enabled = enabled
+        self.worker = worker  # who holds the lease (``None``: the service's process)
         self.retry = retry
         self.poll = poll
         self.pictures: Pictures | None = None
@@ -135,7 +147,7 @@ class CardUploads:
     async def _attempt(self, uploads: Uploads) -> Pictures | None:
         """The set as the platform confirms it: made complete here (holding the lease),
         else another process's record (``None``: not yet)."""
-        leased = await self.store.lease(self.LEASE, self.worker, time.time(), LEASE_SECONDS)
+        leased = await self.service.lease(self.LEASE, LEASE_SECONDS, owner=self.worker)
         try:
             await uploads.load()  # (once leased: as the last process holding it left it)
             if leased:
@@ -144,4 +156,4 @@ class CardUploads:
         finally:
             if leased:
                 with contextlib.suppress(Exception):
-                    await self.store.release(self.LEASE, self.worker)
+                    await self.service.release(self.LEASE, owner=self.worker)

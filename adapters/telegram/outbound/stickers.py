@@ -37,7 +37,7 @@ from adapters.telegram.outbox import retry_seconds
 from bot.ui import card_set as cards
 from bot.ui import render
 from bot.ui.card_set import SET_VERSION, Asset, Pictures, Uploads, manifest
-from bot.ui.uploads import CardUploads
+from bot.ui.uploads import CardUploads, UploadService
 
 __all__ = [
     "INITIAL",
@@ -304,14 +304,16 @@ class StickerSets(CardUploads):
 
     def __init__(
         self,
-        store: Any,
+        service: UploadService,
         owner: int | None,
         *,
         enabled: bool = True,
-        worker: str = "telegram",
+        worker: str | None = None,
         retry: float = 600.0,
     ) -> None:
-        super().__init__(store, enabled=enabled and owner is not None, worker=worker, retry=retry)
+        super().__init__(
+            service, enabled=enabled and owner is not None, worker=worker, retry=retry
+        )
         self.owner = owner
         self.uploader: Uploader | None = None
         self._bot: Any = None
@@ -322,7 +324,7 @@ class StickerSets(CardUploads):
         if not self.enabled or self.owner is None or not username:
             self.done()
             return
-        uploads = await Uploads(self.store, "tg").load()
+        uploads = await Uploads(self.service, "tg").load()
         self.pictures = uploads.pictures()
         if self.pictures is not None and not uploads.old_versions():
             self.done()

@@ -16,6 +16,8 @@ import discord
 import pytest
 
 from adapters.discord.emojis import EmojiSets, emoji_name, refused_emojis
+from bot.port import NullPort
+from bot.service import Service
 from bot.store import SqliteStore
 from bot.ui import card_set as cards
 from bot.ui.card_images import card_set
@@ -94,7 +96,7 @@ async def test_the_set_is_uploaded_once_and_every_card_shown_is_its_emoji(
         assert by_name[emoji_name(a)].data == cards.render(a, "emoji")
     assert emoji_calls(world, "POST") == 126 and emoji_calls(world, "GET") == 1
     # kept in the database
-    kept = (await Uploads(world.store, "dc", EMOJI_VERSION).load()).refs()
+    kept = (await Uploads(world.service, "dc", EMOJI_VERSION).load()).refs()
     assert kept == {a.name: str(by_name[emoji_name(a)].id) for a in manifest()}
 
     alice, bob, _ = world.users
@@ -240,11 +242,11 @@ async def test_old_versions_are_deleted_once_this_one_is_made(make_world: MakeWo
         e = AppEmoji(fake.snowflake(), emoji_name(a, other), b"\x89PNG")
         fake.app_emojis[e.id] = e
         old[a.name] = str(e.id)
-    await Uploads(world.store, "dc", EMOJI_VERSION).record(old, version=other)
+    await Uploads(world.service, "dc", EMOJI_VERSION).record(old, version=other)
     await world.restart()
     await world.bot.cards.wait(30)
     assert {e.name for e in fake.app_emojis.values()} == {emoji_name(a) for a in manifest()}
-    assert (await Uploads(world.store, "dc", EMOJI_VERSION).load()).old_versions() == []
+    assert (await Uploads(world.service, "dc", EMOJI_VERSION).load()).old_versions() == []
 
 
 @pytest.mark.parametrize("images", [True, False])
@@ -463,18 +465,20 @@ async def test_an_emoji_refused_on_an_edit_redraws_that_hand_in_text_at_once(
 
 
 class Leased:
-    """A store whose emoji lease another process holds until ``held`` is cleared (SQLite
-    has one process, whose every lease is granted)."""
+    """The service, whose emoji lease another process holds until ``held`` is cleared
+    (on SQLite there is one process, whose every lease is granted)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.held = True
+        self.asked: list[tuple[str, str | None]] = []  # the leases asked: (name, owner)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    async def lease(self, name: str, owner: str, now: float, seconds: float) -> bool:
-        return not self.held and bool(await self.inner.lease(name, owner, now, seconds))
+    async def lease(self, name: str, seconds: float, *, owner: str | None = None) -> bool:
+        self.asked.append((name, owner))
+        return not self.held and bool(await self.inner.lease(name, seconds, owner=owner))
 
 
 async def test_another_process_s_record_is_checked_against_the_list(
@@ -485,8 +489,8 @@ async def test_another_process_s_record_is_checked_against_the_list(
     world = await emoji_world(make_world)
     fake = world.fake
     fake.app_emojis.clear()  # deleted by hand; the record still names them
-    store = Leased(world.store)
-    sets = EmojiSets(store, worker="second", poll=0.02)
+    service = Leased(world.service)
+    sets = EmojiSets(service, worker="second", poll=0.02)
     asked = emoji_calls(world, "GET")
     await sets.start(world.bot.client)  # type: ignore[arg-type]
     try:
@@ -497,7 +501,8 @@ async def test_another_process_s_record_is_checked_against_the_list(
                 break
         assert emoji_calls(world, "GET") >= asked + 3
         assert emoji_calls(world, "POST") == 126  # (the first start's)
-        store.held = False
+        assert set(service.asked) == {("dc-emojis", "second")}  # its lease, asked as "second"
+        service.held = False
         emojis = await sets.wait(30)  # its turn: it makes them
         assert emojis is not None and len(fake.app_emojis) == 126
         assert all(e.id in fake.app_emojis for e in map(emojis.emoji, ("R1", "W4", "B9")))
@@ -527,7 +532,7 @@ async def test_a_bot_with_the_old_set_uploads_the_new_drawing_once(tmp_path: Pat
         old[a.name] = str(e.id)
     store = SqliteStore(world.db)
     await store.open()
-    await Uploads(store, "dc", 1).record(old)
+    await Uploads(Service(store, NullPort()), "dc", 1).record(old)
     await store.close()
     await world.start()
     try:
@@ -542,7 +547,7 @@ async def test_a_bot_with_the_old_set_uploads_the_new_drawing_once(tmp_path: Pat
             assert e.data == cards.render(a, "emoji")
             assert emojis.pictures.of(a) == str(e.id)
         assert emoji_calls(world, "POST") == 126 and emoji_calls(world, "DELETE") == 126
-        uploads = await Uploads(world.store, "dc", EMOJI_VERSION).load()
+        uploads = await Uploads(world.service, "dc", EMOJI_VERSION).load()
         assert uploads.complete() and uploads.old_versions() == []
         assert fake.errors == []
         for _ in range(2):

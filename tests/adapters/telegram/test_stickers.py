@@ -195,7 +195,7 @@ async def test_the_set_is_made_once_across_two_restarts(api: FakeBotAPI, tmp_pat
             assert tg.adapter.stickers.refs == refs
             assert sticker_calls(api) == first
         # and a fresh look at the database finds all of it
-        assert (await Uploads(tg.store, "tg").load()).complete()
+        assert (await Uploads(tg.service, "tg").load()).complete()
 
 
 async def test_an_upload_that_failed_part_way_goes_on_from_there(
@@ -271,7 +271,7 @@ async def test_a_new_database_adopts_the_sets_made_before(api: FakeBotAPI, tmp_p
         pics = await tg.adapter.cards.wait(30)
         assert pics is not None and pics.refs == made.refs
         assert sticker_calls(api) == {**dict.fromkeys(STICKER_CALLS, 0), "getStickerSet": 2}
-        assert (await Uploads(tg.store, "tg").load()).complete()
+        assert (await Uploads(tg.service, "tg").load()).complete()
         # and the hand is stickers at once
         g = api.group()
         alice, bob = api.user("Alice"), api.user("Bob")

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.model import Table
+from bot.port import NullPort
+from bot.service import Service
 from bot.store import CardAsset, Stale, Store, WriteBatch, store_for
 from bot.ui import card_set as cards
 from bot.ui.card_images import Face, card_set
@@ -44,15 +46,16 @@ def test_render_gives_each_platform_its_picture() -> None:
 
 
 async def test_uploads_are_kept_per_platform_and_version(store: Store, db: Path | str) -> None:
-    tg = await Uploads(store, "tg").load()
+    service = Service(store, NullPort())  # the records are the service's (no table, no timer)
+    tg = await Uploads(service, "tg").load()
     assert tg.refs() == {} and not tg.complete() and tg.pictures() is None
     assert len(tg.missing()) == 126
     first = {a.name: f"file-{a.name}" for a in manifest()[:70]}
     await tg.record(first)
     await tg.record({"r5": "file-r5"}, version=SET_VERSION + 7)  # another version
-    await Uploads(store, "dc").record({"r5": "emoji-1"})
+    await Uploads(service, "dc").record({"r5": "emoji-1"})
     # a new process reads what was kept
-    again = await Uploads(store, "tg").load()
+    again = await Uploads(service, "tg").load()
     assert again.refs() == first
     assert [a.name for a in again.missing()] == [a.name for a in manifest()[70:]]
     assert again.old_versions() == [SET_VERSION + 7]
@@ -62,8 +65,8 @@ async def test_uploads_are_kept_per_platform_and_version(store: Store, db: Path 
     assert pics is not None and len(pics) == 126
     assert pics.ref("R5") == "file-r5" and pics.ref("W4", Color.RED, dim=True) == "file-w4r_d"
     await again.forget(["r5"], version=SET_VERSION + 7)
-    assert (await Uploads(store, "tg").load()).old_versions() == []
-    assert (await Uploads(store, "dc").load()).refs() == {"r5": "emoji-1"}
+    assert (await Uploads(service, "tg").load()).old_versions() == []
+    assert (await Uploads(service, "dc").load()).refs() == {"r5": "emoji-1"}
     # the rows themselves, on a store opened afresh
     await store.close()
     fresh = store_for(db)

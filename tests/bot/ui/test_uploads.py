@@ -11,19 +11,22 @@ from bot.ui.uploads import CardUploads
 
 
 class Leases:
-    """A store's leases, shared by the 'processes' of a test."""
+    """The service's leases (``Service.lease``, ``Service.release``), shared by the
+    'processes' of a test; an owner not told is the service's process (``me``)."""
 
     def __init__(self) -> None:
         self.held: dict[str, str] = {}
         self.released: list[str] = []
 
-    async def lease(self, name: str, owner: str, now: float, seconds: float) -> bool:
+    async def lease(self, name: str, seconds: float, *, owner: str | None = None) -> bool:
+        owner = owner or "me"
         if self.held.get(name, owner) != owner:
             return False
         self.held[name] = owner
         return True
 
-    async def release(self, name: str, owner: str) -> None:
+    async def release(self, name: str, *, owner: str | None = None) -> None:
+        owner = owner or "me"
         if self.held.get(name) == owner:
             del self.held[name]
             self.released.append(owner)
@@ -47,8 +50,8 @@ class Record:
 class Maker(CardUploads):
     LEASE = "test-cards"
 
-    def __init__(self, store: Any, record: Record, results: list[Any], **kw: Any) -> None:
-        super().__init__(store, retry=0.01, poll=0.01, **kw)
+    def __init__(self, service: Any, record: Record, results: list[Any], **kw: Any) -> None:
+        super().__init__(service, retry=0.01, poll=0.01, **kw)
         self.record = record
         self.results = results  # what each ``make`` does: a set to record, or an error
         self.made = 0
@@ -94,7 +97,7 @@ async def test_a_failure_is_retried_later_doubling_and_the_set_in_use_stays() ->
         await asyncio.sleep(0.01)
     assert maker.pictures == "new" and maker.error is None and maker.made == 3
     assert maker.failures == ["down@0.01", "down@0.02"]
-    assert leases.held == {}  # released after every attempt
+    assert leases.held == {} and set(leases.released) == {"me"}  # after every attempt
 
 
 async def test_a_set_not_accepted_is_attempted_again_and_stop_cancels() -> None:
