@@ -196,7 +196,7 @@ class TerminalTable:
             await self.console.close()
             await svc.stop()
         try:
-            summary = await _summary(self.store, self.resumed)
+            summary = await _summary(svc, self.resumed)
         finally:
             await svc.close()
         summary["interrupted"] = outcome is INTERRUPT
@@ -598,14 +598,14 @@ def settings_screen(
     return "\n".join(lines), keys
 
 
-async def _summary(store: SqliteStore, resumed: bool) -> dict[str, Any]:
-    t = await store.get_table(KEY)
+async def _summary(svc: Service, resumed: bool) -> dict[str, Any]:
+    t = await svc.table(KEY)
     if t is None:
         return {"winner": None, "scores": {}, "rounds": 0, "actions": 0, "resumed": resumed,
                 "status": None}  # fmt: skip
-    g = t.game
+    g = t.view  # the public view: the scores and the winner are public
     names = t.names
-    log = [a for a in await store.actions(KEY) if a.game_no == t.game_no]
+    log = await svc.moves(KEY)
     return {
         "winner": names.get(g.winner, g.winner) if g is not None and g.winner else None,
         "winner_id": g.winner if g is not None else None,

@@ -27,7 +27,16 @@ from bot.service.cache import Tables
 from bot.service.runner import Runner
 from bot.service.steps import GLOBAL, POLL_SECONDS, Result, Step, refused, setting_error
 from bot.service.windows import clamp
-from bot.store import CardAsset, ChatSettings, Listening, StatLine, Store, Unsent, WriteBatch
+from bot.store import (
+    ActionRecord,
+    CardAsset,
+    ChatSettings,
+    Listening,
+    StatLine,
+    Store,
+    Unsent,
+    WriteBatch,
+)
 from bot.timers import Timers
 from bot.ui import intents
 from engine import Action, Rules
@@ -187,6 +196,13 @@ class Service(Runner):
     async def table(self, key: str) -> TableInfo | None:
         t = await self.cache.current(key)
         return None if t is None else self.info(t)
+
+    async def moves(self, key: str) -> list[ActionRecord]:
+        """The action log of the game now at ``key`` (its moves, in order)."""
+        t = await self.cache.current(key)
+        if t is None:
+            return []
+        return [a for a in await self.store.actions(key) if a.game_no == t.game_no]
 
     async def hand(self, key: str, player: str) -> engine.View | None:
         """``player``'s private view of the game at ``key`` (``None`` if not seated)."""
