@@ -89,6 +89,12 @@ class Service(Runner):
         """This process's open tables (the cache's)."""
         return self.cache.tables
 
+    def held(self, key: str) -> Table | None:
+        """This process's copy of the table at ``key``, if it holds one: read without a
+        lock or the store (a look for tests and diagnostics; the service's reads are
+        ``table``, ``hand``, ``legal``)."""
+        return self.cache.tables.get(key)
+
     # -- life cycle ---------------------------------------------------------------------
 
     async def start(self, *, run_timers: bool = True) -> int:
