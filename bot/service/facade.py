@@ -89,7 +89,7 @@ class Service(Runner):
         """This process's open tables (the cache's)."""
         return self.cache.tables
 
-    def held(self, key: str) -> Table | None:
+    def cached(self, key: str) -> Table | None:
         """This process's copy of the table at ``key``, if it holds one: read without a
         lock or the store (a look for tests and diagnostics; the service's reads are
         ``table``, ``hand``, ``legal``)."""

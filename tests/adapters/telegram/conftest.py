@@ -90,7 +90,7 @@ class Harness:
     def table_message(self, chat: FakeChat, thread: int | None = None) -> FakeMessage:
         """The bot's table message in ``chat`` (the one whose id the table keeps)."""
         k = key(chat, thread)
-        t = self.service.held(k)
+        t = self.service.cached(k)
         mid = t.meta.get("tg_msg") if t is not None else None
         mid = self.adapter.table_message(k) or mid
         assert mid is not None, "no table message"
@@ -133,7 +133,7 @@ class Harness:
         by_pid = {u.pid: u for u in users}
 
         def ready() -> Any:
-            t = self.service.held(k)
+            t = self.service.cached(k)
             if t is None or t.status != "playing":
                 return "over"
             g = t.game
@@ -158,7 +158,7 @@ def moved(tg: Harness, chat: FakeChat, version: int, thread: int | None = None) 
     k = key(chat, thread)
 
     def check() -> bool:
-        t = tg.service.held(k)
+        t = tg.service.cached(k)
         return t is None or t.version > version
 
     return check
@@ -233,7 +233,7 @@ async def open_table(
     api = tg.api
     k = key(chat, thread)
     await host.send(chat, "/new", thread=thread)
-    await tg.until(lambda: tg.service.held(k) is not None)
+    await tg.until(lambda: tg.service.cached(k) is not None)
     await tg.settle()
     table = tg.table_message(chat, thread)
     tr = translator(lang)
@@ -266,7 +266,9 @@ async def human_turn(
     """``user`` presses Play (inline mode with the button's query), chooses a move, and
     the table moves on."""
     k = key(chat, thread)
-    before = tg.service.held(k).version
+    held = tg.service.cached(k)
+    assert held is not None
+    before = held.version
     query = await tg.play_query(chat, thread)
     ans = await user.inline(query)
     assert ans.is_personal and ans.cache_time == 0

@@ -289,10 +289,10 @@ async def test_kick_stop_and_admins(tg: Harness) -> None:
     api.set_admin(g, boss)
     await open_table(tg, g, alice, [bob, carol, dave], start=False)
     await alice.send(g, "/kick @dave_s")
-    await tg.until(lambda: len(tg.service.held(key(g)).seats) == 3)
+    await tg.until(lambda: len(tg.service.cached(key(g)).seats) == 3)
     hello = await bob.send(g, "hello")
     await alice.send(g, "/kick", reply_to=hello)
-    await tg.until(lambda: len((_info := tg.service.held(key(g))).seats) == 2)
+    await tg.until(lambda: len((_info := tg.service.cached(key(g))).seats) == 2)
     await tg.settle()
     assert "Bob" not in tg.table_message(g).text
     # Carol is no host nor admin: refused, privately
@@ -301,16 +301,16 @@ async def test_kick_stop_and_admins(tg: Harness) -> None:
     assert api.dms(carol)[-1] == EN.gettext("Only the host or a group admin can do that.")
     # an admin may kick by seat number and stop the game
     await alice.send(g, "/addbot")
-    await tg.until(lambda: len(tg.service.held(key(g)).seats) == 3)
+    await tg.until(lambda: len(tg.service.cached(key(g)).seats) == 3)
     await boss.send(g, "/kick 2")
-    await tg.until(lambda: len(tg.service.held(key(g)).seats) == 2)
+    await tg.until(lambda: len(tg.service.cached(key(g)).seats) == 2)
     await alice.send(g, "/start")
-    await tg.until(lambda: tg.service.held(key(g)).status == "playing")
+    await tg.until(lambda: tg.service.cached(key(g)).status == "playing")
     await carol.send(g, "/stop")
     await tg.until(lambda: len(api.dms(carol)) == 2)
-    assert tg.service.held(key(g)).status == "playing"
+    assert tg.service.cached(key(g)).status == "playing"
     await boss.send(g, "/stop")
-    await tg.until(lambda: tg.service.held(key(g)) is None)
+    await tg.until(lambda: tg.service.cached(key(g)) is None)
     await tg.settle()
     final = tg.table_message(g)
     assert final.markup is None and EN.gettext("⏹ The game was stopped.") in final.text
@@ -342,10 +342,10 @@ async def test_typed_commands(tg: Harness) -> None:
     g = api.group()
     alice, bob = api.user("Alice", started=True), api.user("Bob", started=True)
     await alice.send(g, "/new@uno_test_bot house")
-    await tg.until(lambda: tg.service.held(key(g)) is not None)
-    assert tg.service.held(key(g)).preset == "house"
+    await tg.until(lambda: tg.service.cached(key(g)) is not None)
+    assert tg.service.cached(key(g)).preset == "house"
     await bob.send(g, "/join")
-    await tg.until(lambda: len(tg.service.held(key(g)).seats) == 2)
+    await tg.until(lambda: len(tg.service.cached(key(g)).seats) == 2)
     await bob.send(g, "/new")  # a table is open here already: told privately
     await tg.until(lambda: api.dms(bob))
     assert api.dms(bob)[-1] == EN.gettext("A table is already open here.")
@@ -353,7 +353,7 @@ async def test_typed_commands(tg: Harness) -> None:
     await tg.until(lambda: len(api.dms(bob)) == 2)
     assert api.dms(bob)[-1] == EN.gettext("You have joined already.")
     await bob.send(g, "/leave")
-    await tg.until(lambda: len(tg.service.held(key(g)).seats) == 1)
+    await tg.until(lambda: len(tg.service.cached(key(g)).seats) == 1)
     await alice.send(g, "/start@other_bot")  # for another bot: not ours to answer
     await alice.send(g, "/start")
     await tg.until(lambda: len(api.dms(alice)) == 1)

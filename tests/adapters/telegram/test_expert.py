@@ -13,17 +13,17 @@ async def test_addbot_expert_seats_an_expert_that_plays_the_game_out(tg: Harness
     g = api.group()
     alice = api.user("Alice")
     await alice.send(g, "/new")
-    await tg.until(lambda: tg.service.held(key(g)) is not None)
+    await tg.until(lambda: tg.service.cached(key(g)) is not None)
     await alice.send(g, "/addbot expert")
     await alice.send(g, "/addbot")
-    await tg.until(lambda: len(tg.service.held(key(g)).seats) == 3)
-    bots = [s.bot for s in tg.service.held(key(g)).seats]
+    await tg.until(lambda: len(tg.service.cached(key(g)).seats) == 3)
+    bots = [s.bot for s in tg.service.cached(key(g)).seats]
     assert bots == [None, "expert", "smart"]
     res = await tg.service.configure(key(g), alice.pid, overrides={"target": 0, "hand_size": 5})
     assert res.ok
     await tg.service.experts.warm()  # (a worker process starts slowly on a busy machine)
     await alice.send(g, "/start")
-    await tg.until(lambda: tg.service.held(key(g)).status == "playing")
+    await tg.until(lambda: tg.service.cached(key(g)).status == "playing")
     await play_out(tg, g, [alice])
     await tg.settle()
     assert "wins the game" in tg.table_message(g).text

@@ -116,7 +116,7 @@ async def test_old_buttons_still_posted_do_what_they_did(tg: Harness) -> None:
     tid = str(g.id)
     ans = await bob.click(table, data=f"j|{tid}")
     assert not ans.show_alert
-    await tg.until(lambda: len(tg.service.held(key(g)).seats) == 2)
+    await tg.until(lambda: len(tg.service.cached(key(g)).seats) == 2)
     await alice.click(table, "Settings")
     menu = (await tg.until(lambda: api.bot_messages(alice.chat)))[0]
     await alice.click(menu, data=f"sf|{tid}|12")  # uno_penalty, by its old index
@@ -124,9 +124,9 @@ async def test_old_buttons_still_posted_do_what_they_did(tg: Harness) -> None:
     assert menu.text.startswith("⚙️ " + schema.flag_name("uno_penalty", EN))
     ans = await alice.click(menu, data=f"sv|{tid}|12|3")  # its fourth value then: 4
     assert not ans.show_alert, ans.text
-    await tg.until(lambda: tg.service.held(key(g)).rules.uno_penalty == 4)
+    await tg.until(lambda: tg.service.cached(key(g)).rules.uno_penalty == 4)
     await alice.click(menu, data=f"sp|{tid}|house")
-    await tg.until(lambda: tg.service.held(key(g)).preset == "house")
+    await tg.until(lambda: tg.service.cached(key(g)).preset == "house")
     await alice.click(menu, data=f"sx|{tid}")
     await tg.settle()
     assert not menu.buttons()

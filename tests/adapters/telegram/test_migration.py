@@ -69,10 +69,10 @@ async def test_the_service_messages_move_the_game_to_the_supergroup(
     sent_to_old = len(api.group_texts(g))
 
     new = api.migrate(g, by=alice)  # both service messages
-    await tg.until(lambda: tg.service.held(key(new)) is not None)
+    await tg.until(lambda: tg.service.cached(key(new)) is not None)
     await tg.settle()
 
-    assert tg.service.held(key(g)) is None
+    assert tg.service.cached(key(g)) is None
     info = await tg.info(new)
     assert info.version == before.version and info.seats == before.seats
     assert {u.pid: await tg.service.hand(key(new), u.pid) for u in people} == hands
@@ -144,7 +144,7 @@ async def test_a_send_refused_as_migrated_moves_the_game_and_late_news_changes_n
             press = (cards or others)[0]
             ans = await alice.click(mine, data=press["callback_data"])
             assert not ans.show_alert or ans.text.startswith("Hand of"), ans.text
-        elif tg.service.held(key(new)) is None:
+        elif tg.service.cached(key(new)) is None:
             # Bob still has the inline query the old table's Play button gave him
             results = await bob.inline(stale_query)
             assert results.results, "the old query finds the table where it is now"
@@ -154,12 +154,12 @@ async def test_a_send_refused_as_migrated_moves_the_game_and_late_news_changes_n
             await human_turn(tg, new, bob)
             continue
         # (the old key is gone once the table moved; the new one once the game ended)
-        await tg.until(lambda b=before: moved(tg, new, b)() and tg.service.held(key(g)) is None)
+        await tg.until(lambda b=before: moved(tg, new, b)() and tg.service.cached(key(g)) is None)
         if n == 0:
             # the first change after the upgrade was refused in the old chat: followed
-            await tg.until(lambda: tg.service.held(key(new)) is not None)
+            await tg.until(lambda: tg.service.cached(key(new)) is not None)
             await tg.settle()
-            assert tg.service.held(key(g)) is None
+            assert tg.service.cached(key(g)) is None
             assert len(tables_in(api, new)) == 1
             assert tg.table_message(new).has_button("Play")
             # her private hand now names the new chat
@@ -194,7 +194,7 @@ async def test_the_old_chat_is_remembered_across_a_restart(tg: Harness) -> None:
     old_table = await open_table(tg, g, alice, [bob], hand_size=5, target=0)
     stale_query = play_query(old_table)
     new = api.migrate(g, by=alice)
-    await tg.until(lambda: tg.service.held(key(new)) is not None)
+    await tg.until(lambda: tg.service.cached(key(new)) is not None)
     await tg.settle()
     await tg.restart()
     assert tg.adapter.current_key(key(g)) == key(new)

@@ -35,10 +35,10 @@ async def test_an_inline_query_after_a_choice_sees_the_choice_applied(tg: Harnes
     ans = await alice.inline(str(g.id))
     play = ans.find(lambda r: r.code == "pR5")
     assert play is not None
-    before = service.held(k).version
+    before = service.cached(k).version
     await alice.choose(ans, play, g)
     again = await alice.inline(str(g.id))  # typed at once, while the choice is handled
-    assert service.held(k).version > before  # answered after the choice was applied
+    assert service.cached(k).version > before  # answered after the choice was applied
     assert not again.find(lambda r: r.code.startswith("p"))  # no card to play: Bob's turn
     assert all(f"|{before}|" not in r.id for r in again.results)
 
@@ -121,7 +121,7 @@ async def test_queries_and_choices_past_the_backlog_are_answered(tg: Harness) ->
     text = EN.gettext(TOO_FAST)
     assert all(a.results == [] and a.button and a.button["text"] == text for a in answers)
     await tg.until(lambda: text in api.dms(alice))
-    await tg.until(lambda: service.held(key(g)).version > version)
+    await tg.until(lambda: service.cached(key(g)).version > version)
     await tg.settle()
     assert (await tg.info(g)).version == version + 1  # the first choice, once
 

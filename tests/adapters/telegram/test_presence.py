@@ -108,9 +108,9 @@ async def test_play_for_me_from_the_inline_menu(tg: Harness) -> None:
     pilot = next(r for r in ans.results if r.code == "P1")
     assert pilot.title == "🤖 Play for me"
     await bob.choose(ans, pilot, g)
-    await tg.until(lambda: bool(tg.service.held(f"tg:{g.id}").autopilot))
+    await tg.until(lambda: bool(tg.service.cached(f"tg:{g.id}").autopilot))
     ans = await bob.inline(query)
     assert [r.title for r in ans.results if r.code == "P0"] == ["✋ Take my seat back"]
     back = next(r for r in ans.results if r.code == "P0")
     await bob.choose(ans, back, g)
-    await tg.until(lambda: not tg.service.held(f"tg:{g.id}").autopilot)
+    await tg.until(lambda: not tg.service.cached(f"tg:{g.id}").autopilot)

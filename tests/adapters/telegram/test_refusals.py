@@ -27,7 +27,7 @@ async def test_a_refused_command_is_answered_in_the_group_for_a_while(tg: Harnes
     g = api.group("Friends")
     alice, bob = api.user("Alice"), api.user("Bob")
     await alice.send(g, "/new")
-    await tg.until(lambda: tg.service.held(key(g)) is not None)
+    await tg.until(lambda: tg.service.cached(key(g)) is not None)
     command = await bob.send(g, "/start")
     replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is command])
     reply = replies[0]
@@ -42,7 +42,7 @@ async def test_a_refused_command_is_answered_in_the_group_for_a_while(tg: Harnes
     # in a forum topic, the reply goes to the topic
     forum = api.group("Forum", forum=True)
     await alice.send(forum, "/new", thread=7)
-    await tg.until(lambda: tg.service.held(key(forum, 7)) is not None)
+    await tg.until(lambda: tg.service.cached(key(forum, 7)) is not None)
     command = await bob.send(forum, "/stop", thread=7)
     replies = await tg.until(lambda: [m for m in api.bot_messages(forum) if m.reply_to is command])
     assert replies[0].text == NOT_HOST and replies[0].thread == 7
@@ -63,7 +63,7 @@ async def test_replies_due_for_deletion_are_deleted_at_stop(tg: Harness) -> None
     g = api.group()
     alice, bob = api.user("Alice"), api.user("Bob")
     await alice.send(g, "/new")
-    await tg.until(lambda: tg.service.held(key(g)) is not None)
+    await tg.until(lambda: tg.service.cached(key(g)) is not None)
     command = await bob.send(g, "/stop")
     replies = await tg.until(lambda: [m for m in api.bot_messages(g) if m.reply_to is command])
     assert not replies[0].deleted

@@ -238,12 +238,12 @@ async def test_a_closed_table_leaves_no_private_hands_behind(tg: Harness) -> Non
     await bob.send(g, "/leave")
 
     def bob_out() -> bool:
-        game = tg.service.held(key(g)).game
+        game = tg.service.cached(key(g)).game
         return game is not None and bob.pid not in game.players
 
     await tg.until(bob_out)
     await alice.send(g, "/stop")
-    await tg.until(lambda: (t := tg.service.held(key(g))) is None or t.status != "playing")
+    await tg.until(lambda: (t := tg.service.cached(key(g))) is None or t.status != "playing")
     await tg.settle()
     assert not tg.adapter.hands_kept(key(g))
 

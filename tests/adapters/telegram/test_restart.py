@@ -126,7 +126,7 @@ async def test_a_crash_before_the_edit_went_out_is_made_good(tg: Harness) -> Non
     assert win is not None
     await alice.choose(ans, win, g)
     # the round is won, and the next one dealt after the pause: all committed
-    await tg.until(lambda: (t := tg.service.held(k)) and t.game and t.game.round == 2)
+    await tg.until(lambda: (t := tg.service.cached(k)) and t.game and t.game.round == 2)
     await tg.until(lambda: any(c.error is not None for c in api.of("sendMessage")))
     info = await tg.info(g)
     turn = tg.service.timers.armed(k)["turn"]

@@ -43,7 +43,7 @@ async def test_uno_call_and_catch(tg: Harness) -> None:
         if user is None or stage == "done":
             break
         k = key(g)
-        before = tg.service.held(k).version
+        before = tg.service.cached(k).version
         ans = await user.inline(await tg.play_query(g))
         with_uno = [r for r in ans.results if r.code.endswith("!")]
         choice: Any
@@ -116,7 +116,7 @@ async def _play_w4(tg: Harness, chat: FakeChat, user: FakeUser) -> None:
     w4 = ans.find(lambda r: r.code == "pW4/B")
     assert w4 is not None, [r.id for r in ans.results]
     await user.choose(ans, w4, chat)
-    await tg.until(lambda: (t := tg.service.held(key(chat))) and t.version > 10)
+    await tg.until(lambda: (t := tg.service.cached(key(chat))) and t.version > 10)
     await tg.settle()
 
 
@@ -294,7 +294,7 @@ async def test_a_catch_window_waits_for_its_button_however_late_it_shows(
         shown = await tg.until(lambda: _first_shown(api, g, "Catch Alice"), timeout=10)
         assert shown.t - played > 2.0  # paced past the window's length
         assert await _exposed(tg, g, alice)  # still open when its button appeared
-        await tg.until(lambda: not tg.service.held(key(g)).game.exposed, timeout=10)
+        await tg.until(lambda: not tg.service.cached(key(g)).game.exposed, timeout=10)
         assert loop.time() - shown.t >= 1.0 - 0.01  # the window ran from the button
         last = (await tg.store.actions(key(g)))[-1].action
         assert last == {"type": "Timeout", "window": "uno"}, last
@@ -327,7 +327,7 @@ async def test_a_challenge_window_waits_for_its_buttons_however_late_they_show(
         assert "Take +4" in json.dumps(shown.params["reply_markup"])
 
         def decided() -> bool:
-            game = tg.service.held(key(g)).game
+            game = tg.service.cached(key(g)).game
             return game is not None and game.phase is not Phase.CHALLENGE
 
         await tg.until(decided, timeout=10)
