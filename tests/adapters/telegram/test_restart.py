@@ -242,8 +242,8 @@ async def test_lost_replies_are_owned_up_to_once_by_the_table_or_a_notice(tg: Ha
     notice = EN.gettext(NOTICE)
     # (under load the restart's owed replies may still be on their way after settling)
     await tg.until(lambda: notice in api.group_texts(other), timeout=15)
+    await tg.until(lambda: EN.gettext(RESUMED) in tg.table_message(g).text, timeout=15)
     await tg.settle()
-    assert EN.gettext(RESUMED) in tg.table_message(g).text
     assert notice not in api.group_texts(g)
     assert api.group_texts(other).count(notice) == 1
     for _ in range(500):  # the notice gone, nothing is owed
