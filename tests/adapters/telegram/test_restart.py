@@ -226,14 +226,16 @@ async def test_lost_replies_are_owned_up_to_once_by_the_table_or_a_notice(tg: Ha
     for chat in (g, other):
         api.fail("sendMessage", code=429, retry_after=3600, chat_id=chat.id)
         await alice.send(chat, "/rules")
-    assert (await tg.service.act(k, bob.pid, Play("R2"))).ok  # its edit waits behind
-    for chat in (g, other):
+    for chat in (g, other):  # the replies tried, refused: their lanes wait an hour
         await tg.until(
             lambda c=chat: any(  # type: ignore[misc]
                 e.error is not None and e.params.get("chat_id") == c.id
                 for e in api.of("sendMessage")
             )
         )
+    # (a command is handled in a task of its own: only now is the move's edit sure to
+    # queue behind the reply, rather than going out before it)
+    assert (await tg.service.act(k, bob.pid, Play("R2"))).ok  # its edit waits behind
     marked = await tg.store.unsent("tg", time.time() + 1)
     assert {u.chat for u in marked} == {k, key(other)}
     await _crash(tg)
