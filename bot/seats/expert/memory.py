@@ -110,10 +110,6 @@ class Memory:
     over: bool = False
     challenge: bool = False  # a Wild Draw Four waits to be challenged or accepted
     drawn_by: str | None = None  # who drew a card they may play now
-    # per player, their last play of an ordinary turn while they have drawn nothing since:
-    # (card, identical cards with it, colour named or -1, colour and top card before it),
-    # as orders and colour indices (``search.World`` asks which hands would have made it)
-    last_play: dict[str, tuple[int, int, int, int, int]] = field(default_factory=dict)
 
     def copy(self) -> Memory:
         return Memory(
@@ -132,7 +128,6 @@ class Memory:
             over=self.over,
             challenge=self.challenge,
             drawn_by=self.drawn_by,
-            last_play=dict(self.last_play),
         )
 
     # -- feeding -------------------------------------------------------------------------
@@ -177,15 +172,12 @@ class Memory:
                 self._clear_penalty()
             elif isinstance(e, PlayerLeft):
                 self.slots.pop(e.player, None)
-                self.last_play.pop(e.player, None)
                 if e.player in self.players:
                     self.players.remove(e.player)
             elif isinstance(e, HandsSwapped):
-                self.last_play.clear()
                 a, b = self.slots.get(e.player, []), self.slots.get(e.target, [])
                 self.slots[e.player], self.slots[e.target] = b, a
             elif isinstance(e, HandsRotated):  # each hand passes one seat on
-                self.last_play.clear()
                 order = [p for p in self.players if p in self.slots]
                 old = [self.slots[p] for p in order]
                 for j, held in enumerate(old):
@@ -211,7 +203,6 @@ class Memory:
         self.stalled = 0
         self.over = False
         self.challenge = False
-        self.last_play = {}
 
     def _played(self, e: CardPlayed) -> None:
         cards = (e.card, *e.together)
@@ -225,29 +216,14 @@ class Memory:
                 self.rules.wild_draw_four == "challenge" and not free
             ):
                 honest = self._w4_mask()
-        ordinary = not (
-            e.jump_in
+        elif not (
+            e.together
+            or e.jump_in
             or self.pending_kind is not None
             or self._after_draw
             or self.rules.swap != "off"
             or (self.rules.first_play_number and not self.opened)
-            or self.color is None
-            or self.top is None
-        )
-        if ordinary and self.top is not None and self.color is not None:
-            named = COLORS.index(e.color) if e.card.is_wild and e.color is not None else -1
-            self.last_play[e.player] = (
-                e.card.order,
-                len(e.together),
-                named,
-                COLORS.index(self.color),
-                self.top.order,
-            )
-        else:
-            self.last_play.pop(e.player, None)
-        if honest:
-            pass
-        elif ordinary and not e.together:
+        ):
             # a play of one card in an ordinary turn: what a careful player would have
             # played rather than this, it did not hold
             fitted = self._playable(self.color, self.top)
@@ -295,8 +271,6 @@ class Memory:
         before: tuple[Color | None, Card | None],
     ) -> None:
         slots = self.slots.setdefault(e.player, [])
-        if e.count:
-            self.last_play.pop(e.player, None)  # their hand is no longer the one it was
         if e.reason in ("penalty", "challenge"):
             self._clear_penalty()
         if e.count == 0:

@@ -25,7 +25,7 @@ from typing import Any
 
 from bot.seats import strategies as ai
 from bot.seats.expert.memory import Memory
-from bot.seats.expert.rollout import _BASES, playout, theta_for, value_after
+from bot.seats.expert.rollout import playout, theta_for, value_after
 from engine import (
     COLORS,
     Accept,
@@ -54,10 +54,7 @@ from engine.fast import (
     D2,
     PLAYING,
     W4,
-    WILD4,
     FastRound,
-    Flags,
-    flags_of,
     supported,
 )
 from engine.rules import Rules
@@ -156,31 +153,9 @@ class World:
             slots.extend((s, m) for m in masks)
         slots.sort(key=lambda t: -t[1].bit_count())
         self.slots = slots
-        # the last plays to check a deal against: (seat, the cards played, the play)
-        self.fl = flags_of(v.rules)
-        self.checks: list[tuple[int, list[int], tuple[int, int, int, int, int]]] = []
-        if self.memory is not None:
-            for s, p in enumerate(players):
-                ctx = self.memory.last_play.get(p)
-                if s != self.me and ctx is not None and v.counts[p]:
-                    self.checks.append((s, [ctx[0]] * (1 + ctx[1]), ctx))
 
     def sample(self, rnd: Random) -> tuple[list[list[int]], list[int], list[int]]:
-        """One deal of the hidden cards: every hand, the draw pile, the discard pile. A
-        deal where a player's last play (``Memory.last_play``) is not what a careful
-        player holding that hand then would have played is dealt again, a few times."""
-        deal = self._deal(rnd)
-        if self.checks:
-            for _ in range(RETRIES):
-                hands = deal[0]
-                if all(
-                    _would_play(hands[s] + cards, ctx, self.fl) for s, cards, ctx in self.checks
-                ):
-                    break
-                deal = self._deal(rnd)
-        return deal
-
-    def _deal(self, rnd: Random) -> tuple[list[list[int]], list[int], list[int]]:
+        """One deal of the hidden cards: every hand, the draw pile, the discard pile."""
         pool = self.pool[:]
         rnd.shuffle(pool)
         hands: list[list[int]] = [[] for _ in self.sizes]
@@ -303,63 +278,6 @@ class World:
 
 
 ALL = {c.order: c for c in full_deck()}
-RETRIES = 6  # deals tried again for one that fits the last plays (then the last is kept)
-
-
-def _would_play(hand: list[int], ctx: tuple[int, int, int, int, int], fl: Flags) -> bool:
-    """Whether a careful player (``smart``: ``rollout.turn_pick``'s scores) holding
-    ``hand`` would have made the play ``ctx`` (``Memory.last_play``) in an ordinary turn:
-    one of its best-scored plays, whoever was next (the size of their hand, which the
-    scores read, is not kept), a wild named in the colour it held most of."""
-    card, extra, named, color, top = ctx
-    trank = CARD_RANK[top] if top < 52 else -1
-    counts = [0, 0, 0, 0]
-    for c in hand:
-        if c < 52:
-            counts[c // 13] += 1
-    most = max(counts)
-    best = counts.index(most) if most else color
-    if named >= 0 and named != best:
-        return False
-    if card < 52 and CARD_COLOR[card] != color and CARD_RANK[card] != trank:
-        return False  # (a deal cannot make this: the play was legal)
-    n = len(hand)
-    legal4 = (
-        counts[color] == 0
-        if not fl.draw_no_play
-        else not any(c < 52 and (c // 13 == color or CARD_RANK[c] == trank) for c in hand)
-    )
-    plays: list[tuple[int, int]] = []
-    for c in dict.fromkeys(hand):
-        if c < 52 and CARD_COLOR[c] != color and CARD_RANK[c] != trank:
-            continue
-        if c == WILD4 and not legal4 and fl.no_bluff:
-            continue
-        x = hand.count(c) - 1 if fl.identical else 0
-        if x + 1 == n and CARD_RANK[c] in fl.not_last:
-            x -= 1
-            if x < 0:
-                continue
-        plays.append((c, x))
-    if (card, extra) not in plays:
-        return False
-    if card == WILD4 and not legal4:  # a bluff only when nothing else fitted
-        return all(c == WILD4 for c, _ in plays)
-    for bases in _BASES:
-        top_v = -1e9
-        mine = 0.0
-        for c, x in plays:
-            if c == WILD4 and not legal4:
-                continue
-            v = bases[c] + 10 * x + (2.0 if c < 52 and c // 13 == best else 0.0)
-            if x + 1 == n:
-                v = 1000.0
-            if (c, x) == (card, extra):
-                mine = v
-            top_v = max(top_v, v)
-        if mine >= top_v:
-            return True
-    return False
 
 
 def _w4_was_legal(rules: Rules, hand: list[int], color: Color | None, top: Card) -> bool:
