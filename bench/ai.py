@@ -5,12 +5,13 @@ Whole games straight on the engine (``bot.seats.simulate``: seats rotated every 
 split into chunks played in several processes; each chunk's seed is the run's seed plus
 its number, so a run is the same on any number of processes. The expert seat searches
 with the budget the bot gives it (``bot.seats.expert.BOT_BUDGET``: its playouts; the time box
-itself is not applied here, so that a seed gives the same games on a busy machine). A
-game is one round by default (``--target 0``, as in the published figures it is compared
-with); ``--target 500`` plays games to 500 points.
+itself is not applied here, so that a seed gives the same games on a busy machine;
+``--time-box`` applies it, as the bot does, to measure the CPU per decision the bot
+spends). A game is one round by default (``--target 0``, as in the published figures it
+is compared with); ``--target 500`` plays games to 500 points.
 
     python -m bench.ai [--players 4] [--games 5000] [--preset official]
-                       [--strategies expert,smart] [--procs 2] [--seed 0]
+                       [--strategies expert,smart] [--procs 2] [--seed 0] [--time-box]
 """
 
 from __future__ import annotations
@@ -31,16 +32,18 @@ CHUNK = 20  # games per task: a multiple of every table size from 2 to 5 seats
 
 
 def _chunk(
-    args: tuple[int, int, str, int, tuple[str, ...], int],
+    args: tuple[int, int, str, int, tuple[str, ...], int, bool],
 ) -> tuple[dict[str, int], list[float], int]:
     """Play one chunk: wins per strategy, the expert's CPU seconds per decision, actions."""
-    games, players, preset, target, strategies, seed = args
+    games, players, preset, target, strategies, seed, boxed = args
     from bot.seats.expert import search
 
     times: list[float] = []
     decide = search.decide
 
     def timed(*a: object, **kw: object) -> object:
+        if boxed:  # the bot's budget, time box and all (``decide``'s fourth argument)
+            a = (*a[:3], BOT_BUDGET, *a[4:])
         t = time.thread_time()
         out = decide(*a, **kw)  # type: ignore[arg-type]
         times.append(time.thread_time() - t)
@@ -63,6 +66,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--strategies", default="expert,smart", help="seat strategies, cycled")
     ap.add_argument("--procs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--time-box",
+        action="store_true",
+        help="apply the bot's CPU time box to each decision (a seed no longer replays)",
+    )
     args = ap.parse_args(argv)
     strategies = tuple(s.strip() for s in args.strategies.split(",") if s.strip())
     seats = [strategies[i % len(strategies)] for i in range(args.players)]
@@ -74,15 +82,17 @@ def main(argv: list[str] | None = None) -> None:
             args.target,
             strategies,
             args.seed + n,
+            args.time_box,
         )
         for n, i in enumerate(range(0, args.games, CHUNK))
     ]
+    box = BOT_BUDGET.seconds if args.time_box else None
     print(
         f"{args.games} games, {args.players} players, {args.preset} rules"
         f"{'' if args.target == 0 else f' to {args.target} points'}"
         f"{' (one round each)' if args.target == 0 else ''}, seats {' '.join(seats)} rotated, "
         f"seed {args.seed}, {args.procs} processes; expert: {BOT_BUDGET.playouts} playouts "
-        "a decision",
+        f"a decision{f', time box {box * 1e3:.0f} ms' if box else ''}",
         flush=True,
     )
     wins: Counter[str] = Counter()

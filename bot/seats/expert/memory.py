@@ -14,7 +14,11 @@ in every hand the cards it cannot be, learnt from the moves:
   one put on a penalty, or jumped in with, which needs no such right);
 - under ``jump_in``, a card that lay on top while anyone could jump in on it, until the
   player to move moved otherwise than with that card, was held by none of the others
-  (anyone holding it jumps in: it sheds a card and takes the turn).
+  (anyone holding it jumps in: it sheds a card and takes the turn);
+- a careful player sheds its action cards before its numbers and keeps its wilds for
+  when nothing else fits: one who played a number card in its turn (not the card it had
+  just drawn) held no Skip, Reverse or +2 that fitted; one who played a Wild, nothing
+  else that fitted but a Wild Draw Four.
 
 These are the inferences a person makes, not certainties (anyone may draw holding a card
 that fits): a play that contradicts them drops them for that player. Nothing here sees a
@@ -61,6 +65,7 @@ COLOR_MASK = tuple(sum(1 << c.order for c in ALL_CARDS if c.color is col) for co
 RANK_MASK = {r: sum(1 << c.order for c in ALL_CARDS if c.rank is r) for r in Rank}
 WILDS = RANK_MASK[Rank.WILD] | RANK_MASK[Rank.WILD_DRAW_FOUR]
 NUMBERS = sum(1 << c.order for c in ALL_CARDS if c.is_number)
+ACTIONS = RANK_MASK[Rank.SKIP] | RANK_MASK[Rank.REVERSE] | RANK_MASK[Rank.DRAW_TWO]
 
 
 # the ranks nobody may go out on, by ``last_card`` (``engine.play.last_card``)
@@ -104,6 +109,7 @@ class Memory:
     stalled: int = 0
     over: bool = False
     challenge: bool = False  # a Wild Draw Four waits to be challenged or accepted
+    drawn_by: str | None = None  # who drew a card they may play now
 
     def copy(self) -> Memory:
         return Memory(
@@ -121,6 +127,7 @@ class Memory:
             stalled=self.stalled,
             over=self.over,
             challenge=self.challenge,
+            drawn_by=self.drawn_by,
         )
 
     # -- feeding -------------------------------------------------------------------------
@@ -133,6 +140,8 @@ class Memory:
         """One move: ``player``'s ``action`` (``None`` for a deal) and the events it made,
         as the public saw them. Only public facts are read."""
         before = (self.color, self.top)
+        self._after_draw = self.drawn_by == player  # a play now may be of the drawn card
+        self.drawn_by = None
         if isinstance(action, _IN_TURN) and not (
             isinstance(action, Play) and self.top is not None and action.card == self.top
         ):
@@ -207,6 +216,21 @@ class Memory:
                 self.rules.wild_draw_four == "challenge" and not free
             ):
                 honest = self._w4_mask()
+        elif not (
+            e.together
+            or e.jump_in
+            or self.pending_kind is not None
+            or self._after_draw
+            or self.rules.swap != "off"
+            or (self.rules.first_play_number and not self.opened)
+        ):
+            # a play of one card in an ordinary turn: what a careful player would have
+            # played rather than this, it did not hold
+            fitted = self._playable(self.color, self.top)
+            if e.card.is_number:
+                honest = fitted & ACTIONS
+            elif e.card.rank is Rank.WILD:
+                honest = fitted & ~WILDS
         slots = self.slots.get(e.player)
         if slots is not None:
             for c in cards:
@@ -265,6 +289,8 @@ class Memory:
         # when the turn ended at once
         new = [at_once] * (e.count - 1) + [at_once if passed else 0] * min(e.count, 1)
         slots.extend(new)
+        if not passed and e.count:
+            self.drawn_by = e.player
 
     def _clear_penalty(self) -> None:
         self.pending_kind = None

@@ -155,7 +155,8 @@ def test_a_player_who_draws_held_nothing_that_fitted() -> None:
     reds_fives_wilds = _mask(reds + " Y5 G5 B5 W W4")
     assert all(m & reds_fives_wilds == reds_fives_wilds for m in slots)  # B7 too: passed
     assert memory.discard == ["R1", "R5"]
-    assert memory.slots["a"] == [0, 0] and memory.slots["c"] == [0, 0, 0]
+    # a played a number: no red Skip, Reverse or +2 then (it would have shed that first)
+    assert memory.slots["a"] == [_mask("RS RR RD2")] * 2 and memory.slots["c"] == [0, 0, 0]
 
 
 def _deal_events(g: Game) -> list[Event]:
@@ -308,6 +309,32 @@ def test_a_last_card_that_may_not_go_out_is_no_sign_of_drawing() -> None:
     first = memory.slots["b"][0]
     assert first & _mask("R7 Y5") == _mask("R7 Y5")  # numbers that fitted: not held
     assert not first & _mask("RS RD2 W W4")  # what may not go out: may be held
+
+
+def test_a_number_or_a_wild_played_says_what_would_have_been_played_first() -> None:
+    """A careful player sheds action cards before numbers and keeps wilds for when nothing
+    else fits: a number played in turn says no Skip, Reverse or +2 fitted; a Wild, that
+    nothing but a +4 did; the card just drawn, played, says neither."""
+    g = scenario(
+        {"a": ["G7", "Y3", "B2"], "b": ["W", "Y6", "B1"], "c": ["B9", "G3", "G4"]},
+        ["G1"],
+        draw_pile=["R5", "G8"],
+    )
+    memory = _house_record(g)
+    g = _move(g, memory, "a", Play("G7"))
+    green_actions = _mask("GS GR GD2")
+    assert all(m & green_actions == green_actions for m in memory.slots["a"])
+    assert not any(m & _mask("RS Y7 W W4") for m in memory.slots["a"])
+    g = _move(g, memory, "b", Play("W", color=Color.YELLOW))
+    fitted = _mask(" ".join(c.code for c in set(full_deck()) if c.color is Color.GREEN) + " R7")
+    assert all(m & fitted == fitted for m in memory.slots["b"])
+    assert not any(m & _mask("W W4 Y6 R1") for m in memory.slots["b"])
+    g = scenario({"a": ["G7", "Y3"], "b": ["Y6", "B1"]}, ["R1"], draw_pile=["R8"])
+    memory = _house_record(g)
+    g = _move(g, memory, "a", Draw())
+    assert g.current == "a" and memory.drawn_by == "a"
+    g = _move(g, memory, "a", Play("R8"))  # the card just drawn: nothing to read
+    assert memory.drawn_by is None and len(memory.slots["a"]) == 2
 
 
 def test_the_record_holds_for_smart_seats_that_jump_in() -> None:
