@@ -176,6 +176,11 @@ class Settings(BaseSettings):
     default_preset: str = Field(
         "official", description="the rules of a new table: official, house or party"
     )
+    default_bot: Literal["smart", "expert", "basic", "random"] = Field(
+        "smart",
+        description="the strategy of a bot seat added without one (the table's bot button, "
+        "/addbot, /uno addbot): smart, expert, basic or random",
+    )
     season: Literal["month", "none"] = Field(
         "month",
         description="ratings' seasons: month (a ladder for each month beside the all-time "

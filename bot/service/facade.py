@@ -368,13 +368,15 @@ class Service(Runner):
         self,
         key: str,
         by: str,
-        strategy: str = "smart",
+        strategy: str | None = None,
         *,
         admin: bool = False,
     ) -> Result:
-        """Add a bot seat (host or admin; lobby, or for the next round)."""
+        """Add a bot seat (host or admin; lobby, or for the next round) playing
+        ``strategy``; none, or one that is no strategy: the operator's default
+        (``UNO_DEFAULT_BOT``, ``smart`` unless set)."""
         if strategy not in ai.STRATEGIES:
-            strategy = "smart"
+            strategy = self.settings.default_bot
         return await self._run(key, by, lambda t: lobby.add_bot(
             t, by, strategy, self.ctx(key), admin=admin
         ))  # fmt: skip

@@ -385,7 +385,7 @@ class UnoCommands(app_commands.Group):
 
         async def run(a: Answering, key: str, scope: str) -> None:
             res = await self.service.add_bot(
-                key, a.player, strategy or "smart", admin=admin(a.interaction)
+                key, a.player, strategy or None, admin=admin(a.interaction)
             )
             await self._done(a, res)
 

@@ -385,7 +385,8 @@ class Commands(Base):
         if here is None:
             return
         args = context.args or []
-        strategy = args[0].lower() if args and args[0].lower() in ai.STRATEGIES else "smart"
+        # none named (or no strategy): the operator's default (``UNO_DEFAULT_BOT``)
+        strategy = args[0].lower() if args and args[0].lower() in ai.STRATEGIES else None
         admin = await self._admin(here.key, here.uid)
         self._answer(here, await self.svc.add_bot(here.key, here.pid, strategy, admin=admin))
 

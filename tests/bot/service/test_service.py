@@ -217,6 +217,27 @@ async def test_add_and_remove_bots(env: Env) -> None:
     assert info is not None and {s.name for s in info.seats if s.bot} == {"Bot 1", "Bot 2"}
 
 
+async def test_a_bot_added_without_a_strategy_plays_the_operators_default(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """``UNO_DEFAULT_BOT``: the table's bot button and ``/addbot`` name no strategy; the
+    seat plays the operator's default (``smart`` unless set), as does a name that is no
+    strategy; one named is kept."""
+    for default in ("smart", "expert"):
+        svc, store, _ = await open_service(tmp_path / f"{default}.sqlite3", clock,
+                                           default_bot=default)  # fmt: skip
+        try:
+            await lobby(svc, humans=1)
+            assert (await svc.add_bot(KEY, "u1")).ok
+            assert (await svc.add_bot(KEY, "u1", "no-such-strategy")).ok
+            assert (await svc.add_bot(KEY, "u1", "basic")).ok
+            info = await svc.table(KEY)
+            assert info is not None
+            assert [s.bot for s in info.seats] == [None, default, default, "basic"]
+        finally:
+            await close_service(svc, store)
+
+
 async def test_configure_in_the_lobby(env: Env, store: SqliteStore) -> None:
     svc, _, port = env
     await lobby(svc, humans=2)
