@@ -459,13 +459,13 @@ class Service(Runner):
         return (await self.store.chat_settings(scope)).lang
 
     async def set_chat_language(
-        self, key: str, scope: str, lang: str | None, *, by: str | None = None, admin: bool = True
+        self, key: str, scope: str, lang: str | None, *, admin: bool = True
     ) -> Result:
         """The chat's language (``None``: back to the platform's default), applied to every
-        open table of the chat (all its forum topics or threads). Asked ``by`` a user: only
-        a chat admin, as the adapter reports (``admin``), may. The result is the table at
-        ``key``, if one is open."""
-        if by is not None and not admin:
+        open table of the chat (all its forum topics or threads). Only a chat admin, as the
+        adapter reports (``admin``), may: anyone else is refused ``not_host``. The result
+        is the table at ``key``, if one is open."""
+        if not admin:
             return refused("not_host")
         return await chats.set_chat_language(self, key, scope, lang)
 

@@ -54,7 +54,7 @@ class Changes(Protocol[R_co]):
     async def vote_end(self, key: str, player: str, vote: int = 0) -> R_co: ...
 
     async def set_chat_language(
-        self, key: str, scope: str, lang: str | None, *, by: str | None = None, admin: bool = True
+        self, key: str, scope: str, lang: str | None, *, admin: bool = True
     ) -> R_co: ...
 
     async def set_user_language(self, user: str, lang: str | None) -> R_co: ...
@@ -100,7 +100,7 @@ async def press(
         case intents.Language("user", code):
             return await service.set_user_language(player, code)
         case intents.Language("chat", code) if scope is not None:
-            return await service.set_chat_language(key, scope, code, by=player, admin=admin)
+            return await service.set_chat_language(key, scope, code, admin=admin)
         case intents.CardLook(look):
             return await service.set_user_cards(player, look)
     return None

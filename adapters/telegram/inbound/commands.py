@@ -330,9 +330,7 @@ class Commands(Base):
             return
         admin = await self.chats.is_admin(here.chat, here.uid)
         if chosen is not None:
-            res = await self.svc.set_chat_language(
-                here.key, here.scope, chosen, by=here.pid, admin=admin
-            )
+            res = await self.svc.set_chat_language(here.key, here.scope, chosen, admin=admin)
             if self._answer(here, res):
                 self.chats.set_chat_lang(here.chat, chosen)
                 self.messages.say(here.chat, here.thread, lang_done(translator(chosen)))

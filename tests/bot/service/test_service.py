@@ -756,6 +756,10 @@ async def test_chat_settings_and_languages_are_kept(env: Env, clock: Clock) -> N
     assert await store.chat_settings("chat") == ChatSettings("house", {"uno_penalty": 4}, None)
     res = await svc.set_chat_language(KEY, "chat", "zh_Hant")
     assert res.ok and res.table is not None and res.table.lang == "zh_Hant"
+    # one who is not an admin of the chat: refused, told, nothing changed
+    res = await svc.set_chat_language(KEY, "chat", "en", admin=False)
+    assert not res.ok and [n.code for n in res.told] == ["not_host"]
+    assert (await svc.table(KEY)).lang == "zh_Hant"  # type: ignore[union-attr]
     await svc.stop_game(KEY, "u1")
     await svc.set_chat_language("t:elsewhere", "other", "zh_Hans")  # no table there
     await svc.set_user_language("u1", "zh_Hans")

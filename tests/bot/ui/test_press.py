@@ -53,7 +53,7 @@ class Recording:
         (it.Language("user", None), ("set_user_language", ("u1", None), {})),
         (
             it.Language("chat", "zh_Hans"),
-            ("set_chat_language", ("k", "tg:-5", "zh_Hans"), {"by": "u1", "admin": True}),
+            ("set_chat_language", ("k", "tg:-5", "zh_Hans"), {"admin": True}),
         ),
         (it.CardLook("text"), ("set_user_cards", ("u1", "text"), {})),
     ],
